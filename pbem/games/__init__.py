@@ -1,0 +1,35 @@
+"""The rules engines the server hosts, looked up by name.
+
+The server core names no game: it asks this registry. Adding a game means
+adding its module path here and nothing else in the server.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+
+from .base import Game
+
+#: name -> "module:attribute" of a `Game` instance.
+INSTALLED = {
+    "babel": "pbem.games.babel:GAME",
+}
+
+_loaded: dict[str, Game] = {}
+
+
+class UnknownGame(KeyError):
+    pass
+
+
+def get(name: str) -> Game:
+    if name not in INSTALLED:
+        raise UnknownGame(name)
+    if name not in _loaded:
+        module, attribute = INSTALLED[name].split(":")
+        _loaded[name] = getattr(import_module(module), attribute)
+    return _loaded[name]
+
+
+def all_games() -> list[Game]:
+    return [get(name) for name in INSTALLED]

@@ -1,0 +1,180 @@
+"""Babel as the server sees it: the `pbem.games.base.Game` interface.
+
+Events of a Babel log (each also has "v", the format version):
+- `{"type": "discard", "seat": s, "cards": "AAM"}`: owed halving discards,
+  after which the seat draws;
+- `{"type": "turn", "seat": s, "steps": "move M\\nsettle M M"}`: a whole
+  phase 2 in canonical notation, then phase 3 and the next player's draw;
+- `{"type": "resign" | "timeout", "seat": s}`: the seat loses.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ..base import EVENT_VERSION, Decision, Draft, Game, Option, Outcome, StepOption
+from ..errors import GameError, WrongDecision
+from ..rng import Rng
+from . import explain as explaining
+from . import legal, notation, rules, turn
+from .state import ACTIONS, DRAW, SUMERIANS_ALL, SUMERIANS_TOP_RUN, State, deal
+from .steps import End
+from .view import OUTCOME_WORDS, view
+
+DISCARD, TURN = "discard", "turn"
+
+
+class Babel(Game):
+    name = "babel"
+    title = "Babel"
+    min_seats = max_seats = 2
+    options = (
+        Option("sumerians", "The Sumerians' switch takes",
+               ((SUMERIANS_TOP_RUN, "the opponent's top run of equal cards (German rules)"),
+                (SUMERIANS_ALL, "every opposing card of the top card's tribe (English rules)")),
+               SUMERIANS_TOP_RUN),
+    )
+    board_template = "games/babel/board.html"
+    form_templates = {DISCARD: "games/babel/discard.html"}
+
+    # -- setting up -------------------------------------------------------
+    def start(self, seed: int, options: Mapping[str, str] | None = None, seats: int = 2,
+              first: int | None = None) -> State:
+        if seats != 2:
+            raise GameError(f"Babel is a game for two; {seats} seats were asked for.")
+        if first not in (None, 0, 1):
+            raise GameError(f"the first player must be seat 0 or 1, not {first!r}.")
+        state = deal(seed, first, self.normalize_options(options)["sumerians"])
+        turn.begin_turn(state)
+        return state
+
+    # -- the log ----------------------------------------------------------
+    def apply(self, state: State, event: Mapping[str, Any]) -> State:
+        state = state.copy()
+        self.apply_in_place(state, event)
+        return state
+
+    def apply_in_place(self, state: State, event: Mapping[str, Any]) -> None:
+        kind, seat = event.get("type"), event.get("seat")
+        if state.result is not None:
+            raise WrongDecision(f"the game is over; a {kind} event cannot follow.")
+        if kind in ("resign", "timeout"):
+            rules.resign(state, seat, "resigned" if kind == "resign" else "timeout")
+            return
+        owed = self._owed(state, seat)
+        if kind != owed:
+            raise WrongDecision(f"seat {seat} owes {owed or 'nothing'} now, not {kind}.")
+        if kind == DISCARD:
+            turn.play_discard(state, "discard " + event["cards"])
+        else:
+            turn.play_turn(state, event["steps"])
+
+    def replay(self, seed, options, seats, first, events) -> State:
+        state = self.start(seed, options, seats, first)
+        for event in events:
+            self.apply_in_place(state, event)
+        return state
+
+    @staticmethod
+    def _owed(state: State, seat) -> str | None:
+        if state.result is not None or seat != state.to_move:
+            return None
+        if state.phase == DRAW and state.owed_by(seat):
+            return DISCARD
+        return TURN if state.phase == ACTIONS else None
+
+    def to_act(self, state: State) -> list[Decision]:
+        seat = state.to_move
+        kind = self._owed(state, seat)
+        if kind == DISCARD:
+            owed = state.owed_by(seat)
+            return [Decision(seat, DISCARD, f"discard {owed} card{'s' if owed > 1 else ''} "
+                                            f"(halving), then play your turn")]
+        if kind == TURN:
+            return [Decision(seat, TURN, "play your turn")]
+        return []
+
+    def _require(self, state: State, seat: int) -> str:
+        if state.result is not None:
+            raise WrongDecision("the game is over.")
+        kind = self._owed(state, seat)
+        if kind is None:
+            raise WrongDecision("it is not your turn.")
+        return kind
+
+    def decide(self, state: State, seat: int, text: str) -> dict[str, Any]:
+        kind = self._require(state, seat)
+        trial = state.copy()
+        if kind == DISCARD:
+            turn.play_discard(trial, text)
+            cards = notation.parse(text)[0].tribes
+            return {"v": EVENT_VERSION, "type": DISCARD, "seat": seat, "cards": "".join(sorted(cards))}
+        turn.play_turn(trial, text)
+        return {"v": EVENT_VERSION, "type": TURN, "seat": seat, "steps": notation.canonical(text)}
+
+    def draft(self, state: State, seat: int, text: str) -> Draft:
+        try:
+            kind = self._require(state, seat)
+            parsed = notation.parse_steps(text)
+        except GameError as error:
+            return Draft(state, error=error)
+        trial = state.copy()
+        if not parsed:
+            return Draft(trial)
+        try:
+            if kind == DISCARD:
+                turn.discard_only(trial, parsed)
+            else:
+                turn.play_actions(trial, parsed)
+        except GameError as error:
+            applied = parsed[:(error.step or 1) - 1]
+            return Draft(trial, [str(s) for s, _ in applied], error)
+        steps = [str(s) for s, _ in parsed]
+        if kind == TURN:
+            try:
+                turn.check_can_end(trial, parsed)   # every step applies; may phase 2 end here?
+            except GameError as error:
+                return Draft(trial, steps, error)
+        return Draft(trial, steps, None, done=True)
+
+    def legal_steps(self, state: State, seat: int) -> list[StepOption]:
+        if seat != state.to_move:
+            return []
+        return [StepOption("" if isinstance(s, End) else str(s), explaining.words(state, s),
+                           isinstance(s, End))
+                for s in legal.legal_steps(state)]
+
+    # -- what people see --------------------------------------------------
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return view(state, seat)
+
+    def outcome(self, state: State) -> Outcome | None:
+        result = state.result
+        if result is None:
+            return None
+        words = OUTCOME_WORDS[result.reason]
+        if result.winner is None:
+            words = "equal scores and equal hands when the temple supply ran out"
+        return Outcome(result.winner, result.reason, words)
+
+    def scores(self, state: State) -> list[int]:
+        return state.scores()
+
+    def notation(self, event: Mapping[str, Any]) -> str:
+        kind = event.get("type")
+        if kind == TURN:
+            return notation.one_line(notation.parse(event["steps"]))
+        if kind == DISCARD:
+            return "discard " + " ".join(event["cards"])
+        return str(kind)
+
+    def explain(self, state: State, seat: int, text: str) -> list[str]:
+        return explaining.explain(state, text)
+
+    def random_submission(self, state: State, seat: int, rng: Rng) -> str:
+        """A uniformly random legal decision for `seat` (bots, load tests)."""
+        from .randomplay import random_decision
+        return random_decision(state, rng)
+
+
+GAME = Babel()

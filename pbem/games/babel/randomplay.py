@@ -1,0 +1,95 @@
+"""Random legal play: whole games for tests, benchmarks and the command line.
+
+Each step is drawn uniformly from `legal_steps` (ending phase 2 among them)
+with the project's seeded generator, so a game is fixed by its seed. The
+players' choices use a stream derived from the seed, apart from the game's
+own chance (deal, shuffles).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..base import EVENT_VERSION
+from ..rng import Rng
+from .legal import legal_steps
+from .notation import format_steps
+from .rules import act, finish_turn
+from .state import DRAW, State, deal
+from .steps import End, Pass
+from .turn import begin_turn
+
+MAX_TURNS = 2_000   # a safety net far above any real game
+
+
+@dataclass
+class RandomGame:
+    seed: int
+    first: int
+    sumerians: str
+    events: list[dict] = field(default_factory=list)
+    state: State | None = None
+
+
+def random_decision(state: State, rng: Rng) -> str:
+    """The text of a random legal decision of the player to move (the state is unchanged)."""
+    state = state.copy()
+    if state.phase == DRAW:
+        return str(rng.choice(legal_steps(state)))
+    return format_steps(_random_actions(state, rng))
+
+
+def _random_actions(state: State, rng: Rng) -> list:
+    """Random legal steps of phase 2, applied in place, until End is drawn or the game ends.
+
+    A first turn can run into a dead end (every card spent, the starting card
+    unbuilt, so not even End is legal); such a draft is thrown away and drawn anew.
+    """
+    start = state.copy()
+    while True:
+        steps = []
+        while state.result is None:
+            options = legal_steps(state)
+            if not options:
+                break
+            step = rng.choice(options)
+            if isinstance(step, End):
+                return steps or [Pass()]
+            act(state, step)
+            steps.append(step)
+        if state.result is not None:
+            return steps
+        _restore(state, start)
+
+
+def _restore(state: State, saved: State) -> None:
+    for key in State.__slots__:
+        setattr(state, key, getattr(saved, key))
+    state.players = [p.copy() for p in saved.players]
+
+
+def play_random_game(seed: int, sumerians: str = "top-run", first: int | None = None) -> RandomGame:
+    """A whole game of random legal steps, with its log of events."""
+    state = deal(seed, first, sumerians)
+    game = RandomGame(seed, state.to_move, sumerians)
+    rng = Rng.derived(seed, "random-player")
+    begin_turn(state)
+    for _ in range(MAX_TURNS):
+        if state.result is not None:
+            break
+        seat = state.to_move
+        if state.phase == DRAW:   # owed halving discards, then the draw
+            step = rng.choice(legal_steps(state))
+            act(state, step)
+            begin_turn(state)
+            game.events.append({"v": EVENT_VERSION, "type": "discard", "seat": seat,
+                                "cards": "".join(step.tribes)})
+            continue
+        steps = _random_actions(state, rng)
+        game.events.append({"v": EVENT_VERSION, "type": "turn", "seat": seat,
+                            "steps": format_steps(steps)})
+        if state.result is None:
+            finish_turn(state)
+            begin_turn(state)
+    game.state = state
+    return game

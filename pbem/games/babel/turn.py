@@ -1,0 +1,117 @@
+"""A submission as a whole: phase 1, phase 2 step by step, phase 3.
+
+A submission is checked as a whole: the first illegal step raises with its
+1-based number. These functions change the state in place (replaying a log
+needs no copies); callers that must keep the state on an error pass a copy,
+as `game.Babel` does, so nothing of a rejected submission is applied.
+"""
+
+from __future__ import annotations
+
+from ..errors import IllegalStep, NotationError, WrongDecision
+from .notation import parse_steps
+from .rules import act, finish_turn, starting_card_unbuilt
+from .state import ACTIONS, DRAW, State, draw_tribes
+from .steps import Discard, Pass
+
+NO_STEPS = "the turn has no steps; write pass to play no action."
+
+
+def play_actions(state: State, parsed, first: int = 1) -> None:
+    """Phase-2 steps in place, numbered from `first`; raises at the failing step."""
+    alone = len(parsed) == 1
+    for number, (step, text) in enumerate(parsed, first):
+        if state.result is not None:
+            raise IllegalStep(f"the game ended after step {number - 1}; nothing may follow it.",
+                              number, text)
+        if isinstance(step, Pass) and not alone:
+            raise IllegalStep("pass means an empty phase 2 and cannot stand with other steps.",
+                              number, text)
+        try:
+            act(state, step)
+        except IllegalStep as error:
+            raise error.at(number, text) from None
+
+
+def check_can_end(state: State, parsed, first: int = 1) -> None:
+    """Ending phase 2 is legal unless the first-turn duty is unmet."""
+    if state.result is None and starting_card_unbuilt(state.mover):
+        number = first + len(parsed) - 1
+        text = parsed[-1][1] if parsed else ""
+        raise IllegalStep("in your first turn you must build your starting level-1 card; "
+                          "it is still in your column.", max(number, 1), text)
+
+
+def begin_turn(state: State) -> str:
+    """Phase 1 of the player to move, unless he owes discards first or the game is over."""
+    if state.result is None and state.phase == DRAW and not state.owed_by(state.to_move):
+        return draw_tribes(state)
+    return ""
+
+
+def _parsed(text: str):
+    parsed = parse_steps(text)
+    if not parsed:
+        raise NotationError(NO_STEPS, 1, "")
+    return parsed
+
+
+def _owed_discard(state: State, parsed) -> None:
+    step, text = parsed[0]
+    if not isinstance(step, Discard):
+        owed = state.owed_by(state.to_move)
+        raise IllegalStep(f"you owe {owed} discards from halvings; your turn starts with "
+                          f"discard, before you draw.", 1, text)
+    try:
+        act(state, step)
+    except IllegalStep as error:
+        raise error.at(1, text) from None
+
+
+def discard_only(state: State, parsed) -> None:
+    """The owed halving discards as a whole submission, without the draw after them."""
+    if state.phase != DRAW or not state.owed_by(state.to_move):
+        raise WrongDecision("no discards are owed now.")
+    if len(parsed) > 1:
+        raise IllegalStep("after your discards you draw 3 cards; send the rest of your turn once "
+                          "you have seen them.", 2, parsed[1][1])
+    _owed_discard(state, parsed)
+
+
+def play_discard(state: State, text: str) -> None:
+    """The owed halving discards, then the draw."""
+    discard_only(state, _parsed(text))
+    begin_turn(state)
+
+
+def play_turn(state: State, text: str) -> None:
+    """A whole phase 2, then phase 3 and the next player's draw."""
+    if state.phase != ACTIONS:
+        raise WrongDecision("this is not the moment for phase 2.")
+    parsed = _parsed(text)
+    play_actions(state, parsed)
+    check_can_end(state, parsed)
+    if state.result is None:
+        finish_turn(state)
+        begin_turn(state)
+
+
+def play_from_position(state: State, text: str) -> None:
+    """The rest of a turn from a position (the command line's `play`).
+
+    In phase "draw" the text starts with the owed discards (if any); then the
+    player draws, plays phase 2 and phase 3. The next turn's draw is not made.
+    """
+    parsed = _parsed(text)
+    first = 1
+    if state.phase == DRAW:
+        if state.owed_by(state.to_move):
+            _owed_discard(state, parsed)
+            parsed, first = parsed[1:], 2
+            if not parsed:
+                raise NotationError(NO_STEPS, 2, "")
+        draw_tribes(state)
+    play_actions(state, parsed, first)
+    check_can_end(state, parsed, first)
+    if state.result is None:
+        finish_turn(state)

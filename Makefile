@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/flask --app pbem run
+	FLASK_DEBUG=$${FLASK_DEBUG:-1} $(BIN)/flask --app pbem serve
 
 test: $(STAMP)
 	$(BIN)/python -m pytest $(ARGS)

@@ -1,16 +1,35 @@
-"""The application factory (replaced by the full server as it grows)."""
+"""The application factory: settings, extensions, blueprints, commands."""
+
+from __future__ import annotations
+
+from pathlib import Path
 
 from flask import Flask
 
+from . import cli, web
+from .config import ensure_secret_key, from_environment
+from .extensions import db, migrate
 
-def make_app(test_config=None):
-    app = Flask(__name__, instance_relative_config=True)
-    app.config.from_mapping(SECRET_KEY="dev")
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def make_app(test_config: dict | None = None) -> Flask:
+    app = Flask("pbem", instance_path=str(ROOT / "instance"), instance_relative_config=True,
+                template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"))
+    app.config.from_mapping(from_environment(app.instance_path))
     if test_config:
         app.config.update(test_config)
-
-    @app.get("/")
-    def index():
-        return "pbem: the Babel engine is in pbem/games/babel; the server follows."
-
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    ensure_secret_key(app)
+    app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", _engine_options(app.config["SQLALCHEMY_DATABASE_URI"]))
+    db.init_app(app)
+    migrate.init_app(app, db, directory=str(ROOT / "migrations"))
+    web.init_app(app)
+    cli.init_app(app)
     return app
+
+
+def _engine_options(url: str) -> dict:
+    if url.startswith("sqlite"):
+        return {"connect_args": {"timeout": 30}}
+    return {"pool_pre_ping": True}

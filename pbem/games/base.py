@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
 from .errors import GameError, IllegalStep, NotationError, PositionError, WrongDecision
+from .text import split_steps
 
 __all__ = [
     "Decision", "Draft", "Game", "GameError", "IllegalStep", "NotationError", "Option",
@@ -73,12 +74,14 @@ class Draft:
     """A partly composed decision: the state after its longest legal prefix.
 
     `error` is the first failing step (None when every step applies); `done`
-    says whether submitting the draft as it stands would be accepted.
+    says whether submitting the draft as it stands would be accepted, and
+    `todo` why not, when every step applies but the decision is unfinished.
     """
     state: Any
     steps: list[str] = field(default_factory=list)   # canonical notation of the applied steps
     error: GameError | None = None
     done: bool = False
+    todo: str | None = None
 
 
 class Game(ABC):
@@ -148,6 +151,10 @@ class Game(ABC):
     @abstractmethod
     def legal_steps(self, state: Any, seat: int) -> list[StepOption]:
         """Every legal next step for `seat` in `state` (a draft's state, too)."""
+
+    def split_steps(self, text: str) -> list[str]:
+        """The steps of a submission as written (for composers that remove a step)."""
+        return split_steps(text)
 
     # -- what people see --------------------------------------------------
     @abstractmethod

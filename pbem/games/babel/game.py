@@ -59,6 +59,8 @@ class Babel(Game):
         if state.result is not None:
             raise WrongDecision(f"the game is over; a {kind} event cannot follow.")
         if kind in ("resign", "timeout"):
+            if seat not in (0, 1) or isinstance(seat, bool):
+                raise WrongDecision(f"{seat!r} is not a seat of this game; seats are 0 and 1.")
             rules.resign(state, seat, "resigned" if kind == "resign" else "timeout")
             return
         owed = self._owed(state, seat)
@@ -134,7 +136,7 @@ class Babel(Game):
             try:
                 turn.check_can_end(trial, parsed)   # every step applies; may phase 2 end here?
             except GameError as error:
-                return Draft(trial, steps, error)
+                return Draft(trial, steps, todo=error.message)
         return Draft(trial, steps, None, done=True)
 
     def legal_steps(self, state: State, seat: int) -> list[StepOption]:

@@ -11,6 +11,7 @@ import difflib
 import re
 
 from ..errors import NotationError
+from ..text import split_steps
 from .cards import TRIBES
 from .steps import (MINE, THEIRS, Build, Destroy, Discard, Emigrate, Halve, Jump, Migrate, Move,
                     Pass, Rob, Settle, Step, Switch)
@@ -109,22 +110,14 @@ KEYWORDS = tuple(_READERS)
 
 def split(text: str) -> list[str]:
     """The steps of a text as written: no blanks, comments or quoted lines."""
-    if len(text) > MAX_TEXT:
-        raise NotationError(f"the turn is {len(text)} characters long; at most {MAX_TEXT} are read.")
-    pieces = []
-    for line in text.splitlines():
-        if line.lstrip().startswith(">"):
-            continue
-        line = line.split("#", 1)[0]
-        pieces.extend(p.strip() for p in line.split(";") if p.strip())
-    if len(pieces) > MAX_STEPS:
-        raise NotationError(f"the turn has {len(pieces)} steps; at most {MAX_STEPS} are read.")
-    return pieces
+    return split_steps(text, MAX_TEXT, MAX_STEPS)
 
 
 def read_step(piece: str) -> Step:
     words = _SPLIT_WORDS.split(piece.strip())
     words = [w for w in words if w]
+    if not words:   # only commas: the piece names no step
+        raise NotationError(f"{piece.strip()!r} is not a step; steps are {', '.join(KEYWORDS)}.")
     keyword = words[0].lower()
     reader = _READERS.get(keyword)
     if reader is None:

@@ -29,6 +29,9 @@ TOP_FIELDS = ("options", "to_move", "end_phase", "migrated", "players", "tribe_s
               "temple_supply", "pending_discard", "outcome", "phase", "seed", "complete",
               "temple_known")
 PLAYER_FIELDS = ("name", "hand", "figure", "column", "first_turn", "rows", "temples")
+#: A tribe or territory letter as a file may write it: exactly one of A H M P S, either case.
+#: (Not `x.upper() in TRIBES`: that is a substring test, and "AH", "" or "ß" would pass.)
+LETTERS = {t: t for t in TRIBES} | {t.lower(): t for t in TRIBES}
 
 
 @dataclass
@@ -56,7 +59,7 @@ def _bool(obj, key, path, default=False) -> bool:
 
 
 def _seat(value, path) -> int:
-    if value not in (0, 1) or isinstance(value, bool):
+    if not isinstance(value, int) or isinstance(value, bool) or value not in (0, 1):
         _fail(path, f"must be 0 or 1, not {value!r}")
     return value
 
@@ -64,19 +67,18 @@ def _seat(value, path) -> int:
 def _letters(value, path, what="tribe letters A, H, M, P, S") -> str:
     if not isinstance(value, str):
         _fail(path, f"must be a string of {what}, not {value!r}")
-    value = value.upper()
-    bad = [c for c in value if c not in TRIBES]
+    bad = [c for c in value if c not in LETTERS]
     if bad:
         _fail(path, f"{bad[0]!r} is not a tribe; use {what}")
-    return value
+    return value.upper()
 
 
 def _territory(value, path) -> str | None:
     if value is None:
         return None
-    if not isinstance(value, str) or value.upper() not in TRIBES:
+    if not isinstance(value, str) or value not in LETTERS:
         _fail(path, f"must be a territory letter (A, H, M, P, S) or null, not {value!r}")
-    return value.upper()
+    return LETTERS[value]
 
 
 def _levels(value, path) -> tuple[int, ...]:
@@ -93,9 +95,9 @@ def _per_territory(value, path, read) -> dict:
         _fail(path, f"must be an object keyed by territory letter, not {value!r}")
     out = {t: read(None, None) for t in TRIBES}
     for key, item in value.items():
-        if not isinstance(key, str) or key.upper() not in TRIBES:
+        if key not in LETTERS:
             _fail(f"{path}.{key}", "is not a territory; use A, H, M, P or S")
-        out[key.upper()] = read(item, f"{path}.{key}")
+        out[LETTERS[key]] = read(item, f"{path}.{key}")
     return out
 
 

@@ -38,7 +38,7 @@ def _figure(state: State, action: str) -> str:
 def _take_from_hand(player: Player, tribes, verb: str) -> None:
     """Check that the hand holds these cards, then remove them."""
     hand = player.hand
-    for t in set(tribes):
+    for t in dict.fromkeys(tribes):   # in the order written, so the message is always the same
         wanted, held = tribes.count(t), hand[TRIBE_INDEX[t]]
         if wanted > held:
             raise IllegalStep(f"you hold {cards(held, t)} but {verb} {wanted}.")
@@ -158,6 +158,12 @@ def destroy(state: State, step: Destroy) -> None:
 
 
 def rob(state: State, step: Rob) -> None:
+    """The opponent's top temple card here goes onto the own temple here.
+
+    Decision: with no opposing temple here there is nothing to rob, so the skill
+    is illegal (unlike destroy, which the rulings allow on an empty site): the
+    stolen level must be higher than the own top card, and there is no level.
+    """
     figure, row, at = _run(state, "H", "rob")
     player, opponent = state.mover, state.opponent
     theirs = opponent.temples[figure]

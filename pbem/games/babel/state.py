@@ -169,6 +169,9 @@ def draw_tribes(state: State, n: int = DRAW_TRIBES) -> str:
 
     An empty supply is refilled by shuffling the discard pile (with the state's
     seed, which then moves on); when both are empty, he draws what there is.
+    Decision: the reshuffle happens when a card must be drawn from an empty
+    supply (the rulings put it in the draw), not the moment the last card is
+    taken; cards discarded in between are shuffled in with the rest.
     """
     drawn = ""
     hand = state.mover.hand

@@ -1,0 +1,86 @@
+"""Settings, from the environment, with defaults that run on one machine with nothing installed.
+
+| variable             | default                              | meaning                                  |
+|----------------------|--------------------------------------|------------------------------------------|
+| SECRET_KEY           | (required unless debug or testing)   | signs links; keep it secret               |
+| SECRET_KEY_FALLBACKS | (none)                               | older keys, comma-separated: still verify |
+| DATABASE_URL         | sqlite:///<instance>/pbem.sqlite3    | SQLite or postgresql://...               |
+| BASE_URL             | http://127.0.0.1:5000                | the server's address, for links in mails |
+| MAIL_URL             | console:                             | smtp://, smtp+starttls://, smtps://      |
+| MAIL_FROM            | pbem <pbem@localhost>                | sender of every mail                     |
+| OUTBOX_PAGE          | on in debug, else off                | the local outbox page at /outbox         |
+| LINK_MAX_AGE_DAYS    | 90                                   | after this, a link offers a fresh one    |
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from urllib.parse import urlsplit
+
+TRUE = {"1", "true", "yes", "on"}
+
+
+class ConfigError(RuntimeError):
+    """The server cannot start with these settings."""
+
+
+def _flag(value: str | None, default: bool) -> bool:
+    return default if value in (None, "") else value.strip().lower() in TRUE
+
+
+def database_url(url: str) -> str:
+    """Use psycopg 3 for PostgreSQL whatever spelling the URL has."""
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+def from_environment(instance_path: str, env=os.environ) -> dict:
+    debug = _flag(env.get("FLASK_DEBUG"), False)
+    keys = [k.strip() for k in env.get("SECRET_KEY_FALLBACKS", "").split(",") if k.strip()]
+    return {
+        "SECRET_KEY": env.get("SECRET_KEY") or None,
+        "SECRET_KEY_FALLBACKS": keys,
+        "SQLALCHEMY_DATABASE_URI": database_url(
+            env.get("DATABASE_URL") or f"sqlite:///{Path(instance_path) / 'pbem.sqlite3'}"),
+        "BASE_URL": env.get("BASE_URL", "http://127.0.0.1:5000").rstrip("/"),
+        "MAIL_URL": env.get("MAIL_URL", "console:"),
+        "MAIL_FROM": env.get("MAIL_FROM", "pbem <pbem@localhost>"),
+        "OUTBOX_PAGE": _flag(env.get("OUTBOX_PAGE"), debug),
+        "LINK_MAX_AGE_DAYS": int(env.get("LINK_MAX_AGE_DAYS", "90")),
+        "MAX_CONTENT_LENGTH": 64 * 1024,
+        "MAIL_RETRY_LIMIT": int(env.get("MAIL_RETRY_LIMIT", "8")),
+        "LINK_REQUEST_INTERVAL_SECONDS": 600,
+    }
+
+
+def ensure_secret_key(app) -> None:
+    """Refuse to run without a SECRET_KEY, except in debug or testing.
+
+    In debug a key is made once and kept in the instance folder, so links in
+    the local outbox survive a restart.
+    """
+    if app.config.get("SECRET_KEY"):
+        return
+    if app.config.get("TESTING"):
+        app.config["SECRET_KEY"] = "testing-" + secrets.token_hex(16)
+        return
+    if not app.debug:
+        raise ConfigError("SECRET_KEY is not set: links could be forged. Set SECRET_KEY in the "
+                          "environment (for example: python -c 'import secrets; "
+                          "print(secrets.token_hex(32))'), or run with FLASK_DEBUG=1 on your own "
+                          "machine.")
+    path = Path(app.instance_path) / "secret_key"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(secrets.token_hex(32))
+        path.chmod(0o600)
+    app.config["SECRET_KEY"] = path.read_text().strip()
+
+
+def mail_domain(app) -> str:
+    """The domain for Message-IDs: the host of BASE_URL."""
+    return urlsplit(app.config["BASE_URL"]).hostname or "localhost"

@@ -1,0 +1,21 @@
+"""The shape every game's turn notation shares: steps on lines or between `;`,
+`#` comments to the end of a line, and lines quoted in a mail reply (`>`) ignored."""
+
+from __future__ import annotations
+
+from .errors import NotationError
+
+
+def split_steps(text: str, max_text: int = 20_000, max_steps: int = 400) -> list[str]:
+    """The steps of a text as written, without blanks, comments or quoted lines."""
+    if len(text) > max_text:
+        raise NotationError(f"the turn is {len(text)} characters long; at most {max_text} are read.")
+    pieces = []
+    for line in text.splitlines():
+        if line.lstrip().startswith(">"):
+            continue
+        line = line.split("#", 1)[0]
+        pieces.extend(p.strip() for p in line.split(";") if p.strip())
+    if len(pieces) > max_steps:
+        raise NotationError(f"the turn has {len(pieces)} steps; at most {max_steps} are read.")
+    return pieces

@@ -1,0 +1,75 @@
+"""Signed links: capabilities mailed to players (itsdangerous).
+
+- A turn link signs (game, seat, seq): it acts only while that seat owes a
+  decision at that point of the log; afterwards it shows the game read-only.
+- A seat link signs (game, seat, nonce): the player's standing view of the
+  game; reissuing the seat's nonce kills the old link.
+
+Keys rotate: SECRET_KEY signs; it and every key in SECRET_KEY_FALLBACKS verify.
+Links expire after LINK_MAX_AGE_DAYS; an expired link still names its game and
+seat (its signature is good), so the page can offer to mail a fresh one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flask import current_app
+from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
+
+from .errors import LinkExpired, LinkTampered
+
+TURN, SEAT = "turn", "seat"
+PREFIX = {TURN: "t", SEAT: "s"}
+
+
+@dataclass(frozen=True)
+class Link:
+    kind: str        # TURN or SEAT
+    game_id: str
+    seat: int
+    mark: object     # seq (turn) or nonce (seat)
+
+
+def _serializer(kind: str) -> URLSafeTimedSerializer:
+    config = current_app.config
+    keys = [*config.get("SECRET_KEY_FALLBACKS", []), config["SECRET_KEY"]]   # newest last signs
+    return URLSafeTimedSerializer(keys, salt=f"pbem-{kind}-link")
+
+
+def token(kind: str, game_id: str, seat: int, mark) -> str:
+    return _serializer(kind).dumps([game_id, seat, mark])
+
+
+def url(kind: str, game_id: str, seat: int, mark) -> str:
+    base = current_app.config["BASE_URL"]
+    return f"{base}/{PREFIX[kind]}/{token(kind, game_id, seat, mark)}"
+
+
+def path(kind: str, game_id: str, seat: int, mark) -> str:
+    return f"/{PREFIX[kind]}/{token(kind, game_id, seat, mark)}"
+
+
+def _link(kind: str, payload) -> Link:
+    if (not isinstance(payload, list) or len(payload) != 3 or not isinstance(payload[0], str)
+            or not isinstance(payload[1], int) or isinstance(payload[1], bool)):
+        raise LinkTampered()
+    return Link(kind, payload[0], payload[1], payload[2])
+
+
+def read(kind: str, value: str) -> Link:
+    """The link a token stands for; LinkTampered or LinkExpired otherwise."""
+    serializer = _serializer(kind)
+    max_age = current_app.config["LINK_MAX_AGE_DAYS"] * 86400
+    if len(value) > 400:
+        raise LinkTampered()
+    try:
+        return _link(kind, serializer.loads(value, max_age=max_age))
+    except SignatureExpired as expired:
+        try:
+            link = _link(kind, serializer.load_payload(expired.payload))
+        except BadSignature:
+            raise LinkTampered() from None
+        raise LinkExpired(link=link, renew_path=f"/{PREFIX[kind]}/{value}/renew") from None
+    except BadSignature:
+        raise LinkTampered() from None

@@ -1,0 +1,105 @@
+"""The sender: works the outbox until nothing is due.
+
+Each mail is claimed in its own transaction (on PostgreSQL with
+`FOR UPDATE SKIP LOCKED`, so several senders never take the same row), sent,
+and marked sent; a transient failure schedules a retry with exponential
+backoff (capped), a permanent one or too many attempts marks it failed. Mails
+to one address go out in the order they were written: a mail waits while an
+older one to the same address is still pending.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+
+from flask import current_app
+from sqlalchemy import and_, exists, select
+from sqlalchemy.orm import aliased
+
+from ..extensions import db
+from ..models import FAILED, PENDING, SENT, Mail, utcnow
+from .compose import to_message
+from .transport import DeliveryFailure, from_url
+
+log = logging.getLogger(__name__)
+BACKOFF_FIRST = timedelta(seconds=30)
+BACKOFF_CAP = timedelta(hours=2)
+
+
+@dataclass
+class Report:
+    sent: int = 0
+    retrying: int = 0
+    failed: int = 0
+
+
+def backoff(attempts: int) -> timedelta:
+    return min(BACKOFF_CAP, BACKOFF_FIRST * 2 ** max(0, attempts - 1))
+
+
+def _claim(now: datetime, skip: set[int]) -> Mail | None:
+    older = aliased(Mail)
+    waiting = exists().where(and_(older.to_addr == Mail.to_addr, older.status == PENDING,
+                                  older.id < Mail.id))
+    query = (select(Mail).where(Mail.status == PENDING, Mail.next_attempt_at <= now, ~waiting)
+             .order_by(Mail.id).limit(1))
+    if skip:
+        query = query.where(Mail.id.not_in(skip))
+    if db.engine.dialect.name == "postgresql":
+        query = query.with_for_update(skip_locked=True, of=Mail)
+    return db.session.scalars(query).first()
+
+
+def _aware(moment: datetime) -> datetime:
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+
+
+def deliver_due(transport=None, now: datetime | None = None, limit: int = 1000) -> Report:
+    """Send every mail that is due; returns what happened."""
+    transport = transport or from_url(current_app.config["MAIL_URL"])
+    retry_limit = current_app.config["MAIL_RETRY_LIMIT"]
+    report, tried = Report(), set()
+    for _ in range(limit):
+        moment = now or utcnow()
+        mail = _claim(moment, tried)
+        if mail is None:
+            break
+        tried.add(mail.id)
+        try:
+            transport.send(to_message(mail))
+        except DeliveryFailure as failure:
+            mail.attempts += 1
+            mail.last_error = str(failure)[:2000]
+            if failure.permanent or mail.attempts >= retry_limit:
+                mail.status = FAILED
+                report.failed += 1
+            else:
+                mail.next_attempt_at = _aware(moment) + backoff(mail.attempts)
+                report.retrying += 1
+        else:
+            mail.attempts += 1
+            mail.status, mail.sent_at, mail.last_error = SENT, utcnow(), None
+            report.sent += 1
+        db.session.commit()
+    db.session.remove()
+    return report
+
+
+def start_background_sender(app, interval: float = 2.0) -> threading.Event:
+    """Deliver in a daemon thread of the web process; set the returned event to stop it."""
+    stop = threading.Event()
+
+    def run():
+        while not stop.is_set():
+            try:
+                with app.app_context():
+                    deliver_due()
+            except Exception:   # keep the sender alive; the mail stays in the outbox
+                log.exception("mail delivery failed; will try again")
+            stop.wait(interval)
+
+    threading.Thread(target=run, name="pbem-mail-sender", daemon=True).start()
+    return stop

@@ -1,0 +1,133 @@
+"""Games as append-only logs: create, load by replaying, append with optimistic concurrency.
+
+Appending says which `seq` it writes (one past the log as loaded); the
+database's primary key (game_id, seq) refuses a second writer for the same
+point of the log, so a double click or two servers never apply a turn twice.
+The caller adds the mails an event causes to the same session before `commit()`.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+
+from . import games
+from .errors import AlreadySubmitted, NotFound
+from .extensions import db
+from .games.base import Decision, Game as Engine
+from .models import Event, Game, Seat, SeatNonce
+
+SEED_BITS = 63   # fits a signed BIGINT
+
+
+@dataclass
+class Loaded:
+    """A game as loaded: its rows, its log and the state the log folds to."""
+    row: Game
+    engine: Engine
+    seats: list[Seat]
+    events: list[dict]
+    state: Any
+
+    @property
+    def id(self) -> str:
+        return self.row.id
+
+    @property
+    def seq(self) -> int:
+        """The number of events: the point of the log the next decision answers."""
+        return len(self.events)
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.seats]
+
+    def owed(self, seat: int) -> Decision | None:
+        return next((d for d in self.engine.to_act(self.state) if d.seat == seat), None)
+
+    def last_event_by_other(self, seat: int) -> dict | None:
+        for event in reversed(self.events):
+            if event.get("seat") is not None and event["seat"] != seat:
+                return event
+        return None
+
+
+def new_id() -> str:
+    return secrets.token_urlsafe(9)
+
+
+def new_nonce() -> str:
+    return secrets.token_urlsafe(12)
+
+
+def create_game(engine: Engine, players: list[tuple[str, str]], options: dict | None = None,
+                first: int | None = None, seed: int | None = None) -> Loaded:
+    """Add a new game, its seats and their first seat links to the session (not committed)."""
+    options = engine.normalize_options(options)
+    if seed is None:
+        seed = secrets.randbits(SEED_BITS)
+    state = engine.start(seed, options, len(players), first)
+    row = Game(id=new_id(), kind=engine.name, options=options, seed=seed, first=first,
+               seats=len(players))
+    seats = [Seat(game_id=row.id, seat=i, name=name, email=email)
+             for i, (name, email) in enumerate(players)]
+    db.session.add(row)
+    db.session.flush()
+    db.session.add_all(seats)
+    db.session.add_all(SeatNonce(game_id=row.id, seat=i, nonce=new_nonce()) for i in range(len(players)))
+    return Loaded(row, engine, seats, [], state)
+
+
+def load(game_id: str) -> Loaded:
+    row = db.session.get(Game, game_id) if isinstance(game_id, str) and len(game_id) <= 16 else None
+    if row is None:
+        raise NotFound("There is no such game.")
+    try:
+        engine = games.get(row.kind)
+    except games.UnknownGame:
+        raise NotFound(f"This server no longer hosts {row.kind}.") from None
+    seats = list(db.session.scalars(select(Seat).where(Seat.game_id == row.id).order_by(Seat.seat)))
+    events = list(db.session.scalars(
+        select(Event.data).where(Event.game_id == row.id).order_by(Event.seq)))
+    state = engine.replay(row.seed, row.options, row.seats, row.first, events)
+    return Loaded(row, engine, seats, events, state)
+
+
+def append(loaded: Loaded, event: dict) -> Loaded:
+    """Add the next event to the session and return the game after it (not committed)."""
+    state = loaded.engine.apply(loaded.state, event)
+    db.session.add(Event(game_id=loaded.id, seq=loaded.seq + 1, seat=event.get("seat"),
+                         type=event["type"], v=event.get("v", 1), data=event))
+    return Loaded(loaded.row, loaded.engine, loaded.seats, loaded.events + [event], state)
+
+
+def commit() -> None:
+    """Commit the session; a lost race for a point of the log becomes AlreadySubmitted."""
+    try:
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        raise AlreadySubmitted("This turn was already submitted.") from None
+
+
+def current_nonce(game_id: str, seat: int) -> str | None:
+    return db.session.scalar(
+        select(SeatNonce.nonce).where(SeatNonce.game_id == game_id, SeatNonce.seat == seat)
+        .order_by(SeatNonce.id.desc()).limit(1))
+
+
+def reissue_nonce(game_id: str, seat: int) -> str:
+    """A new seat link for the seat; the old ones stop working (not committed)."""
+    nonce = new_nonce()
+    db.session.add(SeatNonce(game_id=game_id, seat=seat, nonce=nonce))
+    return nonce
+
+
+def games_of(email: str) -> list[tuple[str, int]]:
+    """(game_id, seat) of every seat played from this address."""
+    return [(s.game_id, s.seat) for s in db.session.scalars(
+        select(Seat).where(Seat.email == email).order_by(Seat.game_id))]

@@ -1,0 +1,50 @@
+"""One place that turns errors into responses: a page for people, JSON for scripts."""
+
+from __future__ import annotations
+
+import logging
+
+from flask import jsonify, render_template, request
+from werkzeug.exceptions import HTTPException
+
+from ..errors import LinkExpired, LinkReplaced, LinkTampered, ServerError
+from ..games.errors import GameError
+
+log = logging.getLogger(__name__)
+
+
+def wants_json() -> bool:
+    """JSON for JSON bodies and for clients that prefer it (Accept: application/json)."""
+    if request.is_json:
+        return True
+    return request.accept_mimetypes.best_match(["text/html", "application/json"]) == "application/json"
+
+
+def respond(status: int, title: str, message: str, template: str = "errors/error.html", **context):
+    if wants_json():
+        return jsonify({"error": message, **context.get("json", {})}), status
+    return render_template(template, status=status, title=title, message=message, **context), status
+
+
+def init_app(app) -> None:
+    @app.errorhandler(ServerError)
+    def server_error(error: ServerError):
+        if isinstance(error, LinkTampered):   # no detail for forged or broken links
+            return respond(403, "Forbidden", "Forbidden.")
+        if isinstance(error, (LinkExpired, LinkReplaced)):
+            return respond(410, error.title, error.message, "errors/expired.html",
+                           renew_path=error.context["renew_path"])
+        return respond(error.status, error.title, error.message)
+
+    @app.errorhandler(GameError)
+    def game_error(error: GameError):
+        return respond(422, "Not possible", str(error), json={"step": error.step})
+
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException):
+        return respond(error.code or 500, error.name, error.description or error.name)
+
+    @app.errorhandler(Exception)
+    def unexpected(error: Exception):
+        log.exception("unexpected error on %s %s", request.method, request.path)
+        return respond(500, "Server error", "Something went wrong on our side; nothing was changed.")

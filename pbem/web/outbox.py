@@ -1,0 +1,27 @@
+"""The local outbox: every mail the server wrote, with its links, so one person can play
+every seat on one machine. Registered only when OUTBOX_PAGE is on (never in production)."""
+
+from __future__ import annotations
+
+from flask import Blueprint, render_template
+from sqlalchemy import select
+
+from ..errors import NotFound
+from ..extensions import db
+from ..models import Mail
+
+bp = Blueprint("outbox", __name__)
+
+
+@bp.get("/outbox")
+def index():
+    mails = db.session.scalars(select(Mail).order_by(Mail.id.desc()).limit(500)).all()
+    return render_template("outbox/index.html", mails=mails)
+
+
+@bp.get("/outbox/<int:mail_id>")
+def show(mail_id: int):
+    mail = db.session.get(Mail, mail_id)
+    if mail is None:
+        raise NotFound("There is no such mail.")
+    return render_template("outbox/show.html", mail=mail)

@@ -1,0 +1,48 @@
+"""A game's record: every decision in notation, the public view after each, the result,
+and a chart of the scores. Spectators' views only: nothing hidden is shown."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+
+from flask import Blueprint, jsonify, render_template, request
+
+from .. import store
+from .chart import score_chart
+from .errors import wants_json
+
+bp = Blueprint("record", __name__)
+
+
+def entries(loaded: store.Loaded) -> tuple[list[dict], list[list[int]]]:
+    """Each event with the spectators' view and the scores after it, by replaying the log."""
+    engine, row = loaded.engine, loaded.row
+    state = engine.start(row.seed, row.options, row.seats, row.first)
+    series = [engine.scores(state)]
+    out = []
+    for seq, event in enumerate(loaded.events, 1):
+        state = engine.apply(state, event)
+        series.append(engine.scores(state))
+        seat = event.get("seat")
+        out.append({"seq": seq, "seat": seat, "name": loaded.names[seat] if seat is not None else "",
+                    "type": event["type"], "notation": engine.notation(event),
+                    "scores": series[-1], "view": engine.view(state, None)})
+    return out, series
+
+
+@bp.get("/games/<game_id>/record")
+def record(game_id: str):
+    loaded = store.load(game_id)
+    turns, series = entries(loaded)
+    outcome = loaded.engine.outcome(loaded.state)
+    winner = loaded.names[outcome.winner] if outcome and outcome.winner is not None else None
+    if wants_json():
+        return jsonify({"game": loaded.id, "kind": loaded.engine.name, "names": loaded.names,
+                        "turns": turns, "scores": series,
+                        "outcome": asdict(outcome) if outcome else None})
+    return render_template("record/record.html", loaded=loaded, names=loaded.names, turns=turns,
+                           chart=score_chart(series, loaded.names), outcome=outcome,
+                           winner_name=winner, created=request.args.get("created") == "1",
+                           board_template=loaded.engine.board_template,
+                           view=loaded.engine.view(loaded.state, None), seat=None,
+                           title=loaded.engine.title)

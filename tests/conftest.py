@@ -1,0 +1,200 @@
+"""Fixtures for the server's tests: a fresh app and database per test, a real SMTP server.
+
+The suite runs on SQLite; when PBEM_TEST_DATABASE_URL is set, every test that
+uses the `app` fixture runs again on that PostgreSQL server, each in a schema
+of its own made for it and dropped after it. A PostgreSQL server that does
+not answer fails those tests: it is never skipped.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import os
+import re
+import secrets
+import socket
+import threading
+from dataclasses import dataclass, field
+from urllib.parse import quote
+
+import pytest
+from aiosmtpd.controller import Controller
+
+PG_URL = os.environ.get("PBEM_TEST_DATABASE_URL")
+BACKENDS = ["sqlite"] + (["postgresql"] if PG_URL else [])
+BASE_URL = "http://pbem.test"
+
+
+# -- databases --------------------------------------------------------------
+
+def _pg_schema_url(schema: str) -> str:
+    import psycopg
+    with psycopg.connect(PG_URL.replace("postgresql+psycopg://", "postgresql://"),
+                         autocommit=True, connect_timeout=5) as conn:
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+    sep = "&" if "?" in PG_URL else "?"
+    return f"{PG_URL}{sep}options={quote(f'-csearch_path={schema}')}"
+
+
+def _pg_drop(schema: str) -> None:
+    import psycopg
+    with psycopg.connect(PG_URL.replace("postgresql+psycopg://", "postgresql://"),
+                         autocommit=True, connect_timeout=5) as conn:
+        conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+
+
+@pytest.fixture(params=BACKENDS)
+def database_url(request, tmp_path):
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'pbem.sqlite3'}"
+        return
+    schema = "t_" + secrets.token_hex(6)
+    url = _pg_schema_url(schema)
+    try:
+        yield url
+    finally:
+        _pg_drop(schema)
+
+
+# -- a real SMTP server on loopback -----------------------------------------
+
+@dataclass
+class Inbox:
+    """What the SMTP server received: parsed messages, with their envelopes."""
+    messages: list = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    async def handle_DATA(self, server, session, envelope):
+        msg = email.message_from_bytes(envelope.content, policy=email.policy.default)
+        with self.lock:
+            self.messages.append((envelope.rcpt_tos, msg))
+        return "250 OK"
+
+    def to(self, addr: str) -> list:
+        with self.lock:
+            return [m for rcpts, m in self.messages if addr in rcpts]
+
+    def clear(self):
+        with self.lock:
+            self.messages.clear()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def smtp():
+    inbox = Inbox()
+    inbox.port = free_port()
+    controller = Controller(inbox, hostname="127.0.0.1", port=inbox.port)
+    controller.start()
+    try:
+        yield inbox
+    finally:
+        controller.stop()
+
+
+# -- the app ------------------------------------------------------------------
+
+@pytest.fixture
+def app(database_url, smtp):
+    from flask_migrate import upgrade
+
+    from pbem import create_app
+    from pbem.extensions import db
+
+    app = create_app({
+        "TESTING": True,
+        "SECRET_KEY": "test-key-" + secrets.token_hex(8),
+        "SQLALCHEMY_DATABASE_URI": database_url,
+        "BASE_URL": BASE_URL,
+        "MAIL_URL": f"smtp://127.0.0.1:{smtp.port}",
+        "MAIL_FROM": "pbem <turns@pbem.test>",
+        "OUTBOX_PAGE": True,
+    })
+    with app.app_context():
+        upgrade()
+    yield app
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+LINK = re.compile(re.escape(BASE_URL) + r"(/[ts]/[A-Za-z0-9_.\-]+)")
+
+
+def text_of(msg) -> str:
+    return msg.get_body(("plain",)).get_content()
+
+
+def links_in(msg) -> dict:
+    """The turn and seat links of a mail, as paths."""
+    paths = LINK.findall(text_of(msg))
+    return {"turn": next((p for p in paths if p.startswith("/t/")), None),
+            "seat": next((p for p in paths if p.startswith("/s/")), None)}
+
+
+class Actions:
+    """Small steps tests take again and again: create a game, deliver, find links, play."""
+
+    def __init__(self, app, client, smtp):
+        self.app, self.client, self.smtp = app, client, smtp
+
+    def create(self, first=0, sumerians="top-run", names=("Anna", "Bob"),
+               emails=("anna@example.org", "bob@example.org")) -> str:
+        data = {"game": "babel", "first": str(first), "option.sumerians": sumerians}
+        for i, (n, e) in enumerate(zip(names, emails)):
+            data[f"name{i}"], data[f"email{i}"] = n, e
+        response = self.client.post("/games", data=data)
+        assert response.status_code == 303, response.data
+        return response.headers["Location"].split("/")[2]
+
+    def deliver(self):
+        from pbem.mail.deliver import deliver_due
+        with self.app.app_context():
+            return deliver_due()
+
+    def last_mail(self, addr: str):
+        self.deliver()
+        mails = self.smtp.to(addr)
+        assert mails, f"no mail to {addr}"
+        return mails[-1]
+
+    def links(self, addr: str) -> dict:
+        return links_in(self.last_mail(addr))
+
+    def state(self, game_id: str):
+        from pbem import store
+        with self.app.app_context():
+            return store.load(game_id)
+
+    def event_count(self, game_id: str) -> int:
+        from sqlalchemy import func, select
+
+        from pbem.extensions import db
+        from pbem.models import Event
+        with self.app.app_context():
+            return db.session.scalar(select(func.count()).select_from(Event)
+                                     .where(Event.game_id == game_id))
+
+    def mail_count(self) -> int:
+        from sqlalchemy import func, select
+
+        from pbem.extensions import db
+        from pbem.models import Mail
+        with self.app.app_context():
+            return db.session.scalar(select(func.count()).select_from(Mail))
+
+
+@pytest.fixture
+def actions(app, client, smtp):
+    return Actions(app, client, smtp)

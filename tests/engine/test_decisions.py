@@ -112,7 +112,8 @@ def test_first_turn_dead_end_nothing_is_legal():
     seat = state.to_move
     spend_all = "\n".join(f"move {t}" for t in state.mover.hand_letters())
     draft = GAME.draft(state, seat, spend_all)
-    assert draft.error is not None and not draft.done   # the starting card is still there
+    assert draft.error is None and not draft.done       # every step applies, but
+    assert "starting level-1 card" in draft.todo        # the starting card is still there
     assert draft.state.mover.hand_size == 0
     assert legal_steps(draft.state) == []
     assert GAME.legal_steps(draft.state, seat) == []

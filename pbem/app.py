@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from flask import Flask
@@ -14,7 +15,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def make_app(test_config: dict | None = None) -> Flask:
-    app = Flask("pbem", instance_path=str(ROOT / "instance"), instance_relative_config=True,
+    instance = os.environ.get("PBEM_INSTANCE_PATH") or str(ROOT / "instance")
+    app = Flask("pbem", instance_path=instance, instance_relative_config=True,
                 template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"))
     app.config.from_mapping(from_environment(app.instance_path))
     if test_config:

@@ -11,6 +11,7 @@ import time
 
 import click
 from flask import current_app
+from flask.cli import with_appcontext
 from flask_migrate import upgrade
 
 from . import games, store
@@ -28,6 +29,7 @@ def init_app(app) -> None:
 
 
 @click.command("serve")
+@with_appcontext
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=5000, show_default=True, type=int)
 def serve(host: str, port: int):
@@ -41,6 +43,7 @@ def serve(host: str, port: int):
 
 
 @click.command("new-game")
+@with_appcontext
 @click.option("--game", "kind", required=True, help="the game's name, e.g. babel")
 @click.option("--player", "players", multiple=True, required=True, help='"Name <address>", once per seat')
 @click.option("--first", type=int, default=None, help="the seat that starts (default: at random)")
@@ -73,6 +76,7 @@ def new_game(kind, players, first, seed, options):
 
 
 @click.command("deliver")
+@with_appcontext
 @click.option("--loop", is_flag=True, help="keep delivering until interrupted")
 @click.option("--interval", default=5.0, show_default=True, help="seconds between rounds with --loop")
 def deliver(loop: bool, interval: float):

@@ -98,17 +98,26 @@ def load(game_id: str) -> Loaded:
 
 
 def append(loaded: Loaded, event: dict) -> Loaded:
-    """Add the next event to the session and return the game after it (not committed)."""
+    """Write the next event (flushed, not committed) and return the game after it.
+
+    The insert is flushed at once, so a race for this point of the log is
+    decided here, before any mail is written: the loser gets AlreadySubmitted.
+    """
     state = loaded.engine.apply(loaded.state, event)
     db.session.add(Event(game_id=loaded.id, seq=loaded.seq + 1, seat=event.get("seat"),
                          type=event["type"], v=event.get("v", 1), data=event))
+    _decided(db.session.flush)
     return Loaded(loaded.row, loaded.engine, loaded.seats, loaded.events + [event], state)
 
 
 def commit() -> None:
     """Commit the session; a lost race for a point of the log becomes AlreadySubmitted."""
+    _decided(db.session.commit)
+
+
+def _decided(write) -> None:
     try:
-        db.session.commit()
+        write()
     except IntegrityError:
         db.session.rollback()
         raise AlreadySubmitted("This turn was already submitted.") from None

@@ -76,7 +76,10 @@ def create_from(form):
                if f"option.{o.name}" in form}
     first = _first(form, len(players))
     _check_invite_rate(addr for _, addr in players)
-    loaded = store.create_game(engine, players, options, first)
+    try:
+        loaded = store.create_game(engine, players, options, first)
+    except GameError as error:   # options the game refuses
+        raise BadInput(str(error)) from None
     notify.game_created(loaded)
     db.session.commit()
     return loaded
@@ -89,12 +92,11 @@ def create():
         raise BadInput("Send the game as a form or a JSON object.")
     try:
         loaded = create_from(form)
-    except (BadInput, GameError) as error:
+    except BadInput as error:
         if wants_json():
             raise
-        message = error.message if isinstance(error, BadInput) else str(error)
         return render_template("lobby/index.html", games=games.all_games(), form=form,
-                               error=message), 400
+                               error=error.message), 400
     if wants_json():
         return {"game": loaded.id, "record": f"/games/{loaded.id}/record"}, 201
     return redirect(f"/games/{loaded.id}/record?created=1", 303)

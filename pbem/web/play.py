@@ -219,9 +219,9 @@ def submit(token: str):
         if wants_json():
             return jsonify(error.to_json()), 422
         return render_page(access, text, status=422)
-    after = store.append(access.loaded, event)
-    notify.event_appended(after, access.seat)
     try:
+        after = store.append(access.loaded, event)
+        notify.event_appended(after, access.seat)
         store.commit()
     except AlreadySubmitted:
         if wants_json():

@@ -36,6 +36,8 @@ def _read(path: str, what: str) -> str:
             return f.read()
     except OSError as error:
         raise PositionError(f"{what}: cannot read {path}: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise PositionError(f"{what}: cannot read {path}: it is not UTF-8 text") from None
 
 
 def _fail(error: GameError, out) -> int:

@@ -247,6 +247,8 @@ def loads(text: str) -> Position:
     except json.JSONDecodeError as error:
         raise PositionError(f"position: not valid JSON ({error.msg} at line {error.lineno}, "
                             f"column {error.colno})") from None
+    except (ValueError, RecursionError) as error:   # a number too long, nesting too deep
+        raise PositionError(f"position: not valid JSON ({error})") from None
     return from_json(obj)
 
 

@@ -13,6 +13,7 @@ import click
 from flask import current_app
 from flask.cli import with_appcontext
 from flask_migrate import upgrade
+from werkzeug.serving import run_simple
 
 from . import games, store
 from .errors import BadInput
@@ -39,7 +40,8 @@ def serve(host: str, port: int):
     start_background_sender(app)
     click.echo(f"pbem: {app.config['BASE_URL']} (mail: {app.config['MAIL_URL']}, "
                f"outbox page: {'on at /outbox' if app.config['OUTBOX_PAGE'] else 'off'})")
-    app.run(host=host, port=port, debug=app.debug, use_reloader=False)
+    # Not app.run(): Flask ignores it inside a `flask` command.
+    run_simple(host, port, app, use_debugger=app.debug, use_reloader=False, threaded=True)
 
 
 @click.command("new-game")

@@ -1,0 +1,296 @@
+"""Views as a property (BABEL-RULINGS.md, "Public and hidden information").
+
+`view(state, seat)` holds exactly what that seat may know. Changing only what the seat may not
+know (the opponent's hand, keeping its size; the order of the tribe supply; the order of the
+unknown part of the temple supply; the seed) leaves its view byte-identical. Changing what it
+may know (its own hand, a row, the known top of the temple supply, the order of the discard
+pile, a hand's size) changes it. A spectator sees no hand at all.
+"""
+
+import json
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pbem.games.babel import GAME
+from pbem.games.babel.cards import TRIBES
+from pbem.games.babel.legal import legal_steps
+from pbem.games.babel.rules import act, finish_turn
+from pbem.games.babel.state import DRAW, deal, hand_counts
+from pbem.games.babel.steps import (Build, Destroy, Discard, Emigrate, End, Halve, Jump, Migrate,
+                                    Move, Rob, Settle, Switch)
+from pbem.games.babel.turn import begin_turn
+from pbem.games.babel.view import view
+from pbem.games.rng import Rng
+
+SEEDS = st.integers(min_value=0, max_value=2**64 - 1)
+SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+# -- a greedy random walker (the same idea in test_properties.py and test_legal.py) -----------
+
+GREEDY = {Move: 2, Settle: 6, Build: 1000, Jump: 1000, Rob: 1000, Destroy: 100, Switch: 15,
+          Emigrate: 4, Halve: 6, Migrate: 1, End: 8, Discard: 1}
+
+
+def pick(state, options, rng, greedy):
+    if not greedy:
+        return rng.choice(options)
+    weights = []
+    for step in options:
+        w = GREEDY[type(step)]
+        if isinstance(step, Settle):
+            row = state.mover.rows[state.mover.figure]
+            if row and row[-1] == step.tribes[0]:
+                w *= 6   # grow runs of three
+        weights.append(w)
+    r = rng.below(sum(weights))
+    for step, w in zip(options, weights):
+        if r < w:
+            return step
+        r -= w
+    raise AssertionError("unreachable")
+
+
+def walk(seed, sumerians="top-run", first=None, greedy=True):
+    """The live state after every change of a random legal game (copy it to keep it)."""
+    rng = Rng.derived(seed, "test-walk")
+    state = deal(seed, first, sumerians)
+    begin_turn(state)
+    yield state
+    while state.result is None:
+        options = legal_steps(state)
+        if not options:
+            return   # a first-turn dead end
+        step = pick(state, options, rng, greedy)
+        if isinstance(step, End):
+            finish_turn(state)
+        else:
+            act(state, step)
+        yield state
+        if state.result is None and state.phase == DRAW and not state.owed_by(state.to_move):
+            begin_turn(state)
+            yield state
+
+
+# -- changes to a state ---------------------------------------------------------------------------
+
+def seen(state, seat) -> str:
+    return json.dumps(view(state, seat), sort_keys=True)
+
+
+def swap_hand_with_supply(state, seat, rng) -> bool:
+    """Swap one hand card of `seat` with a tribe supply card of another tribe; the size stays."""
+    player = state.players[seat]
+    hand = player.hand_letters()
+    pairs = [(i, j) for i in range(len(hand)) for j in range(len(state.tribe_supply))
+             if hand[i] != state.tribe_supply[j]]
+    if not pairs:
+        return False
+    i, j = pairs[rng.below(len(pairs))]
+    supply = list(state.tribe_supply)
+    card, supply[j] = supply[j], hand[i]
+    player.hand = hand_counts(hand[:i] + hand[i + 1:] + card)
+    state.tribe_supply = "".join(supply)
+    return True
+
+
+def redeal_hand(state, seat, rng) -> None:
+    """The seat's hand and the tribe supply pooled, shuffled and dealt anew: same hand size."""
+    player = state.players[seat]
+    pool = rng.shuffled(player.hand_letters() + state.tribe_supply)
+    n = player.hand_size
+    player.hand = hand_counts("".join(pool[:n]))
+    state.tribe_supply = "".join(pool[n:])
+
+
+def shuffle_tribe_supply(state, rng) -> None:
+    state.tribe_supply = "".join(rng.shuffled(state.tribe_supply))
+
+
+def unknown_temple_part(state) -> int:
+    """How many cards at the bottom of the temple supply nobody knows."""
+    return len(state.temple_supply) - state.temple_known
+
+
+def shuffle_unknown_temples(state, rng) -> None:
+    cut = unknown_temple_part(state)
+    supply = state.temple_supply
+    state.temple_supply = tuple(rng.shuffled(supply[:cut])) + supply[cut:]
+
+
+def swap_unknown_temples(state, rng) -> bool:
+    cut = unknown_temple_part(state)
+    supply = list(state.temple_supply)
+    pairs = [(i, j) for i in range(cut) for j in range(i + 1, cut) if supply[i] != supply[j]]
+    if not pairs:
+        return False
+    i, j = pairs[rng.below(len(pairs))]
+    supply[i], supply[j] = supply[j], supply[i]
+    state.temple_supply = tuple(supply)
+    return True
+
+
+def hide_all(state, seat, rng) -> None:
+    """Everything `seat` may not know, changed at once."""
+    redeal_hand(state, 1 - seat, rng)
+    shuffle_tribe_supply(state, rng)
+    shuffle_unknown_temples(state, rng)
+    state.seed = rng.next_u64()
+
+
+def check_hidden(state, rng):
+    """Changing what a seat may not know leaves its view identical."""
+    for seat in (0, 1):
+        before = seen(state, seat)
+        other = 1 - seat
+        for change in (
+            lambda s: swap_hand_with_supply(s, other, rng),
+            lambda s: redeal_hand(s, other, rng),
+            lambda s: shuffle_tribe_supply(s, rng),
+            lambda s: shuffle_unknown_temples(s, rng),
+            lambda s: swap_unknown_temples(s, rng),
+            lambda s: setattr(s, "seed", rng.next_u64()),
+            lambda s: hide_all(s, seat, rng),
+        ):
+            changed = state.copy()
+            change(changed)
+            assert seen(changed, seat) == before
+            assert json.dumps(GAME.view(changed, seat), sort_keys=True) == before
+    # A spectator knows neither hand.
+    before = seen(state, None)
+    changed = state.copy()
+    hide_all(changed, 0, rng)
+    redeal_hand(changed, 1, rng)
+    swap_hand_with_supply(changed, 0, rng)
+    assert seen(changed, None) == before
+
+
+def check_known(state, rng) -> set:
+    """Changing what a seat may know changes its view. Returns the kinds of change tried."""
+    tried = set()
+    for seat in (0, 1):
+        before = seen(state, seat)
+        changed = state.copy()
+        if swap_hand_with_supply(changed, seat, rng):
+            assert seen(changed, seat) != before, "own hand"
+            tried.add("own hand")
+        if state.players[1 - seat].hand_size and state.tribe_supply:
+            changed = state.copy()
+            opponent = changed.players[1 - seat]
+            t = next(t for i, t in enumerate(TRIBES) if opponent.hand[i])
+            opponent.hand[TRIBES.index(t)] -= 1
+            changed.tribe_supply += t
+            assert seen(changed, seat) != before, "the opponent's hand size"
+            tried.add("hand size")
+        for owner in (0, 1):
+            for t in TRIBES:
+                row = state.players[owner].rows[t]
+                other = [j for j, c in enumerate(state.tribe_supply) if row and c != row[-1]]
+                if other:
+                    changed = state.copy()
+                    j = other[0]
+                    supply = list(changed.tribe_supply)
+                    supply[j], top = row[-1], supply[j]
+                    changed.players[owner].rows[t] = row[:-1] + top
+                    changed.tribe_supply = "".join(supply)
+                    assert seen(changed, seat) != before, f"row {t} of seat {owner}"
+                    tried.add("row")
+                    break
+        known = state.temple_known
+        if known:
+            supply = list(state.temple_supply)
+            top = len(supply) - 1
+            others = [j for j in range(len(supply) - known) if supply[j] != supply[top]]
+            if others:
+                changed = state.copy()
+                j = others[-1]
+                supply[j], supply[top] = supply[top], supply[j]
+                changed.temple_supply = tuple(supply)
+                assert seen(changed, seat) != before, "the known top of the temple supply"
+                tried.add("known temple card")
+        discard = state.discard
+        if len(set(discard)) > 1:
+            changed = state.copy()
+            changed.discard = "".join(rng.shuffled(discard))
+            while changed.discard == discard:
+                changed.discard = "".join(rng.shuffled(discard))
+            assert seen(changed, seat) != before, "the order of the discard pile"
+            tried.add("discard order")
+    return tried
+
+
+def check_what_is_shown(state):
+    for seat in (0, 1, None):
+        v = view(state, seat)
+        json.dumps(v)   # plain JSON data
+        for p in v["players"]:
+            if p["seat"] == seat:
+                assert p["hand"] == state.players[seat].hand_letters()
+            else:
+                assert p["hand"] is None
+            assert p["hand_size"] == state.players[p["seat"]].hand_size
+        assert v["tribe_supply"] == len(state.tribe_supply)
+        assert v["temple_supply"] == len(state.temple_supply)
+        known = state.temple_known
+        assert v["temple_known"] == (list(state.temple_supply[-known:]) if known else [])
+        assert v["discard"] == state.discard
+        assert "seed" not in v
+    spectator = view(state, None)
+    assert all(p["hand"] is None for p in spectator["players"])
+    assert spectator["seat"] is None
+
+
+def sample(walks, every, start=0):
+    for i in range(start, start + walks):
+        seed = Rng(i).next_u64()
+        for n, state in enumerate(walk(seed, ("top-run", "all")[i % 2], (None, 0, 1)[i % 3],
+                                       greedy=i % 4 != 3)):
+            if n % every == 0 or state.temple_known or state.phase == DRAW:
+                yield i, state.copy()
+
+
+def test_views_hide_exactly_what_each_seat_may_not_know():
+    tried = set()
+    states = 0
+    for i, state in sample(walks=60, every=5):
+        rng = Rng.derived(i, "views")
+        check_what_is_shown(state)
+        check_hidden(state, rng)
+        tried |= check_known(state, rng)
+        states += 1
+        if state.temple_known:
+            tried.add("state with known temple cards")
+    assert states > 500
+    assert tried == {"own hand", "hand size", "row", "known temple card", "discard order",
+                     "state with known temple cards"}
+
+
+@SETTINGS
+@given(seed=SEEDS, sumerians=st.sampled_from(["top-run", "all"]), greedy=st.booleans(),
+       stop=st.integers(min_value=0, max_value=250), salt=st.integers(min_value=0, max_value=2**32))
+def test_views_at_a_random_point_of_a_random_game(seed, sumerians, greedy, stop, salt):
+    state = None
+    for n, state in enumerate(walk(seed, sumerians, None, greedy)):
+        if n == stop:
+            break
+    state = state.copy()
+    rng = Rng(salt)
+    check_what_is_shown(state)
+    check_hidden(state, rng)
+    check_known(state, rng)
+
+
+def test_two_deals_that_differ_only_in_hidden_cards_look_the_same_to_each_seat():
+    """Whole games: the same public history, different hidden hands and supplies."""
+    for i in range(40):
+        seed = Rng(900 + i).next_u64()
+        state = GAME.start(seed, {}, 2, 0)
+        rng = Rng(i)
+        for seat in (0, 1):
+            other = state.copy()
+            hide_all(other, seat, rng)
+            assert seen(other, seat) == seen(state, seat)
+            # ... while the seat whose hand was dealt anew sees the difference.
+            if other.players[1 - seat].hand != state.players[1 - seat].hand:
+                assert seen(other, 1 - seat) != seen(state, 1 - seat)

@@ -25,54 +25,9 @@ from pbem.games.babel.steps import (COLUMNS, Build, Destroy, Discard, Emigrate, 
 from pbem.games.babel.turn import begin_turn, check_can_end
 from pbem.games.errors import GameError, IllegalStep
 from pbem.games.rng import Rng
+from babel_walk import GREEDY, pick, walk  # noqa: F401  (tests/helpers)
 
 SEEDS = st.integers(min_value=0, max_value=2**64 - 1)
-
-
-# -- a greedy random walker (the same idea in test_properties.py and test_views.py) -----------
-
-GREEDY = {Move: 2, Settle: 6, Build: 1000, Jump: 1000, Rob: 1000, Destroy: 100, Switch: 15,
-          Emigrate: 4, Halve: 6, Migrate: 1, End: 8, Discard: 1}
-
-
-def pick(state, options, rng, greedy):
-    if not greedy:
-        return rng.choice(options)
-    weights = []
-    for step in options:
-        w = GREEDY[type(step)]
-        if isinstance(step, Settle):
-            row = state.mover.rows[state.mover.figure]
-            if row and row[-1] == step.tribes[0]:
-                w *= 6   # grow runs of three
-        weights.append(w)
-    r = rng.below(sum(weights))
-    for step, w in zip(options, weights):
-        if r < w:
-            return step
-        r -= w
-    raise AssertionError("unreachable")
-
-
-def walk(seed, sumerians="top-run", first=None, greedy=True):
-    """The live state after every change of a random legal game (copy it to keep it)."""
-    rng = Rng.derived(seed, "test-walk")
-    state = deal(seed, first, sumerians)
-    begin_turn(state)
-    yield state
-    while state.result is None:
-        options = legal_steps(state)
-        if not options:
-            return   # a first-turn dead end
-        step = pick(state, options, rng, greedy)
-        if isinstance(step, End):
-            finish_turn(state)
-        else:
-            act(state, step)
-        yield state
-        if state.result is None and state.phase == DRAW and not state.owed_by(state.to_move):
-            begin_turn(state)
-            yield state
 
 
 def sampled_states(walks=120, every=4):

@@ -102,7 +102,7 @@ def test_build_example_levels_2_3_4_with_four_tribe_cards():
 
 def test_build_example_level_5_needs_the_two_settled_cards():
     assert rejected("build.json", "move M; build mine; build theirs; build theirs; build theirs") == (
-        "step 5 (build theirs): you need 5 cards in the Medes territory to build level 5; "
+        "step 5 (build theirs): you need 5 tribe cards in the Medes territory to build level 5; "
         "you have 4.")
 
 
@@ -156,10 +156,10 @@ def test_migration_example_the_three_sumerians_threaten_a_switch():
 
 def test_migration_example_level_5_then_needs_5_cards_in_the_medes_territory():
     assert rejected("migration.json", "migrate M P; move M; build mine") == (
-        "step 3 (build mine): you need 5 cards in the Medes territory to build level 5; "
+        "step 3 (build mine): you need 5 tribe cards in the Medes territory to build level 5; "
         "you have 1.")
     assert rejected("migration.json", "migrate M P; move M; settle A A A; build mine") == (
-        "step 4 (build mine): you need 5 cards in the Medes territory to build level 5; "
+        "step 4 (build mine): you need 5 tribe cards in the Medes territory to build level 5; "
         "you have 4.")
     state = actions("migration.json", "migrate M P; move M; settle A A A A; build mine")
     assert state.players[0].temples["M"] == (1, 2, 3, 4, 5)

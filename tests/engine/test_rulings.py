@@ -221,7 +221,7 @@ def test_build_needs_at_least_as_many_tribe_cards_there_as_the_new_level():
     anna = {"figure": "H", "column": [3], "temples": {"H": [1, 2]}}
     assert after(make(anna={**anna, "rows": {"H": "HAM"}}), "build mine").mover.temples["H"][-1] == 3
     assert rejected(make(anna={**anna, "rows": {"H": "HA", "M": "MMMM"}}), "build mine") == (
-        "step 1 (build mine): you need 3 cards in the Hittites territory to build level 3; "
+        "step 1 (build mine): you need 3 tribe cards in the Hittites territory to build level 3; "
         "you have 2.")
 
 
@@ -229,7 +229,7 @@ def test_build_error_names_the_step_and_the_numbers():
     state = make(anna={"figure": "M", "rows": {"M": "SHA"}, "temples": {"M": [1]}, "column": [2]},
                  bob={"column": [4, 3]})
     assert rejected(state, "build mine; build theirs; build theirs") == (
-        "step 3 (build theirs): you need 4 cards in the Medes territory to build level 4; "
+        "step 3 (build theirs): you need 4 tribe cards in the Medes territory to build level 4; "
         "you have 3.")
 
 
@@ -397,7 +397,7 @@ def test_rob_counts_the_row_before_the_hittites_card_is_discarded_exactly_at_the
 def test_rob_one_card_short_is_illegal():
     state = make(anna={"figure": "H", "rows": {"H": "HHH"}}, bob={"temples": {"H": [1, 2, 3, 4]}})
     assert rejected(state, "rob") == (
-        "step 1 (rob): you need 4 cards in the Hittites territory to hold the robbed level 4; "
+        "step 1 (rob): you need 4 tribe cards in the Hittites territory to hold the robbed level 4; "
         "you have 3, the Hittites card you discard included.")
 
 
@@ -484,7 +484,7 @@ def test_jump_counts_the_row_before_the_persians_card_is_discarded():
     state = after(make(anna={**anna, "rows": {"P": "PPPA"}}), "jump mine")
     assert state.mover.temples["P"] == (1, 2, 4) and state.mover.rows["P"] == "PPA"
     assert rejected(make(anna={**anna, "rows": {"P": "PPP"}}), "jump mine") == (
-        "step 1 (jump mine): you need 4 cards in the Persians territory to jump to level 4; "
+        "step 1 (jump mine): you need 4 tribe cards in the Persians territory to jump to level 4; "
         "you have 3, the Persians card you discard included.")
 
 

@@ -26,6 +26,10 @@ def cards(n: int, tribe: str | None = None) -> str:
     return plural(n, f"{NAMES[tribe]} card" if tribe else "card")
 
 
+def tribe_cards(n: int) -> str:
+    return plural(n, "tribe card")
+
+
 # -- pieces shared by several steps ----------------------------------------
 
 def _figure(state: State, action: str) -> str:
@@ -125,7 +129,7 @@ def build(state: State, step: Build) -> None:
                           f"{whose} is level {level}.")
     have = len(player.rows[figure])
     if have < level:
-        raise IllegalStep(f"you need {cards(level)} in {where(figure)} to build level {level}; "
+        raise IllegalStep(f"you need {tribe_cards(level)} in {where(figure)} to build level {level}; "
                           f"you have {have}.")
     _raise(player, figure, owner, level)
 
@@ -174,7 +178,7 @@ def rob(state: State, step: Rob) -> None:
         raise IllegalStep(f"you can rob only a level higher than your own temple in {where(figure)} "
                           f"(level {mine}); their top card is level {level}.")
     if len(row) < level:   # counted before the Hittite card is discarded
-        raise IllegalStep(f"you need {cards(level)} in {where(figure)} to hold the robbed level "
+        raise IllegalStep(f"you need {tribe_cards(level)} in {where(figure)} to hold the robbed level "
                           f"{level}; you have {len(row)}, the Hittites card you discard included.")
     _spend(state, figure, row, at)
     opponent.temples[figure] = theirs[:-1]
@@ -223,7 +227,7 @@ def jump(state: State, step: Jump) -> None:
         raise IllegalStep(f"a jump on your temple in {where(figure)} (level {top}) builds level "
                           f"{top + 2}; the top card of {whose} is level {level}.")
     if len(row) < level:   # counted before the Persian card is discarded
-        raise IllegalStep(f"you need {cards(level)} in {where(figure)} to jump to level {level}; "
+        raise IllegalStep(f"you need {tribe_cards(level)} in {where(figure)} to jump to level {level}; "
                           f"you have {len(row)}, the Persians card you discard included.")
     _spend(state, figure, row, at)
     _raise(player, figure, owner, level)

@@ -39,6 +39,7 @@ def record(game_id: str):
     if wants_json():
         return jsonify({"game": loaded.id, "kind": loaded.engine.name, "names": loaded.names,
                         "turns": turns, "scores": series,
+                        "view": loaded.engine.view(loaded.state, None),
                         "outcome": asdict(outcome) if outcome else None})
     return render_template("record/record.html", loaded=loaded, names=loaded.names, turns=turns,
                            chart=score_chart(series, loaded.names), outcome=outcome,

@@ -134,6 +134,8 @@ def test_a_game_ended_mid_turn_refuses_the_steps_after_the_end(tmp_path):
     # Anna (14) builds level 4 in the Hittites territory: 15 against Bob's 5 wins at once.
     after = play_ok(path, "--turn", "build mine")
     assert after["outcome"] == {"winner": 0, "reason": "fifteen-ten"}
+    # No phase 3 after the end, but the printed position still names the other player.
+    assert (after["to_move"], after["phase"], after["players"][0]["column"]) == (1, "draw", [2, 1])
     body = refused(path, "--turn", "build mine\nmove A")
     assert body["step"] == 2 and "the game ended after step 1" in body["error"]
     # A finished game takes no turn at all.

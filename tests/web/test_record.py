@@ -27,6 +27,7 @@ def test_record_lists_every_turn_with_the_public_view_after_it(actions, client):
     assert [t["seq"] for t in data["turns"]] == list(range(1, len(loaded.events) + 1))
     assert all(p["hand"] is None for t in data["turns"] for p in t["view"]["players"])
     assert data["scores"][-1] == loaded.engine.scores(loaded.state)
+    assert data["view"] == loaded.engine.view(loaded.state, None)    # the game now
 
 
 def test_record_of_an_unknown_game_is_404(client):

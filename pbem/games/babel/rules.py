@@ -338,11 +338,16 @@ def finish_turn(state: State) -> tuple[int, ...]:
     """Phase 3, the end checks after it, and the turn passes (the next draw is not made)."""
     drawn = draw_temples(state)
     check_end(state, after_phase3=True)
+    pass_turn(state)
+    return drawn
+
+
+def pass_turn(state: State) -> None:
+    """The turn is over: the other player is to move, before his draw."""
     state.mover.first_turn = False
     state.migrated = False
     state.to_move = 1 - state.to_move
     state.phase = DRAW
-    return drawn
 
 
 def resign(state: State, seat: int, reason: str = "resigned") -> None:

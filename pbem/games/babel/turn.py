@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..errors import IllegalStep, NotationError, WrongDecision
 from .notation import parse_steps
-from .rules import act, finish_turn, starting_card_unbuilt
+from .rules import act, finish_turn, pass_turn, starting_card_unbuilt
 from .state import ACTIONS, DRAW, State, draw_tribes
 from .steps import Discard, Pass
 
@@ -101,6 +101,9 @@ def play_from_position(state: State, text: str) -> None:
 
     In phase "draw" the text starts with the owed discards (if any); then the
     player draws, plays phase 2 and phase 3. The next turn's draw is not made.
+    Decision: the turn passes even when the game ended in phase 2 (phase 3 is
+    then not played), so a printed position always names the other player as
+    `to_move`, as BABEL-NOTATION.md says; its outcome says that nothing follows.
     """
     parsed = _parsed(text)
     first = 1
@@ -115,3 +118,5 @@ def play_from_position(state: State, text: str) -> None:
     check_can_end(state, parsed, first)
     if state.result is None:
         finish_turn(state)
+    else:
+        pass_turn(state)

@@ -8,11 +8,13 @@ invitation's Message-ID is the root every later mail replies to.
 
 from __future__ import annotations
 
+import email.policy
 import re
 import secrets
-from email.headerregistry import Address
+from datetime import timezone
+from email.header import Header
 from email.message import EmailMessage
-from email.utils import formatdate, parseaddr
+from email.utils import formataddr, formatdate, parseaddr
 
 from flask import current_app, render_template
 
@@ -20,13 +22,21 @@ from ..config import mail_domain
 from ..extensions import db
 from ..models import Mail
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]+")
+# Control characters, C1 controls too: "\x85" and the like break lines for str.splitlines(),
+# and the email package refuses header values that do. Lone surrogates (from JSON "\ud800")
+# cannot be encoded at all.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]+")
 NAME_LIMIT = 100
 
 
 def clean(text: str, limit: int = NAME_LIMIT) -> str:
-    """A name or subject safe for a header: one line, no control characters, capped."""
-    return _CONTROL.sub(" ", text or "").strip()[:limit].strip()
+    """A name or subject safe for a header: one line, no control characters, capped.
+
+    `=?` is broken up: the email package decodes an encoded word typed into a name
+    (`=?utf-8?q?x_=3Cevil=40example=2Eorg=3E?=`) and writes what it decodes to into
+    the header unquoted, which could add an address to To.
+    """
+    return _CONTROL.sub(" ", text or "").replace("=?", "= ?").strip()[:limit].strip()
 
 
 def thread_root(game_id: str, seat: int) -> str:
@@ -58,18 +68,36 @@ def queue(kind: str, to_name: str, to_addr: str, subject: str, context: dict, *,
     return mail
 
 
-def _address(name: str, addr: str) -> Address:
-    return Address(display_name=clean(name), addr_spec=parseaddr(addr)[1] or addr)
+# Headers set raw (From, To) go out exactly as written here: the email package must not refold them.
+_POLICY = email.policy.default.clone(refold_source="none")
+
+
+def _address(header: str, name: str, addr: str) -> str:
+    """`name <addr>` as it goes on the wire.
+
+    The email package (Python 3.11) drops the quotes around a display name it has to
+    fold: `"evil@attacker.org xxxx…" <anna@example.org>`, long enough to fold, went out
+    as the address evil@attacker.org…. So a name goes quoted only when the whole header
+    fits on one line; otherwise as RFC 2047 encoded words, folded by `email.header`.
+    """
+    name = clean(name, 200)     # 200: a sender names the game and all its players
+    plain = formataddr((name, addr))
+    if not name or name.isascii() and len(header) + 2 + len(plain) <= 78:
+        return plain
+    words = Header(name, "utf-8", header_name=header).encode(linesep="\n")
+    return f"{words}\n <{addr}>"
 
 
 def to_message(mail: Mail) -> EmailMessage:
     """The outbox row as an RFC 5322 message with a text and an HTML part."""
     sender = parseaddr(current_app.config["MAIL_FROM"])[1] or "pbem@localhost"
-    msg = EmailMessage()
-    msg["From"] = _address(mail.from_name, sender)
-    msg["To"] = _address(mail.to_name, mail.to_addr)
+    msg = EmailMessage(policy=_POLICY)
+    msg.set_raw("From", _address("From", mail.from_name, sender))
+    msg.set_raw("To", _address("To", mail.to_name, mail.to_addr))
     msg["Subject"] = clean(mail.subject, 300)
-    msg["Date"] = formatdate(mail.created_at.timestamp(), localtime=False)
+    created = mail.created_at   # SQLite gives it back naive: it is UTC, not local time
+    created = created if created.tzinfo else created.replace(tzinfo=timezone.utc)
+    msg["Date"] = formatdate(created.timestamp(), localtime=False)
     msg["Message-ID"] = mail.message_id
     if mail.in_reply_to:
         msg["In-Reply-To"] = mail.in_reply_to

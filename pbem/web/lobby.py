@@ -51,7 +51,7 @@ def _first(form, seats: int) -> int | None:
     value = field(form, "first", "random")
     if value == "random":
         return None
-    if not value.isdigit() or int(value) >= seats:
+    if not (value.isascii() and value.isdigit()) or int(value) >= seats:   # int("²") fails
         raise BadInput("Choose who starts: at random, or one of the players.")
     return int(value)
 

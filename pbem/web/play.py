@@ -98,7 +98,7 @@ def edited(engine, text: str) -> str:
     add, remove = request.form.get("add", ""), request.form.get("remove", "")
     if add:
         text = text.rstrip("\n") + ("\n" if text.strip() else "") + add + "\n"
-    if remove.isdigit():
+    if remove.isascii() and remove.isdigit():   # not "²", which int() refuses
         try:
             pieces = engine.split_steps(text)
         except GameError:

@@ -296,7 +296,7 @@ def test_waiting_seat_sees_byte_identical_pages_mails_and_json(app, actions, cli
         preview = client.post(links["turn"] + "/preview", json={"steps": "pass"}).get_json()
         assert_only_own_hand(preview, ANNA, own)
         record = client.get(f"/games/{g.id}/record", headers=JSON).get_json()
-        assert len(hand_values(record)) == 2     # the two players of the view after Bob's turn
+        assert len(hand_values(record)) == 4     # both players, after Bob's turn and now
         assert_no_hand_at_all(record)
         assert "Your hand" not in client.get(f"/games/{g.id}/record").data.decode()
 

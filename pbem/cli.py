@@ -1,57 +1,79 @@
 """Commands: `flask --app pbem <command>`.
 
-    serve      upgrade the database, deliver mail in the background, run the server
-    new-game   create a game and mail the invitations; prints the game's id
-    deliver    send the mail that is due (once, or --loop)
+    serve        upgrade the database, do the background work in a thread, run the server
+    worker       the background work alone: deliver mail, remind, enforce time limits
+    new-game     create a game and mail the invitations; prints the game's id
+    deliver      send the mail that is due (once, or --loop; --retry-failed first)
+    mail status  how much mail is pending, sent and failed, and which failed
+    ingest       apply mail replies: one message on standard input, or a Maildir folder
+    remind       send due reminders and end games whose time ran out
 """
 
 from __future__ import annotations
 
+import sys
+import threading
 import time
+from datetime import datetime, timezone
 
 import click
 from flask import current_app
-from flask.cli import with_appcontext
+from flask.cli import AppGroup, with_appcontext
 from flask_migrate import upgrade
 from werkzeug.serving import run_simple
 
-from . import games, store
+from . import games, reminders, store
 from .errors import BadInput
 from .extensions import db
 from .games.errors import GameError
 from .mail import notify
-from .mail.deliver import deliver_due, start_background_sender
+from .mail import deliver as delivery
+from .mail.ingest import ingest_bytes, ingest_maildir
 from .people import parse_player
+from .worker import start_in_background, work
+
+mail = AppGroup("mail", help="The outbox.")
 
 
 def init_app(app) -> None:
-    for command in (serve, new_game, deliver):
+    for command in (serve, worker, new_game, deliver, mail, ingest, remind):
         app.cli.add_command(command)
 
 
 @click.command("serve")
-@with_appcontext
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=5000, show_default=True, type=int)
+@with_appcontext
 def serve(host: str, port: int):
-    """Upgrade the database, start the mail sender and serve (one machine, embedded defaults)."""
+    """Upgrade the database, work in the background and serve (one machine, embedded defaults)."""
     app = current_app._get_current_object()
     upgrade()
-    start_background_sender(app)
+    start_in_background(app)
     click.echo(f"pbem: {app.config['BASE_URL']} (mail: {app.config['MAIL_URL']}, "
                f"outbox page: {'on at /outbox' if app.config['OUTBOX_PAGE'] else 'off'})")
     # Not app.run(): Flask ignores it inside a `flask` command.
     run_simple(host, port, app, use_debugger=app.debug, use_reloader=False, threaded=True)
 
 
-@click.command("new-game")
+@click.command("worker")
+@click.option("--deliver-every", default=2.0, show_default=True, help="seconds between deliveries")
+@click.option("--remind-every", default=300.0, show_default=True, help="seconds between reminder runs")
 @with_appcontext
+def worker(deliver_every: float, remind_every: float):
+    """Deliver mail, send reminders and enforce time limits until interrupted."""
+    click.echo("pbem worker: delivering mail, reminding, enforcing time limits")
+    work(current_app._get_current_object(), threading.Event(), deliver_every, remind_every)
+
+
+@click.command("new-game")
 @click.option("--game", "kind", required=True, help="the game's name, e.g. babel")
 @click.option("--player", "players", multiple=True, required=True, help='"Name <address>", once per seat')
 @click.option("--first", type=int, default=None, help="the seat that starts (default: at random)")
 @click.option("--seed", type=int, default=None, help="the game's seed (default: random)")
 @click.option("--option", "options", multiple=True, help="name=value, e.g. sumerians=all")
-def new_game(kind, players, first, seed, options):
+@click.option("--time-limit", type=click.IntRange(1, 365), default=None, help="days per turn (default: none)")
+@with_appcontext
+def new_game(kind, players, first, seed, options, time_limit):
     """Create a game, mail the invitations, print the game's id."""
     try:
         engine = games.get(kind)
@@ -69,7 +91,7 @@ def new_game(kind, players, first, seed, options):
         people = [parse_player(p) for p in players]
         if first is not None and not 0 <= first < len(people):
             raise BadInput(f"--first must name a seat from 0 to {len(people) - 1}")
-        loaded = store.create_game(engine, people, pairs, first, seed)
+        loaded = store.create_game(engine, people, pairs, first, seed, time_limit)
     except (BadInput, GameError) as error:
         raise click.UsageError(getattr(error, "message", str(error))) from None
     notify.game_created(loaded)
@@ -78,15 +100,57 @@ def new_game(kind, players, first, seed, options):
 
 
 @click.command("deliver")
-@with_appcontext
 @click.option("--loop", is_flag=True, help="keep delivering until interrupted")
 @click.option("--interval", default=5.0, show_default=True, help="seconds between rounds with --loop")
-def deliver(loop: bool, interval: float):
+@click.option("--retry-failed", is_flag=True, help="put failed mail back in the queue first")
+@with_appcontext
+def deliver(loop: bool, interval: float, retry_failed: bool):
     """Send the mail that is due; undelivered mail stays for the next try."""
+    if retry_failed:
+        click.echo(f"requeued {delivery.retry_failed()} failed mail(s)")
     while True:
-        report = deliver_due()
+        report = delivery.deliver_due()
         if report.sent or report.retrying or report.failed or not loop:
             click.echo(f"sent {report.sent}, retrying {report.retrying}, failed {report.failed}")
         if not loop:
             return
         time.sleep(interval)
+
+
+@mail.command("status")
+def mail_status():
+    """How much mail is pending, sent and failed; each failed mail with its error."""
+    report = delivery.status()
+    click.echo(", ".join(f"{n} {s}" for s, n in report["counts"].items()))
+    for m in report["failed"]:
+        click.echo(f"failed #{m.id} to {m.to_addr} ({m.subject!r}), {m.attempts} attempt(s): "
+                   f"{m.last_error}")
+
+
+@click.command("ingest")
+@click.option("--maildir", type=click.Path(exists=True, file_okay=False), default=None,
+              help="read every unseen message of this Maildir folder instead of standard input")
+@click.option("--recipient", "recipients", multiple=True,
+              help="the envelope recipient, as an MTA's pipe passes it (repeatable)")
+@with_appcontext
+def ingest(maildir: str | None, recipients: tuple[str, ...]):
+    """Apply mail replies as moves; answer the invalid ones by mail."""
+    if maildir:
+        results = ingest_maildir(maildir, recipients)
+    else:
+        raw = sys.stdin.buffer.read()
+        if not raw.strip():
+            raise click.UsageError("no message on standard input")
+        results = [ingest_bytes(raw, recipients)]
+    for result in results:
+        click.echo(str(result))
+
+
+@click.command("remind")
+@click.option("--now", default=None, help="pretend it is this UTC time (ISO 8601), for trials")
+@with_appcontext
+def remind(now: str | None):
+    """Send due reminders (one digest per address) and end games whose time ran out."""
+    moment = datetime.fromisoformat(now) if now else datetime.now(timezone.utc)
+    report = reminders.run(moment)
+    click.echo(f"timeouts {len(report.timeouts)}, reminders {len(report.reminded)}")

@@ -10,6 +10,10 @@
 | MAIL_FROM            | pbem <pbem@localhost>                | sender of every mail                     |
 | OUTBOX_PAGE          | on in debug, else off                | the local outbox page at /outbox         |
 | LINK_MAX_AGE_DAYS    | 90                                   | after this, a link offers a fresh one    |
+| REPLY_ADDRESS        | the MAIL_FROM address                | replies go to local+TOKEN@domain         |
+| REMIND_AFTER_HOURS   | 48                                   | remind a player waited on this long      |
+| REMIND_BEFORE_HOURS  | 24                                   | ... and this long before his time is up  |
+| DIGEST_INTERVAL_HOURS| 24                                   | at most one reminder digest per address  |
 """
 
 from __future__ import annotations
@@ -54,6 +58,11 @@ def from_environment(instance_path: str, env=os.environ) -> dict:
         "MAX_CONTENT_LENGTH": 64 * 1024,
         "MAIL_RETRY_LIMIT": int(env.get("MAIL_RETRY_LIMIT", "8")),
         "LINK_REQUEST_INTERVAL_SECONDS": 600,
+        "REPLY_ADDRESS": env.get("REPLY_ADDRESS", ""),
+        "REMIND_AFTER_HOURS": float(env.get("REMIND_AFTER_HOURS", "48")),
+        "REMIND_BEFORE_HOURS": float(env.get("REMIND_BEFORE_HOURS", "24")),
+        "DIGEST_INTERVAL_HOURS": float(env.get("DIGEST_INTERVAL_HOURS", "24")),
+        "LINK_REQUESTS_PER_CLIENT_PER_HOUR": int(env.get("LINK_REQUESTS_PER_CLIENT_PER_HOUR", "10")),
     }
 
 

@@ -7,6 +7,13 @@
   a second writer for the same point of the log.
 - `mails`: the outbox, written in the same transaction as the event that
   causes the mail; only its delivery columns change.
+- `inbound`: every mail reply ingested, so the same message applies once.
+- `reminders`: the reminders sent for a decision, so each is sent once.
+- `rate_events`: requests counted for rate limits (old rows are pruned).
+
+`owed` (on games for the start, on events for after each event) records the
+seats that owe a decision then, as the engine said when the row was written:
+reminders and time limits find waiting players without replaying every game.
 """
 
 from __future__ import annotations
@@ -32,6 +39,8 @@ class Game(db.Model):
     first: Mapped[int | None] = mapped_column(Integer)
     seats: Mapped[int] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    time_limit_days: Mapped[int | None] = mapped_column(Integer)
+    owed: Mapped[list | None] = mapped_column(JSON)
 
 
 class Seat(db.Model):
@@ -61,6 +70,7 @@ class Event(db.Model):
     v: Mapped[int] = mapped_column(Integer, default=1)
     data: Mapped[dict] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    owed: Mapped[list | None] = mapped_column(JSON)
 
 
 PENDING, SENT, FAILED = "pending", "sent", "failed"
@@ -80,6 +90,7 @@ class Mail(db.Model):
     html: Mapped[str] = mapped_column(Text)
     message_id: Mapped[str] = mapped_column(String(200), unique=True)
     in_reply_to: Mapped[str | None] = mapped_column(String(200))
+    reply_to: Mapped[str | None] = mapped_column(String(320))
     status: Mapped[str] = mapped_column(String(16), default=PENDING)
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     next_attempt_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
@@ -87,3 +98,29 @@ class Mail(db.Model):
     sent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     last_error: Mapped[str | None] = mapped_column(Text)
     __table_args__ = (Index("ix_mails_due", "status", "next_attempt_at"),)
+
+
+class Inbound(db.Model):
+    __tablename__ = "inbound"
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)   # sha256 of the Message-ID
+    game_id: Mapped[str | None] = mapped_column(String(16))
+    sender: Mapped[str] = mapped_column(String(254))
+    result: Mapped[str] = mapped_column(String(32))
+    received_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Reminder(db.Model):
+    __tablename__ = "reminders"
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    kind: Mapped[str] = mapped_column(String(16), primary_key=True)   # "waiting" or "deadline"
+    sent_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class RateEvent(db.Model):
+    __tablename__ = "rate_events"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    key: Mapped[str] = mapped_column(String(300))
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    __table_args__ = (Index("ix_rate_events_key_at", "key", "at"),)

@@ -68,15 +68,21 @@ def new_nonce() -> str:
     return secrets.token_urlsafe(12)
 
 
+def owed_seats(engine: Engine, state) -> list[int]:
+    return [d.seat for d in engine.to_act(state)]
+
+
 def create_game(engine: Engine, players: list[tuple[str, str]], options: dict | None = None,
-                first: int | None = None, seed: int | None = None) -> Loaded:
+                first: int | None = None, seed: int | None = None,
+                time_limit_days: int | None = None) -> Loaded:
     """Add a new game, its seats and their first seat links to the session (not committed)."""
     options = engine.normalize_options(options)
     if seed is None:
         seed = secrets.randbits(SEED_BITS)
     state = engine.start(seed, options, len(players), first)
     row = Game(id=new_id(), kind=engine.name, options=options, seed=seed, first=first,
-               seats=len(players))
+               seats=len(players), time_limit_days=time_limit_days,
+               owed=owed_seats(engine, state))
     seats = [Seat(game_id=row.id, seat=i, name=name, email=email)
              for i, (name, email) in enumerate(players)]
     db.session.add(row)
@@ -110,7 +116,8 @@ def append(loaded: Loaded, event: dict) -> Loaded:
     """
     state = loaded.engine.apply(loaded.state, event)
     db.session.add(Event(game_id=loaded.id, seq=loaded.seq + 1, seat=event.get("seat"),
-                         type=event["type"], v=event.get("v", 1), data=event))
+                         type=event["type"], v=event.get("v", 1), data=event,
+                         owed=owed_seats(loaded.engine, state)))
     _decided(db.session.flush)
     return Loaded(loaded.row, loaded.engine, loaded.seats, loaded.events + [event], state)
 

@@ -50,20 +50,25 @@ def _new_message_id(game_id: str | None, seat: int | None) -> str:
 
 def queue(kind: str, to_name: str, to_addr: str, subject: str, context: dict, *,
           game_id: str | None = None, seat: int | None = None, from_name: str = "pbem",
-          root: bool = False) -> Mail:
-    """Render `mail/<kind>.txt|.html` and add the mail to the session (not committed)."""
+          root: bool = False, reply_to: str | None = None, in_reply_to: str | None = None) -> Mail:
+    """Render `mail/<kind>.txt|.html` and add the mail to the session (not committed).
+
+    A mail about a game joins the seat's thread (the invitation is its root)
+    unless it answers a given message (`in_reply_to`).
+    """
     context = {**context, "to_name": to_name}
     if game_id is not None and root:
-        message_id, in_reply_to = thread_root(game_id, seat), None
+        message_id = thread_root(game_id, seat)
     else:
         message_id = _new_message_id(game_id, seat)
-        in_reply_to = thread_root(game_id, seat) if game_id is not None else None
+        if in_reply_to is None and game_id is not None and seat is not None:
+            in_reply_to = thread_root(game_id, seat)
     mail = Mail(kind=kind, game_id=game_id, seat=seat, to_name=clean(to_name),
                 to_addr=to_addr.strip(), from_name=clean(from_name, 200),
                 subject=clean(subject, 300),
                 text=render_template(f"mail/{kind}.txt", **context),
                 html=render_template(f"mail/{kind}.html", **context),
-                message_id=message_id, in_reply_to=in_reply_to)
+                message_id=message_id, in_reply_to=in_reply_to, reply_to=reply_to)
     db.session.add(mail)
     return mail
 
@@ -97,11 +102,13 @@ def to_message(mail: Mail) -> EmailMessage:
     msg["Subject"] = clean(mail.subject, 300)
     created = mail.created_at   # SQLite gives it back naive: it is UTC, not local time
     created = created if created.tzinfo else created.replace(tzinfo=timezone.utc)
-    msg["Date"] = formatdate(created.timestamp(), localtime=False)
+    msg["Date"] = formatdate(created.timestamp(), usegmt=True)
     msg["Message-ID"] = mail.message_id
     if mail.in_reply_to:
         msg["In-Reply-To"] = mail.in_reply_to
         msg["References"] = mail.in_reply_to
+    if mail.reply_to:   # our own address with a signed token: replies are moves
+        msg["Reply-To"] = mail.reply_to
     msg["Auto-Submitted"] = "auto-generated"
     msg.set_content(mail.text)
     msg.add_alternative(mail.html, subtype="html")

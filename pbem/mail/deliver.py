@@ -10,13 +10,11 @@ older one to the same address is still pending.
 
 from __future__ import annotations
 
-import logging
-import threading
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
 from flask import current_app
-from sqlalchemy import and_, exists, select
+from sqlalchemy import and_, exists, func, select
 from sqlalchemy.orm import aliased
 
 from ..extensions import db
@@ -24,7 +22,6 @@ from ..models import FAILED, PENDING, SENT, Mail, utcnow
 from .compose import to_message
 from .transport import DeliveryFailure, from_url
 
-log = logging.getLogger(__name__)
 BACKOFF_FIRST = timedelta(seconds=30)
 BACKOFF_CAP = timedelta(hours=2)
 
@@ -69,7 +66,15 @@ def deliver_due(transport=None, now: datetime | None = None, limit: int = 1000) 
             break
         tried.add(mail.id)
         try:
-            transport.send(to_message(mail))
+            message = to_message(mail)
+        except Exception as error:   # a mail that cannot be composed must not block the outbox
+            mail.attempts += 1
+            mail.status, mail.last_error = FAILED, f"cannot compose: {error}"[:2000]
+            report.failed += 1
+            db.session.commit()
+            continue
+        try:
+            transport.send(message)
         except DeliveryFailure as failure:
             mail.attempts += 1
             mail.last_error = str(failure)[:2000]
@@ -88,18 +93,22 @@ def deliver_due(transport=None, now: datetime | None = None, limit: int = 1000) 
     return report
 
 
-def start_background_sender(app, interval: float = 2.0) -> threading.Event:
-    """Deliver in a daemon thread of the web process; set the returned event to stop it."""
-    stop = threading.Event()
+def retry_failed(now: datetime | None = None) -> int:
+    """Put every failed mail back in the queue, due now; returns how many."""
+    failed = db.session.scalars(select(Mail).where(Mail.status == FAILED)).all()
+    for mail in failed:
+        mail.status, mail.attempts, mail.next_attempt_at = PENDING, 0, now or utcnow()
+    db.session.commit()
+    return len(failed)
 
-    def run():
-        while not stop.is_set():
-            try:
-                with app.app_context():
-                    deliver_due()
-            except Exception:   # keep the sender alive; the mail stays in the outbox
-                log.exception("mail delivery failed; will try again")
-            stop.wait(interval)
 
-    threading.Thread(target=run, name="pbem-mail-sender", daemon=True).start()
-    return stop
+def status() -> dict:
+    """How many mails are pending, sent and failed, and the failed ones."""
+    counts = dict(db.session.execute(select(Mail.status, func.count()).group_by(Mail.status)).all())
+    failed = db.session.scalars(select(Mail).where(Mail.status == FAILED).order_by(Mail.id)).all()
+    return {"counts": {s: counts.get(s, 0) for s in (PENDING, SENT, FAILED)}, "failed": failed}
+
+
+def failed_for_game(game_id: str) -> list[Mail]:
+    return db.session.scalars(select(Mail).where(Mail.game_id == game_id, Mail.status == FAILED)
+                              .order_by(Mail.id)).all()

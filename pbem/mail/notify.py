@@ -1,10 +1,16 @@
-"""Which mails each change of a game causes. Called inside the transaction that makes the change.
+"""Which mails each change causes. Called inside the transaction that makes the change.
 
 - a new game: each seat gets an invitation with its seat link, and the seat
   to act its turn link too;
 - an event: each seat that now owes a decision gets a turn mail, unless it is
-  the seat that just acted (it goes on at once in the page: discards, then its
-  turn); when the game ends every seat is told how.
+  the seat that just acted on the web (it goes on at once in the page:
+  discards, then its turn); when the game ends every seat is told how;
+- a mail reply: refused (a short note to its sender) or failed (the step and
+  its sentence, to the seat);
+- links asked for by address, and reminders: one mail per address, listing games.
+
+Every mail that carries a turn link has a Reply-To address with a signed
+token, so the player may answer it with his steps.
 """
 
 from __future__ import annotations
@@ -12,15 +18,21 @@ from __future__ import annotations
 from flask import current_app
 
 from .. import links, store
+from ..games.errors import GameError
 from ..store import Loaded
 from .compose import queue
+from .replies import reply_address
 
 
 def _from_name(loaded: Loaded) -> str:
     return f"{loaded.engine.title}: {' vs '.join(loaded.names)}"
 
 
-def _context(loaded: Loaded, seat: int) -> dict:
+def record_url(game_id: str) -> str:
+    return f"{current_app.config['BASE_URL']}/games/{game_id}/record"
+
+
+def context(loaded: Loaded, seat: int) -> dict:
     nonce = store.current_nonce(loaded.id, seat)
     decision = loaded.owed(seat)
     last = loaded.last_event_by_other(seat)
@@ -34,7 +46,7 @@ def _context(loaded: Loaded, seat: int) -> dict:
         "decision": decision,
         "turn_url": links.url(links.TURN, loaded.id, seat, loaded.seq) if decision else None,
         "seat_url": links.url(links.SEAT, loaded.id, seat, nonce),
-        "record_url": f"{current_app.config['BASE_URL']}/games/{loaded.id}/record",
+        "record_url": record_url(loaded.id),
         "last_turn": loaded.engine.notation(last) if last else None,
         "last_name": loaded.names[last["seat"]] if last else None,
         "scores": loaded.engine.scores(loaded.state),
@@ -44,37 +56,63 @@ def _context(loaded: Loaded, seat: int) -> dict:
     }
 
 
-def _subject(loaded: Loaded, seat: int, what: str) -> str:
+def subject(loaded: Loaded, seat: int, what: str) -> str:
     others = " and ".join(n for i, n in enumerate(loaded.names) if i != seat)
     return f"{loaded.engine.title} with {others}: {what}"
 
 
+def _to_seat(kind: str, loaded: Loaded, seat: int, what: str, **extra) -> None:
+    row = loaded.seats[seat]
+    ctx = context(loaded, seat)
+    ctx.update(extra.pop("context", {}))
+    reply_to = reply_address(loaded.id, seat, loaded.seq) if ctx["decision"] else None
+    queue(kind, row.name, row.email, subject(loaded, seat, what), ctx, game_id=loaded.id,
+          seat=seat, from_name=_from_name(loaded), reply_to=reply_to, **extra)
+
+
 def game_created(loaded: Loaded) -> None:
-    for seat in loaded.seats:
-        context = _context(loaded, seat.seat)
-        what = "your turn" if context["decision"] else "you are invited"
-        queue("invite", seat.name, seat.email, _subject(loaded, seat.seat, what), context,
-              game_id=loaded.id, seat=seat.seat, from_name=_from_name(loaded), root=True)
+    for seat in range(len(loaded.seats)):
+        what = "your turn" if loaded.owed(seat) else "you are invited"
+        _to_seat("invite", loaded, seat, what, root=True)
 
 
-def event_appended(loaded: Loaded, actor: int | None) -> None:
+def event_appended(loaded: Loaded, actor: int | None, by_mail: bool = False) -> None:
+    """Turn mails to the seats that now owe a decision; on the web, not to the actor himself."""
     if loaded.engine.outcome(loaded.state) is not None:
-        for seat in loaded.seats:
-            queue("over", seat.name, seat.email, _subject(loaded, seat.seat, "the game is over"),
-                  _context(loaded, seat.seat), game_id=loaded.id, seat=seat.seat,
-                  from_name=_from_name(loaded))
+        for seat in range(len(loaded.seats)):
+            _to_seat("over", loaded, seat, "the game is over")
         return
     for decision in loaded.engine.to_act(loaded.state):
-        if decision.seat == actor:
+        if decision.seat == actor and not by_mail:
             continue
-        seat = loaded.seats[decision.seat]
-        queue("turn", seat.name, seat.email, _subject(loaded, seat.seat, f"your turn, {seat.name}"),
-              _context(loaded, seat.seat), game_id=loaded.id, seat=seat.seat,
-              from_name=_from_name(loaded))
+        _to_seat("turn", loaded, decision.seat, f"your turn, {loaded.names[decision.seat]}")
 
 
 def links_reissued(loaded: Loaded, seat: int) -> None:
     """A fresh seat link (and turn link, if a decision is owed) to the seat's own address."""
-    row = loaded.seats[seat]
-    queue("links", row.name, row.email, _subject(loaded, seat, "your links"),
-          _context(loaded, seat), game_id=loaded.id, seat=seat, from_name=_from_name(loaded))
+    _to_seat("links", loaded, seat, "your links")
+
+
+def reply_failed(loaded: Loaded, seat: int, error: GameError, text: str, message_id: str | None) -> None:
+    """A mail reply that is not a legal decision: the step and its sentence; nothing applied."""
+    _to_seat("reply_failed", loaded, seat, "your reply was not applied",
+             context={"error": str(error), "steps": text}, in_reply_to=message_id)
+
+
+def reply_refused(to_addr: str, reason: str, message_id: str | None) -> None:
+    """A short refusal of a reply that cannot act (stale, forged, or from another address)."""
+    queue("reply_refused", "", to_addr, "Your reply was not applied", {"reason": reason},
+          in_reply_to=message_id)
+
+
+def seat_links(to_addr: str, entries: list[dict]) -> None:
+    """Fresh links to every running game of one address, in one mail."""
+    queue("seat_links", entries[0]["name"], to_addr, "Your links to your games",
+          {"entries": entries})
+
+
+def reminder(to_addr: str, name: str, entries: list[dict]) -> None:
+    """One mail listing every game that waits for this address, most urgent first."""
+    what = (f"your turn in {entries[0]['title']} with {entries[0]['opponents']}"
+            if len(entries) == 1 else f"{len(entries)} games wait for your turn")
+    queue("reminder", name, to_addr, f"Reminder: {what}", {"entries": entries})

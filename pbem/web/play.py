@@ -18,12 +18,13 @@ from datetime import timedelta
 from flask import Blueprint, current_app, jsonify, redirect, render_template, request
 from sqlalchemy import func, select
 
-from .. import links, store
+from .. import links, reminders, store
 from ..errors import (AlreadySubmitted, BadInput, LinkExpired, LinkReplaced, LinkTampered,
                       RateLimited)
 from ..extensions import db
 from ..games.base import Decision, Draft
 from ..games.errors import GameError
+from ..mail import deliver as delivery
 from ..mail import notify
 from ..models import Mail, utcnow
 from ..store import Loaded
@@ -113,7 +114,12 @@ def _common(access: Access) -> dict:
     loaded, seat = access.loaded, access.seat
     last = loaded.last_event_by_other(seat)
     outcome = loaded.engine.outcome(loaded.state)
+    deadline = reminders.deadline(loaded, seat)
     return {
+        "deadline": deadline.strftime("%Y-%m-%d %H:%M UTC") if deadline else None,
+        "time_limit_days": loaded.row.time_limit_days,
+        "undelivered": [{"name": m.to_name, "subject": m.subject}
+                        for m in delivery.failed_for_game(loaded.id)],
         "game_id": loaded.id,
         "title": loaded.engine.title,
         "names": loaded.names,
@@ -185,6 +191,35 @@ def render_page(access: Access, text: str = "", message: str | None = None, stat
             context["turn_path"] = links.path(links.TURN, access.loaded.id, access.seat,
                                               access.loaded.seq)
     return render_template("play/page.html", **context), status
+
+
+@bp.route("/s/<token>/resign", methods=["GET", "POST"])
+def resign(token: str):
+    """Resigning asks first: a GET (or a POST without `confirm`) shows what it means."""
+    access = open_seat(token)
+    loaded, seat = access.loaded, access.seat
+    if loaded.engine.outcome(loaded.state) is not None:
+        raise BadInput("The game is already over.")
+    confirmed = request.method == "POST" and (
+        request.form.get("confirm") == "yes" or
+        (request.is_json and (request.get_json(silent=True) or {}).get("confirm") is True))
+    if not confirmed:
+        context = _common(access)
+        context.update(access=access, seat_path=_seat_path(access))
+        return render_template("play/resign.html", **context)
+    for _ in range(3):   # a resignation may come at any point of the log: retry a lost race
+        try:
+            after = store.append(loaded, loaded.engine.resign_event(seat))
+            notify.event_appended(after, None)
+            store.commit()
+            break
+        except AlreadySubmitted:
+            loaded = store.load(loaded.id)
+            if loaded.engine.outcome(loaded.state) is not None:
+                raise BadInput("The game is already over.") from None
+    if wants_json():
+        return jsonify(payload(Access(access.link, after, None)))
+    return redirect(_seat_path(access), 303)
 
 
 def _seat_path(access: Access) -> str:

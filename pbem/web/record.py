@@ -8,6 +8,7 @@ from dataclasses import asdict
 from flask import Blueprint, jsonify, render_template, request
 
 from .. import store
+from ..mail import deliver as delivery
 from .chart import score_chart
 from .errors import wants_json
 
@@ -46,4 +47,6 @@ def record(game_id: str):
                            winner_name=winner, created=request.args.get("created") == "1",
                            board_template=loaded.engine.board_template,
                            view=loaded.engine.view(loaded.state, None), seat=None,
-                           title=loaded.engine.title)
+                           title=loaded.engine.title,
+                           undelivered=[{"name": m.to_name, "subject": m.subject}
+                                        for m in delivery.failed_for_game(loaded.id)])

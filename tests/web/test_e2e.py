@@ -68,8 +68,8 @@ def pin_seed(monkeypatch):
     def pin(seed: int):
         create_game = store.create_game
 
-        def pinned(engine, players, options=None, first=None, _seed=None):
-            return create_game(engine, players, options, first, seed)
+        def pinned(engine, players, options=None, first=None, _seed=None, **settings):
+            return create_game(engine, players, options, first, seed, **settings)
         monkeypatch.setattr(store, "create_game", pinned)
     return pin
 

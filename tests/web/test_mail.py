@@ -39,6 +39,11 @@ HEADERS = {"from", "to", "subject", "date", "message-id", "auto-submitted", "mim
 REPLY_HEADERS = HEADERS | {"in-reply-to", "references"}
 
 
+def expected_headers(msg) -> set:
+    """A mail that carries a turn link also carries Reply-To: answering it is a move."""
+    return HEADERS | ({"reply-to"} if "/t/" in text_of(msg) else set())
+
+
 # -- helpers ------------------------------------------------------------------
 
 def free_port() -> int:
@@ -238,7 +243,7 @@ def test_invitations_have_both_parts_the_right_links_and_root_the_threads(action
     for msg, seat, to in ((anna, 0, "Anna"), (bob, 1, "Bob")):
         assert msg.get_content_type() == "multipart/alternative"
         assert {p.get_content_type() for p in msg.iter_parts()} == {"text/plain", "text/html"}
-        assert {k.lower() for k in msg.keys()} == HEADERS
+        assert {k.lower() for k in msg.keys()} == expected_headers(msg)
         assert msg["From"].addresses[0].display_name == "Babel: Anna vs Bob"
         assert msg["From"].addresses[0].addr_spec == "turns@pbem.test"
         [addr] = msg["To"].addresses
@@ -277,7 +282,8 @@ def test_turn_mails_name_the_turn_carry_the_last_turn_and_stay_in_the_seats_thre
     [invite, turn] = smtp.to(BOB)
     assert turn["Subject"] == "Babel with Anna: your turn, Bob"
     assert {p.get_content_type() for p in turn.iter_parts()} == {"text/plain", "text/html"}
-    assert {k.lower() for k in turn.keys()} == REPLY_HEADERS
+    assert {k.lower() for k in turn.keys()} == REPLY_HEADERS | {"reply-to"}
+    assert re.fullmatch(r"turns\+[a-z2-7]+-[a-z2-7]+@pbem\.test", turn["Reply-To"])
     assert turn["From"].addresses[0].display_name == "Babel: Anna vs Bob"
     _, notation = last_event(app, game)
     assert notation == f"move {hand[0]}; settle {hand[1]}; build mine"
@@ -387,7 +393,7 @@ def test_player_names_never_inject_headers(name, client, smtp, app):
     assert "=?" not in stored
     for rcpts, msg in smtp.messages:
         counts = Counter(k.lower() for k in msg.keys())
-        assert set(counts) == HEADERS, counts
+        assert set(counts) == expected_headers(msg), counts
         assert all(n == 1 for n in counts.values()), counts
         [to] = msg["To"].addresses                     # exactly one recipient...
         assert to.addr_spec == rcpts[0]                 # ...the seat's own address
@@ -437,7 +443,7 @@ def test_any_name_makes_one_recipient_and_no_extra_headers(name, client, smtp, a
     assert sorted(rcpts[0] for rcpts, _ in smtp.messages) == list(emails)
     for rcpts, msg in smtp.messages:
         counts = Counter(k.lower() for k in msg.keys())
-        assert set(counts) == HEADERS and all(v == 1 for v in counts.values()), counts
+        assert set(counts) == expected_headers(msg) and all(v == 1 for v in counts.values()), counts
         [to] = msg["To"].addresses
         [sender] = msg["From"].addresses
         assert to.addr_spec == rcpts[0] and sender.addr_spec == "turns@pbem.test"

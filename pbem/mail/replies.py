@@ -1,0 +1,132 @@
+"""Replies as moves: the reply address of a turn mail, and the steps in a player's answer.
+
+A turn mail's Reply-To is the server's reply address with a signed token
+plus-addressed into its local part: `turns+<token>@host`. The token signs
+(game, seat, seq) like a turn link, but compactly and in lower-case base32:
+an address's local part may hold only 64 characters, and some mail servers
+change its case. It is an HMAC-SHA256 (truncated to 80 bits) under
+SECRET_KEY; the keys in SECRET_KEY_FALLBACKS still verify.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import re
+from dataclasses import dataclass
+from email.message import EmailMessage
+from email.utils import getaddresses, parseaddr
+from html import unescape
+
+from flask import current_app
+
+MAC_BYTES = 10
+_TOKEN = re.compile(r"\+([a-z2-7]+-[a-z2-7]+)@", re.IGNORECASE)
+RECIPIENT_HEADERS = ("To", "Cc", "Delivered-To", "X-Original-To", "Envelope-To")
+
+
+@dataclass(frozen=True)
+class ReplyToken:
+    game_id: str
+    seat: int
+    seq: int
+
+
+def _b32(data: bytes) -> str:
+    return base64.b32encode(data).decode().rstrip("=").lower()
+
+
+def _unb32(text: str) -> bytes:
+    text = text.upper()
+    return base64.b32decode(text + "=" * (-len(text) % 8))
+
+
+def _mac(key: str, payload: bytes) -> bytes:
+    return hmac.new(key.encode(), b"pbem-reply:" + payload, hashlib.sha256).digest()[:MAC_BYTES]
+
+
+def _keys() -> list[str]:
+    config = current_app.config
+    return [config["SECRET_KEY"], *config.get("SECRET_KEY_FALLBACKS", [])]
+
+
+def make_token(game_id: str, seat: int, seq: int) -> str:
+    payload = f"{game_id}.{seat}.{seq}".encode()
+    return f"{_b32(payload)}-{_b32(_mac(_keys()[0], payload))}"
+
+
+def read_token(token: str) -> ReplyToken | None:
+    """The (game, seat, seq) a token signs, or None when it is forged or malformed."""
+    try:
+        body, mac = token.lower().split("-")
+        payload, mac = _unb32(body), _unb32(mac)
+        game_id, seat, seq = payload.decode().split(".")
+        seat, seq = int(seat), int(seq)
+    except (ValueError, UnicodeDecodeError):
+        return None
+    if not any(hmac.compare_digest(mac, _mac(key, payload)) for key in _keys()):
+        return None
+    return ReplyToken(game_id, seat, seq)
+
+
+def reply_address(game_id: str, seat: int, seq: int) -> str:
+    """`local+token@domain` from REPLY_ADDRESS (by default the MAIL_FROM address)."""
+    base = current_app.config.get("REPLY_ADDRESS") or parseaddr(current_app.config["MAIL_FROM"])[1]
+    local, _, domain = base.partition("@")
+    return f"{local}+{make_token(game_id, seat, seq)}@{domain}"
+
+
+def find_token(msg: EmailMessage, recipients=()) -> str | None:
+    """The plus-addressed token among the message's recipients (and the envelope's)."""
+    addresses = list(recipients)
+    for header in RECIPIENT_HEADERS:
+        addresses += [addr for _, addr in getaddresses(msg.get_all(header, []))]
+    for addr in addresses:
+        found = _TOKEN.search(addr or "")
+        if found:
+            return found.group(1)
+    return None
+
+
+# -- the steps in an answer -------------------------------------------------
+
+_QUOTE_HEADERS = [
+    re.compile(r"^\s*On\b.*\bwrote:\s*$", re.IGNORECASE),
+    re.compile(r"^\s*Am\b.*\bschrieb\b.*:\s*$", re.IGNORECASE),
+    re.compile(r"^\s*Le\b.*\ba écrit\s*:\s*$", re.IGNORECASE),
+    re.compile(r"^\s*-{2,}\s*(Original Message|Ursprüngliche Nachricht)\s*-{2,}", re.IGNORECASE),
+    re.compile(r"^\s*_{10,}\s*$"),
+    re.compile(r"^\s*(From|Von|De):\s.*@", re.IGNORECASE),
+]
+_SIGNATURE = re.compile(r"^--\s*$")
+_TAGS = re.compile(r"<(script|style)\b.*?</\1>|<[^>]+>", re.IGNORECASE | re.DOTALL)
+
+
+def body_text(msg: EmailMessage) -> str:
+    part = msg.get_body(preferencelist=("plain", "html"))
+    if part is None:
+        return ""
+    try:
+        text = part.get_content()
+    except (LookupError, ValueError):   # an unknown or broken charset
+        text = part.get_payload(decode=True).decode("utf-8", "replace")
+    if part.get_content_subtype() == "html":
+        text = unescape(_TAGS.sub("\n", re.sub(r"<br\s*/?>", "\n", text, flags=re.IGNORECASE)))
+    return text
+
+
+def reply_steps(msg: EmailMessage) -> str:
+    """What the player wrote: the body above the quoted mail and above his signature.
+
+    Lines quoted with `>` are left to the notation parser, which skips them.
+    A quote header ("On ... wrote:") may be wrapped over two lines.
+    """
+    lines = body_text(msg).replace("\u00a0", " ").replace("\r\n", "\n").split("\n")
+    kept = []
+    for i, line in enumerate(lines):
+        joined = line + " " + (lines[i + 1] if i + 1 < len(lines) else "")
+        if _SIGNATURE.match(line) or any(q.match(line) or q.match(joined) for q in _QUOTE_HEADERS):
+            break
+        kept.append(line)
+    return "\n".join(kept).strip()

@@ -1,0 +1,30 @@
+"""Counting requests per key (a client, an address) in a sliding window, in the database,
+so every process of a deployment counts the same. Old rows are pruned as we go."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from sqlalchemy import delete, func, select
+
+from .extensions import db
+from .models import RateEvent, utcnow
+
+KEEP = timedelta(days=2)
+
+
+def allow(key: str, limit: int, window: timedelta, now: datetime | None = None) -> bool:
+    """Count one more request for `key` unless `limit` were made within `window` (not committed)."""
+    now = now or utcnow()
+    made = db.session.scalar(select(func.count()).select_from(RateEvent).where(
+        RateEvent.key == key, RateEvent.at >= now - window))
+    if made >= limit:
+        return False
+    db.session.add(RateEvent(key=key[:300], at=now))
+    return True
+
+
+def prune(now: datetime | None = None) -> int:
+    """Forget requests older than any window we use (the digest clock keeps two days)."""
+    result = db.session.execute(delete(RateEvent).where(RateEvent.at < (now or utcnow()) - KEEP))
+    return result.rowcount or 0

@@ -246,7 +246,10 @@ def submit(token: str):
         if wants_json():
             return jsonify({"error": "This turn was already submitted."}), 409
         return render_page(access, message=ALREADY, status=409)
-    if not request.is_json and request.form.get("action") != "submit":
+    action = request.form.get("action")
+    if not request.is_json and action == "confirm":
+        return confirm_page(access, text)
+    if not request.is_json and action != "submit":
         return render_page(access, edited(access.loaded.engine, text))   # without JavaScript
     try:
         event = access.loaded.engine.decide(access.loaded.state, access.seat, text)
@@ -263,6 +266,26 @@ def submit(token: str):
             return jsonify({"error": "This turn was already submitted."}), 409
         return render_page(open_turn(token), message=ALREADY, status=409)
     return _after_submit(Access(access.link, after, None))
+
+
+def sentence(phrases: list[str]) -> str:
+    """Steps in words as one sentence: "Move to the Medes, settle 2 Medes there, build level 4."."""
+    if not phrases:
+        return ""
+    text = ", ".join(phrases)
+    return text[0].upper() + text[1:] + "."
+
+
+def confirm_page(access: Access, text: str):
+    """Before a turn is submitted, it is shown in plain words (unless it cannot be submitted)."""
+    engine = access.loaded.engine
+    draft = engine.draft(access.loaded.state, access.seat, text)
+    if not draft.done:
+        return render_page(access, text, status=422)
+    context = _common(access)
+    context.update(access=access, path=request.path, draft_text=text, seat_path=_seat_path(access),
+                   words=sentence(engine.explain(access.loaded.state, access.seat, text)))
+    return render_template("play/confirm.html", **context)
 
 
 def _after_submit(access: Access):
@@ -289,6 +312,7 @@ def preview(token: str):
         draft = access.loaded.engine.draft(access.loaded.state, access.seat, text)
         data = payload(access, draft)
         data["explain"] = access.loaded.engine.explain(access.loaded.state, access.seat, text)
+        data["sentence"] = sentence(data["explain"])
         return jsonify(data)
     context = _common(access)
     context.update(_draft_context(access, text), access=access)

@@ -31,10 +31,24 @@ def entries(loaded: store.Loaded) -> tuple[list[dict], list[list[int]]]:
     return out, series
 
 
+def _turn_number(count: int) -> int:
+    """The turn to show (`?turn=N`: the position after N decisions); the latest by default."""
+    value = request.args.get("turn", "")
+    if value.isascii() and value.isdigit():
+        return min(int(value), count)
+    return count
+
+
+def _start_view(loaded: store.Loaded) -> dict:
+    row = loaded.row
+    return loaded.engine.view(loaded.engine.start(row.seed, row.options, row.seats, row.first), None)
+
+
 @bp.get("/games/<game_id>/record")
 def record(game_id: str):
     loaded = store.load(game_id)
     turns, series = entries(loaded)
+    shown = _turn_number(len(turns))
     outcome = loaded.engine.outcome(loaded.state)
     winner = loaded.names[outcome.winner] if outcome and outcome.winner is not None else None
     if wants_json():
@@ -45,8 +59,9 @@ def record(game_id: str):
     return render_template("record/record.html", loaded=loaded, names=loaded.names, turns=turns,
                            chart=score_chart(series, loaded.names), outcome=outcome,
                            winner_name=winner, created=request.args.get("created") == "1",
-                           board_template=loaded.engine.board_template,
-                           view=loaded.engine.view(loaded.state, None), seat=None,
+                           board_template=loaded.engine.board_template, shown=shown,
+                           view=turns[shown - 1]["view"] if shown else _start_view(loaded),
+                           seat=None,
                            title=loaded.engine.title,
                            undelivered=[{"name": m.to_name, "subject": m.subject}
                                         for m in delivery.failed_for_game(loaded.id)])

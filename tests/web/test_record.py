@@ -49,3 +49,19 @@ def test_resigned_game_shows_the_result(actions, client, app):
     page = client.get(f"/games/{game}/record").data.decode()
     assert "Bob wins" in page and "resigned" in page
     assert "is over" in actions.last_mail("anna@example.org")["Subject"]
+
+
+def test_record_replays_turn_by_turn(actions, client):
+    game = actions.create(first=0)
+    play(actions, client, game, 3)
+    start = client.get(f"/games/{game}/record?turn=0").data.decode()
+    assert "The start of the game" in start and 'href="?turn=1#board" rel="next"' in start
+    assert 'rel="prev"' not in start
+    second = client.get(f"/games/{game}/record?turn=2").data.decode()
+    assert "After turn 2:" in second
+    assert 'href="?turn=1#board" rel="prev"' in second and 'href="?turn=3#board" rel="next"' in second
+    assert '<li id="turn-2" class="current" aria-current="step">' in second
+    last = client.get(f"/games/{game}/record").data.decode()
+    assert "After turn 3:" in last and 'rel="next"' not in last
+    assert "After turn 3:" in client.get(f"/games/{game}/record?turn=99").data.decode()
+    assert "After turn 3:" in client.get(f"/games/{game}/record?turn=x").data.decode()

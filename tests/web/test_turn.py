@@ -2,6 +2,7 @@
 
 import json
 
+from pbem.games.babel.cards import NAMES
 from pbem.games.rng import Rng
 
 
@@ -133,3 +134,27 @@ def test_whole_game_state_is_the_fold_of_its_log(actions, client, app):
     assert len(loaded.events) == actions.event_count(game)
     fresh = loaded.engine.replay(loaded.row.seed, loaded.row.options, 2, loaded.row.first, loaded.events)
     assert json.dumps(loaded.engine.view(fresh, None)) == json.dumps(loaded.engine.view(loaded.state, None))
+
+
+def test_submitting_without_javascript_asks_first_in_plain_words(actions, client):
+    game = actions.create(first=0)
+    link = actions.links("anna@example.org")["turn"]
+    hand = hand_of(client, link)
+    text = first_turn(hand)
+    page = client.post(link, data={"steps": text, "action": "confirm"})
+    assert page.status_code == 200 and actions.event_count(game) == 0
+    html = page.data.decode()
+    assert "Submit this turn?" in html and 'value="submit"' in html
+    assert f"Move to the {NAMES[hand[0]]}, settle 1 {NAMES[hand[1]]} in the {NAMES[hand[0]]} territory, build level 1 in the {NAMES[hand[0]]} territory from your column." in html
+    unfinished = client.post(link, data={"steps": f"move {hand[0]}", "action": "confirm"})
+    assert unfinished.status_code == 422 and "Not finished yet" in unfinished.data.decode()
+    assert client.post(link, data={"steps": text, "action": "submit"}).status_code == 303
+    assert actions.event_count(game) == 1
+
+
+def test_preview_json_gives_the_turn_as_one_sentence(actions, client):
+    actions.create(first=0)
+    link = actions.links("anna@example.org")["turn"]
+    hand = hand_of(client, link)
+    data = client.post(link + "/preview", json={"steps": first_turn(hand)}).get_json()
+    assert data["done"] and data["sentence"].startswith(f"Move to the {NAMES[hand[0]]}, settle 1 ")

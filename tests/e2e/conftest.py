@@ -1,0 +1,91 @@
+"""A real server and a real browser: `flask --app pbem serve` in a subprocess, Chromium via Playwright.
+
+Without Chromium these tests skip with a reason, unless PBEM_REQUIRE_BROWSER=1
+(as `.ci/run` sets): then a missing browser fails them.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = os.environ.get("PBEM_CHROMIUM", "/usr/bin/chromium")
+ROOT = Path(__file__).resolve().parents[2]
+FLASK = str(Path(sys.executable).with_name("flask"))
+
+
+def _need_browser():
+    if Path(CHROMIUM).exists() or shutil.which(CHROMIUM):
+        return
+    reason = f"Chromium not found at {CHROMIUM} (apt-get install chromium)"
+    if os.environ.get("PBEM_REQUIRE_BROWSER") == "1":
+        pytest.fail(reason)
+    pytest.skip(reason)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class LiveServer:
+    def __init__(self, tmp: Path):
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.env = {**os.environ, "SECRET_KEY": "browser-test-key", "BASE_URL": self.url,
+                    "DATABASE_URL": f"sqlite:///{tmp / 'pbem.sqlite3'}", "MAIL_URL": "console:",
+                    "OUTBOX_PAGE": "1", "PBEM_INSTANCE_PATH": str(tmp), "FLASK_DEBUG": "0"}
+        self.log = open(tmp / "server.log", "w")
+        self.process = subprocess.Popen([FLASK, "--app", "pbem", "serve", "--port", str(self.port)],
+                                        cwd=ROOT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                return
+            except OSError:
+                if self.process.poll() is not None:
+                    break
+                time.sleep(0.1)
+        self.stop()
+        raise RuntimeError(f"the server did not start: {(tmp / 'server.log').read_text()}")
+
+    def flask(self, *args: str) -> str:
+        done = subprocess.run([FLASK, "--app", "pbem", *args], cwd=ROOT, env=self.env,
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.strip()
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(10)
+        self.log.close()
+
+
+@pytest.fixture
+def server(tmp_path):
+    _need_browser()
+    live = LiveServer(tmp_path)
+    yield live
+    live.stop()
+
+
+@pytest.fixture
+def browser():
+    _need_browser()
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(
+            executable_path=CHROMIUM, headless=True,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync", "--no-first-run"])
+        yield chromium
+        chromium.close()

@@ -39,6 +39,7 @@ class Waiting:
     seat: int
     seq: int
     since: datetime
+    turn_seq: int = 0   # the point of the log where the seat's turn began (discards then turn: one turn)
 
     @property
     def deadline(self) -> datetime | None:
@@ -53,7 +54,8 @@ class Report:
 
 
 def utc(moment: datetime) -> datetime:
-    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+    """The moment in UTC (naive: taken as UTC). SQLite keeps a time's digits, not its offset."""
+    return moment.astimezone(timezone.utc) if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
 
 
 def _turn_start(game_id: str, seat: int, fallback: datetime) -> datetime:
@@ -61,6 +63,12 @@ def _turn_start(game_id: str, seat: int, fallback: datetime) -> datetime:
     moment = db.session.scalar(select(func.max(Event.created_at)).where(
         Event.game_id == game_id, or_(Event.seat != seat, Event.seat.is_(None))))
     return utc(moment or fallback)
+
+
+def _turn_seq(game_id: str, seat: int) -> int:
+    """Where this seat's turn began in the log: the last event by another seat (0: the start)."""
+    return db.session.scalar(select(func.max(Event.seq)).where(
+        Event.game_id == game_id, or_(Event.seat != seat, Event.seat.is_(None)))) or 0
 
 
 def waiting() -> list[Waiting]:
@@ -79,9 +87,11 @@ def waiting() -> list[Waiting]:
         seq = event.seq if event is not None else 0
         for seat in owed:
             since = utc(event.created_at if event is not None else game.created_at)
+            turn_seq = seq
             if event is not None and event.seat == seat:
                 since = _turn_start(game.id, seat, game.created_at)
-            out.append(Waiting(game, seat, seq, since))
+                turn_seq = _turn_seq(game.id, seat)
+            out.append(Waiting(game, seat, seq, since, turn_seq))
     return out
 
 
@@ -130,8 +140,9 @@ def send_reminders(now: datetime, report: Report) -> None:
     interval = timedelta(hours=config["DIGEST_INTERVAL_HOURS"])
     by_address: dict[str, list] = defaultdict(list)
     for w in waiting():
-        sent = set(db.session.scalars(select(Reminder.kind).where(
-            Reminder.game_id == w.game.id, Reminder.seat == w.seat, Reminder.seq == w.seq)))
+        sent = set(db.session.scalars(select(Reminder.kind).where(   # in this turn, discards too
+            Reminder.game_id == w.game.id, Reminder.seat == w.seat,
+            Reminder.seq.between(w.turn_seq, w.seq))))
         kinds = [k for k in _due(w, now, after, before) if k not in sent]
         if kinds:
             seats = db.session.scalars(select(Seat).where(Seat.game_id == w.game.id)

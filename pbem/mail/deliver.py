@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
 from flask import current_app
-from sqlalchemy import and_, exists, func, select
+from sqlalchemy import and_, exists, func, select, update
 from sqlalchemy.orm import aliased
 
 from ..extensions import db
@@ -24,6 +24,7 @@ from .transport import DeliveryFailure, from_url
 
 BACKOFF_FIRST = timedelta(seconds=30)
 BACKOFF_CAP = timedelta(hours=2)
+CLAIM_LEASE = timedelta(minutes=10)   # without row locks (SQLite): how long a claim holds a mail
 
 
 @dataclass
@@ -47,7 +48,20 @@ def _claim(now: datetime, skip: set[int]) -> Mail | None:
         query = query.where(Mail.id.not_in(skip))
     if db.engine.dialect.name == "postgresql":
         query = query.with_for_update(skip_locked=True, of=Mail)
-    return db.session.scalars(query).first()
+        return db.session.scalars(query).first()
+    # No row locks (SQLite): claim the mail by moving its next attempt past a lease, in one
+    # conditional UPDATE. Of two senders that found the same mail, only one moves it.
+    while (mail := db.session.scalars(query).first()) is not None:
+        claimed = db.session.execute(
+            update(Mail).where(Mail.id == mail.id, Mail.status == PENDING, Mail.next_attempt_at <= now)
+            .values(next_attempt_at=_aware(now) + CLAIM_LEASE)
+            .execution_options(synchronize_session=False))
+        db.session.commit()
+        if claimed.rowcount == 1:
+            return mail
+        skip.add(mail.id)   # another sender took it
+        query = query.where(Mail.id != mail.id)
+    return None
 
 
 def _aware(moment: datetime) -> datetime:

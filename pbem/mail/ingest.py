@@ -16,6 +16,7 @@ import email
 import email.policy
 import hashlib
 import mailbox
+import re
 from dataclasses import dataclass
 from datetime import timedelta
 from email.message import EmailMessage
@@ -29,9 +30,11 @@ from ..extensions import db
 from ..games.errors import GameError
 from ..models import Inbound, RateEvent, utcnow
 from . import notify
-from .replies import find_token, read_token, reply_steps
+from .replies import RECIPIENT_HEADERS, find_token, read_token, reply_steps
 
 REFUSALS_PER_SENDER_PER_HOUR = 5
+MAX_ADDRESS = 254     # RFC 5321; and the columns that hold an address
+_MESSAGE_ID = re.compile(r"<[!-;=?-~]{1,198}>")   # printable ASCII that fits mails.in_reply_to
 STALE = ("this turn was already submitted (or the game moved on); your latest turn mail has "
          "the current link.")
 
@@ -50,6 +53,24 @@ class Result:
 def message_key(msg: EmailMessage, raw: bytes) -> str:
     ident = (msg.get("Message-ID") or "").strip()
     return hashlib.sha256(ident.encode() if ident else raw).hexdigest()
+
+
+def answerable_id(msg: EmailMessage) -> str | None:
+    """The Message-ID an answer may name in In-Reply-To: not one with an encoded CR or LF
+    (no mail could be composed with it) or too long to keep."""
+    ident = str(msg.get("Message-ID") or "").strip()
+    return ident if _MESSAGE_ID.fullmatch(ident) else None
+
+
+def readable(msg: EmailMessage) -> bool:
+    """The email package refuses to read some address headers (an encoded CR or LF in a name):
+    such a message is nobody's reply. It is ignored, not left to fail on every run."""
+    try:
+        for header in ("From", "Message-ID", *RECIPIENT_HEADERS):
+            msg.get_all(header)
+    except Exception:   # whatever the header parser raises
+        return False
+    return True
 
 
 def automatic(msg: EmailMessage) -> bool:
@@ -73,7 +94,7 @@ def _refuse(key: str, sender: str, reason: str, message_id: str | None, game_id=
     since = utcnow() - timedelta(hours=1)
     recent = db.session.scalar(select(func.count()).select_from(RateEvent).where(
         RateEvent.key == f"refusal:{sender}", RateEvent.at >= since))
-    if recent < REFUSALS_PER_SENDER_PER_HOUR:
+    if recent < REFUSALS_PER_SENDER_PER_HOUR and len(sender) <= MAX_ADDRESS:   # else: no address
         db.session.add(RateEvent(key=f"refusal:{sender}"))
         notify.reply_refused(sender, reason, message_id)
     return _record(key, sender, Result("refused", reason, game_id))
@@ -82,9 +103,14 @@ def _refuse(key: str, sender: str, reason: str, message_id: str | None, game_id=
 def ingest_bytes(raw: bytes, recipients=()) -> Result:
     """Apply one message; commits what it did (or recorded) and returns it."""
     msg = email.message_from_bytes(raw, policy=email.policy.default)
-    key = message_key(msg, raw)
+    ok = readable(msg)
+    key = message_key(msg, raw) if ok else hashlib.sha256(raw).hexdigest()
     if db.session.get(Inbound, key) is not None:
         return Result("duplicate", "this message was ingested before")
+    if not ok:
+        result = _record(key, "", Result("ignored", "unreadable headers"))
+        store.commit()
+        return result
     try:
         result = _ingest(msg, key, recipients)
         store.commit()
@@ -93,14 +119,14 @@ def ingest_bytes(raw: bytes, recipients=()) -> Result:
         if db.session.get(Inbound, key) is not None:
             return Result("duplicate", "this message was ingested before")
         sender = parseaddr(msg.get("From", ""))[1].lower()
-        result = _refuse(key, sender, STALE, msg.get("Message-ID"))
+        result = _refuse(key, sender, STALE, answerable_id(msg))
         store.commit()
     return result
 
 
 def _ingest(msg: EmailMessage, key: str, recipients) -> Result:
     sender = parseaddr(msg.get("From", ""))[1].lower()
-    message_id = msg.get("Message-ID")
+    message_id = answerable_id(msg)
     if automatic(msg):
         return _record(key, sender, Result("ignored", "automatic mail"))
     token = find_token(msg, recipients)

@@ -65,6 +65,8 @@ def read_token(token: str) -> ReplyToken | None:
         seat, seq = int(seat), int(seq)
     except (ValueError, UnicodeDecodeError):
         return None
+    if f"{_b32(payload)}-{_b32(mac)}" != token.lower():   # base32's spare last bits: one spelling only
+        return None
     if not any(hmac.compare_digest(mac, _mac(key, payload)) for key in _keys()):
         return None
     return ReplyToken(game_id, seat, seq)
@@ -101,6 +103,10 @@ _QUOTE_HEADERS = [
 ]
 _SIGNATURE = re.compile(r"^--\s*$")
 _TAGS = re.compile(r"<(script|style)\b.*?</\1>|<[^>]+>", re.IGNORECASE | re.DOTALL)
+# Tags that end a line. Others (a, b, span, font) sit inside one: a quote header such as
+# `On ..., X &lt;<a href="mailto:...">...</a>&gt; wrote:` must stay on its line to be seen.
+_BREAKS = re.compile(r"<(br|/?(p|div|blockquote|pre|hr|li|ul|ol|tr|table|h[1-6]))\b[^>]*>",
+                     re.IGNORECASE)
 
 
 def body_text(msg: EmailMessage) -> str:
@@ -112,7 +118,7 @@ def body_text(msg: EmailMessage) -> str:
     except (LookupError, ValueError):   # an unknown or broken charset
         text = part.get_payload(decode=True).decode("utf-8", "replace")
     if part.get_content_subtype() == "html":
-        text = unescape(_TAGS.sub("\n", re.sub(r"<br\s*/?>", "\n", text, flags=re.IGNORECASE)))
+        text = unescape(_TAGS.sub("", _BREAKS.sub("\n", text)))
     return text
 
 

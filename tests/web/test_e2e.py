@@ -217,7 +217,7 @@ def test_a_whole_game_by_following_the_mails(table, client, pin_seed, first, sum
     record = client.get(f"/games/{game_id}/record")
     assert record.status_code == 200
     html = record.data.decode()
-    listed = re.findall(r'<li id="turn-(\d+)">\s*<details>\s*<summary><strong>(\w+)</strong>: '
+    listed = re.findall(r'<li id="turn-(\d+)"[^>]*>\s*<a href="\?turn=\1#board"><strong>(\w+)</strong>: '
                         r'<code>([^<]*)</code>', html)
     assert listed == [(str(i), NAMES[e["seat"]], GAME.notation(e))
                       for i, e in enumerate(loaded.events, 1)]

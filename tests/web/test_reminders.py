@@ -1,0 +1,600 @@
+"""Reminders, digests and time limits under a controllable clock.
+
+Nothing sleeps. `pbem.reminders.run(now)` (or `flask remind --now ISO`) is told what time it
+is; where a test needs a game to have started at a given moment, it moves the game's own times
+(its creation and its events) instead of waiting. Games are read back for their exact start,
+so the boundaries are tested to the second. Mail goes through the real SMTP server of the
+`smtp` fixture.
+
+Settings by default: REMIND_AFTER_HOURS 48, REMIND_BEFORE_HOURS 24, DIGEST_INTERVAL_HOURS 24.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from datetime import datetime, timedelta, timezone
+from functools import lru_cache
+
+import pytest
+from sqlalchemy import func, select
+
+from pbem import links, reminders, store
+from pbem.extensions import db
+from pbem.games.babel.game import GAME
+from pbem.games.rng import Rng
+from pbem.mail import notify
+from pbem.models import Event, Game, Mail, Reminder
+
+ANNA, BOB, CAROL, DAVE, EVE = (f"{n}@example.org" for n in ("anna", "bob", "carol", "dave", "eve"))
+LINK = re.compile(r"http://pbem\.test(/[ts]/[A-Za-z0-9_.\-]+)")
+JSON = {"Accept": "application/json"}
+HOUR, DAY, SECOND = timedelta(hours=1), timedelta(days=1), timedelta(seconds=1)
+
+
+# -- helpers -----------------------------------------------------------------------
+
+def text_of(msg) -> str:
+    return msg.get_body(("plain",)).get_content().replace("\r\n", "\n")
+
+
+def html_of(msg) -> str:
+    return msg.get_body(("html",)).get_content().replace("\r\n", "\n")
+
+
+def turn_links(msg) -> list[str]:
+    return [p for p in LINK.findall(text_of(msg)) if p.startswith("/t/")]
+
+
+def utc(moment: datetime) -> datetime:
+    return moment.astimezone(timezone.utc) if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+
+
+def stamp(moment: datetime) -> str:
+    """A moment as mails and pages write it."""
+    return utc(moment).strftime("%Y-%m-%d %H:%M")
+
+
+def create(client, names=("Anna", "Bob"), emails=(ANNA, BOB), first=0, time_limit=None) -> str:
+    data = {"game": "babel", "first": str(first), "option.sumerians": "top-run"}
+    for i, (n, e) in enumerate(zip(names, emails)):
+        data[f"name{i}"], data[f"email{i}"] = n, e
+    if time_limit is not None:
+        data["time_limit"] = str(time_limit)
+    response = client.post("/games", data=data)
+    assert response.status_code == 303, response.data
+    return response.headers["Location"].split("/")[2]
+
+
+def start_of(app, game: str) -> datetime:
+    with app.app_context():
+        return utc(db.session.get(Game, game).created_at)
+
+
+def last_event_at(app, game: str) -> datetime:
+    with app.app_context():
+        return utc(db.session.scalars(select(Event.created_at).where(Event.game_id == game)
+                                      .order_by(Event.seq.desc())).first())
+
+
+def move_game(app, game: str, by: timedelta) -> None:
+    """Move the game's clock: its creation and every event happened `by` later (or earlier)."""
+    with app.app_context():
+        row = db.session.get(Game, game)
+        row.created_at = utc(row.created_at) + by
+        for event in db.session.scalars(select(Event).where(Event.game_id == game)):
+            event.created_at = utc(event.created_at) + by
+        db.session.commit()
+
+
+def start_at(app, game: str, moment: datetime) -> None:
+    move_game(app, game, moment - start_of(app, game))
+
+
+def remind(app, now: datetime):
+    with app.app_context():
+        return reminders.run(now)
+
+
+def deliver(app):
+    from pbem.mail.deliver import deliver_due
+    with app.app_context():
+        return deliver_due()
+
+
+def reminder_mails(app, smtp, addr: str) -> list:
+    deliver(app)
+    return [m for m in smtp.to(addr) if m["Subject"].startswith("Reminder:")]
+
+
+def over_mails(app, smtp, addr: str) -> list:
+    deliver(app)
+    return [m for m in smtp.to(addr) if m["Subject"].endswith("the game is over")]
+
+
+def loaded(app, game: str):
+    with app.app_context():
+        return store.load(game)
+
+
+def turn_path(app, game: str, seat: int) -> str:
+    with app.app_context():
+        return links.path(links.TURN, game, seat, store.load(game).seq)
+
+
+def seat_path(app, game: str, seat: int) -> str:
+    with app.app_context():
+        return links.path(links.SEAT, game, seat, store.current_nonce(game, seat))
+
+
+def play(app, client, game: str, rng: Rng) -> int:
+    """The seat to act submits a random legal decision through its turn link; returns the seat."""
+    game_now = loaded(app, game)
+    [decision] = game_now.engine.to_act(game_now.state)
+    text = game_now.engine.random_submission(game_now.state, decision.seat, rng)
+    response = client.post(turn_path(app, game, decision.seat), json={"steps": text})
+    assert response.status_code == 200, response.get_json()
+    return decision.seat
+
+
+def mail_count(app) -> int:
+    with app.app_context():
+        return db.session.scalar(select(func.count()).select_from(Mail))
+
+
+# -- the first reminder, and not again -------------------------------------------------
+
+def test_no_reminder_before_remind_after_hours_then_exactly_one(app, client, smtp):
+    assert app.config["REMIND_AFTER_HOURS"] == 48
+    game = create(client, first=0)
+    start = start_of(app, game)
+    deliver(app)
+    smtp.clear()
+    for moment in (start, start + 24 * HOUR, start + 48 * HOUR - SECOND):
+        report = remind(app, moment)
+        assert report.reminded == [] and report.timeouts == []
+    assert reminder_mails(app, smtp, ANNA) == []
+    report = remind(app, start + 48 * HOUR)
+    assert report.reminded == [ANNA]
+    [mail] = reminder_mails(app, smtp, ANNA)
+    assert mail["Subject"] == "Reminder: your turn in Babel with Bob"
+    text = text_of(mail)
+    assert "Hello Anna," in text and "a game waits for your turn:" in text
+    assert "Babel with Bob: waiting 2 days 0 hours\n" in text and "time runs out" not in text
+    [link] = turn_links(mail)
+    data = client.get(link, headers=JSON).get_json()
+    assert (data["game"], data["seat"], data["can_act"]) == (game, 0, True)
+    # Bob owes nothing: nothing for him. And Anna is not reminded again for this decision,
+    # however long she waits (the game has no time limit: no second reminder either).
+    for moment in (start + 49 * HOUR, start + 5 * DAY, start + 60 * DAY):
+        assert remind(app, moment).reminded == []
+    assert len(reminder_mails(app, smtp, ANNA)) == 1
+    assert [m for m in smtp.messages if BOB in m[0]] == []
+    with app.app_context():
+        assert db.session.scalars(select(Reminder.kind)).all() == ["waiting"]
+
+
+def test_the_next_decision_is_reminded_afresh(app, client, smtp):
+    game = create(client, first=0)
+    start = start_of(app, game)
+    assert remind(app, start + 48 * HOUR).reminded == [ANNA]
+    play(app, client, game, Rng(5))                       # Anna plays: now Bob waits
+    bob_since = last_event_at(app, game)
+    assert remind(app, bob_since + 48 * HOUR - SECOND).reminded == []
+    assert remind(app, bob_since + 48 * HOUR).reminded == [BOB]
+    [mail] = reminder_mails(app, smtp, BOB)
+    assert mail["Subject"] == "Reminder: your turn in Babel with Anna"
+    data = client.get(turn_links(mail)[0], headers=JSON).get_json()
+    assert (data["seat"], data["seq"], data["can_act"]) == (1, 1, True)
+    play(app, client, game, Rng(6))                       # Bob plays: Anna waits again
+    anna_since = last_event_at(app, game)
+    assert remind(app, anna_since + 47 * HOUR).reminded == []
+    # Due at 48 hours, but Anna had a digest at 48 hours after the start: a day after that.
+    assert anna_since + 48 * HOUR < start + 72 * HOUR
+    assert remind(app, anna_since + 48 * HOUR).reminded == []
+    assert remind(app, start + 72 * HOUR - SECOND).reminded == []
+    assert remind(app, start + 72 * HOUR).reminded == [ANNA]
+    assert len(reminder_mails(app, smtp, ANNA)) == 2
+    assert len(reminder_mails(app, smtp, BOB)) == 1
+
+
+def test_the_waiting_period_is_a_setting(app, client, smtp):
+    app.config["REMIND_AFTER_HOURS"] = 6
+    game = create(client, first=0)
+    start = start_of(app, game)
+    assert remind(app, start + 6 * HOUR - SECOND).reminded == []
+    assert remind(app, start + 6 * HOUR).reminded == [ANNA]
+    assert "waiting 6 hours" in text_of(reminder_mails(app, smtp, ANNA)[0])
+
+
+def test_the_remind_command_takes_the_time_from_now(app, client, smtp):
+    game = create(client, first=0, time_limit=4)
+    start = start_of(app, game)
+    runner = app.test_cli_runner()
+    result = runner.invoke(args=["remind", "--now", (start + 47 * HOUR).isoformat()])
+    assert result.exit_code == 0, result.output
+    assert result.output == "timeouts 0, reminders 0\n"
+    # Any UTC offset is the same moment; a time without one is UTC.
+    berlin = timezone(timedelta(hours=2))
+    result = runner.invoke(args=["remind", "--now", (start + 48 * HOUR).astimezone(berlin).isoformat()])
+    assert result.output == "timeouts 0, reminders 1\n"
+    # The deadline reminder is due at 72 hours, exactly a digest interval after the first.
+    naive = (start + 72 * HOUR - SECOND).replace(tzinfo=None).isoformat()
+    assert runner.invoke(args=["remind", "--now", naive]).output == "timeouts 0, reminders 0\n"
+    naive = (start + 72 * HOUR).replace(tzinfo=None).isoformat()
+    assert runner.invoke(args=["remind", "--now", naive]).output == "timeouts 0, reminders 1\n"
+    result = runner.invoke(args=["remind", "--now", (start + 4 * DAY).isoformat()])
+    assert result.output == "timeouts 1, reminders 0\n"
+    mails = reminder_mails(app, smtp, ANNA)
+    assert len(mails) == 2
+    assert f"your time runs out {stamp(start + 4 * DAY)} (UTC)" in text_of(mails[1])
+    assert len(over_mails(app, smtp, ANNA)) == len(over_mails(app, smtp, BOB)) == 1
+    assert runner.invoke(args=["remind", "--now", "yesterday"]).exit_code != 0
+
+
+# -- the reminder before the deadline ---------------------------------------------------
+
+def test_a_second_reminder_before_the_deadline(app, client, smtp):
+    assert app.config["REMIND_BEFORE_HOURS"] == 24
+    game = create(client, first=0, time_limit=7)
+    start = start_of(app, game)
+    deadline = start + 7 * DAY
+    assert remind(app, start + 48 * HOUR).reminded == [ANNA]
+    [first] = reminder_mails(app, smtp, ANNA)
+    assert f"Babel with Bob: waiting 2 days 0 hours; your time runs out {stamp(deadline)} (UTC)" \
+        in text_of(first)
+    assert f"your time runs out {stamp(deadline)} (UTC)" in html.unescape(html_of(first))
+    for moment in (start + 3 * DAY, start + 5 * DAY, deadline - 24 * HOUR - SECOND):
+        assert remind(app, moment).reminded == []
+    report = remind(app, deadline - 24 * HOUR)
+    assert report.reminded == [ANNA] and report.timeouts == []
+    second = reminder_mails(app, smtp, ANNA)[1]
+    assert second["Subject"] == "Reminder: your turn in Babel with Bob"
+    assert f"waiting 6 days 0 hours; your time runs out {stamp(deadline)} (UTC)" in text_of(second)
+    assert client.get(turn_links(second)[0], headers=JSON).get_json()["can_act"] is True
+    # Not a third time, up to the deadline.
+    for moment in (deadline - 12 * HOUR, deadline - SECOND):
+        assert remind(app, moment).reminded == []
+    assert len(reminder_mails(app, smtp, ANNA)) == 2
+    with app.app_context():
+        assert sorted(db.session.scalars(select(Reminder.kind))) == ["deadline", "waiting"]
+
+
+def test_a_limit_shorter_than_the_reminder_periods_still_warns_once_before_time_is_up(app, client, smtp):
+    game = create(client, first=0, time_limit=1)
+    start = start_of(app, game)
+    assert remind(app, start).reminded == [ANNA]          # within 24 hours of the deadline at once
+    [mail] = reminder_mails(app, smtp, ANNA)
+    assert f"waiting 0 hours; your time runs out {stamp(start + DAY)} (UTC)" in text_of(mail)
+    report = remind(app, start + DAY - SECOND)            # nothing more before time is up
+    assert report.reminded == [] and report.timeouts == []
+    report = remind(app, start + DAY)
+    assert report.timeouts == [game] and report.reminded == []
+    assert len(reminder_mails(app, smtp, ANNA)) == 1
+
+
+# -- digests ----------------------------------------------------------------------------
+
+def test_one_digest_for_several_games_most_urgent_first_at_most_one_a_day(app, client, smtp):
+    assert app.config["DIGEST_INTERVAL_HOURS"] == 24
+    bob = create(client, names=("Anna", "Bob"), emails=(ANNA, BOB))
+    carol = create(client, names=("Anna", "Carol"), emails=(ANNA, CAROL), time_limit=7)
+    dave = create(client, names=("Anna", "Dave"), emails=(ANNA, DAVE), time_limit=4)
+    eve = create(client, names=("Anna", "Eve"), emails=(ANNA, EVE))
+    carols_turn = create(client, names=("Carol", "Anna"), emails=(CAROL, ANNA), first=0)
+    start = start_of(app, bob)
+    for game in (carol, dave, carols_turn):
+        start_at(app, game, start)
+    start_at(app, eve, start + 12 * HOUR)                 # Anna waits in Eve's game 12 hours less
+    deliver(app)
+    smtp.clear()
+
+    assert remind(app, start + 48 * HOUR - SECOND).reminded == []
+    report = remind(app, start + 48 * HOUR)
+    assert sorted(report.reminded) == [ANNA, CAROL]       # one digest per address
+    [digest] = reminder_mails(app, smtp, ANNA)
+    assert digest["Subject"] == "Reminder: 3 games wait for your turn"
+    text = text_of(digest)
+    assert "3 games wait for your turn, most urgent first:" in text
+    order = [text.index(f"Babel with {name}:") for name in ("Dave", "Carol", "Bob")]
+    assert order == sorted(order)                         # soonest deadline first, no limit last
+    assert "Babel with Eve" not in text                   # not due yet
+    assert f"Babel with Dave: waiting 2 days 0 hours; your time runs out {stamp(start + 4 * DAY)}" in text
+    assert f"Babel with Carol: waiting 2 days 0 hours; your time runs out {stamp(start + 7 * DAY)}" in text
+    assert "Babel with Bob: waiting 2 days 0 hours\n" in text
+    games_linked = [client.get(p, headers=JSON).get_json() for p in turn_links(digest)]
+    assert [(d["game"], d["seat"], d["can_act"]) for d in games_linked] == \
+        [(dave, 0, True), (carol, 0, True), (bob, 0, True)]
+    html_text = html.unescape(html_of(digest))
+    assert html_text.index("with Dave") < html_text.index("with Carol") < html_text.index("with Bob")
+    [carols] = reminder_mails(app, smtp, CAROL)           # Carol's own, for her own game only
+    assert carols["Subject"] == "Reminder: your turn in Babel with Anna"
+    assert [client.get(p, headers=JSON).get_json()["game"] for p in turn_links(carols)] == [carols_turn]
+    for addr in (BOB, DAVE, EVE):
+        assert reminder_mails(app, smtp, addr) == []
+
+    # Eve's game is due 12 hours later, Dave's deadline reminder 24 hours later: they wait for
+    # the next digest, a day after the first.
+    for moment in (start + 60 * HOUR, start + 71 * HOUR, start + 72 * HOUR - SECOND):
+        assert remind(app, moment).reminded == []
+    assert len(reminder_mails(app, smtp, ANNA)) == 1
+    assert remind(app, start + 72 * HOUR).reminded == [ANNA]
+    second = reminder_mails(app, smtp, ANNA)[1]
+    assert second["Subject"] == "Reminder: 2 games wait for your turn"
+    text = text_of(second)
+    assert text.index("Babel with Dave:") < text.index("Babel with Eve:")
+    assert "Babel with Eve: waiting 2 days 12 hours\n" in text
+    assert "with Carol" not in text and "with Bob" not in text
+    assert remind(app, start + 73 * HOUR).reminded == []
+
+    # Dave's game times out at 4 days; Carol's deadline reminder is due at 6 days, alone.
+    report = remind(app, start + 6 * DAY)
+    assert report.timeouts == [dave] and report.reminded == [ANNA]
+    third = reminder_mails(app, smtp, ANNA)[2]
+    assert third["Subject"] == "Reminder: your turn in Babel with Carol"
+    assert "with Dave" not in text_of(third)
+    assert len(reminder_mails(app, smtp, CAROL)) == 1
+
+
+# -- owed discards and the turn after them are one turn ---------------------------------------
+
+@lru_cache(maxsize=None)
+def first_discard() -> tuple[int, tuple, int, str]:
+    """A seed whose game (Anna first, random play) reaches owed halving discards: the events
+    before them, the discarding seat and a legal discard."""
+    for seed in range(1, 500):
+        state = GAME.start(seed, {"sumerians": "top-run"}, 2, 0)
+        rng, events = Rng(seed), []
+        while GAME.outcome(state) is None and len(events) < 100:
+            [decision] = GAME.to_act(state)
+            text = GAME.random_submission(state, decision.seat, rng)
+            if decision.kind == "discard" and events and events[-1]["seat"] != decision.seat:
+                return seed, tuple(events), decision.seat, text
+            event = GAME.decide(state, decision.seat, text)
+            state = GAME.apply(state, event)
+            events.append(event)
+    raise AssertionError("no game with owed discards among the searched seeds")
+
+
+def game_at_discards(app, time_limit: int | None) -> tuple[str, int, str]:
+    """A game (seeded) played up to a seat's owed discards; returns it, that seat and a discard."""
+    seed, events, seat, discard = first_discard()
+    with app.app_context():
+        game = store.create_game(GAME, [("Anna", ANNA), ("Bob", BOB)], {"sumerians": "top-run"},
+                                 0, seed, time_limit)
+        notify.game_created(game)
+        db.session.commit()
+        for event in events:
+            game = store.append(game, event)
+            notify.event_appended(game, None)
+            store.commit()
+        [decision] = game.engine.to_act(game.state)
+        assert (decision.seat, decision.kind) == (seat, "discard")
+        return game.id, seat, discard
+
+
+def discard(app, client, game: str, seat: int, text: str) -> None:
+    response = client.post(turn_path(app, game, seat), json={"steps": text})
+    assert response.status_code == 200, response.get_json()
+    after = loaded(app, game)
+    assert after.events[-1]["type"] == "discard"
+    assert after.owed(seat).kind == "turn"                # the same seat goes on with its turn
+
+
+def test_discarding_does_not_restart_the_clock(app, client, smtp):
+    game, seat, text = game_at_discards(app, time_limit=None)
+    addr = (ANNA, BOB)[seat]
+    move_game(app, game, -47 * HOUR)                      # the opponent's turn ended 47 hours ago
+    began = last_event_at(app, game)
+    discard(app, client, game, seat, text)                # ... and the discards are made now
+    assert last_event_at(app, game) - began > 46 * HOUR
+    assert remind(app, began + 48 * HOUR - SECOND).reminded == []
+    assert remind(app, began + 48 * HOUR).reminded == [addr]   # 48 hours since the turn began
+    [mail] = reminder_mails(app, smtp, addr)
+    assert "waiting 2 days 0 hours" in text_of(mail)
+    data = client.get(turn_links(mail)[0], headers=JSON).get_json()
+    assert data["can_act"] is True and data["decision"]["kind"] == "turn"
+
+
+def test_discards_and_the_turn_after_them_are_reminded_and_timed_as_one_turn(app, client, smtp):
+    game, seat, text = game_at_discards(app, time_limit=7)
+    addr = (ANNA, BOB)[seat]
+    move_game(app, game, -49 * HOUR)
+    began = last_event_at(app, game)
+    assert remind(app, began + 49 * HOUR).reminded == [addr]   # reminded while he owes discards
+    [mail] = reminder_mails(app, smtp, addr)
+    assert client.get(turn_links(mail)[0], headers=JSON).get_json()["decision"]["kind"] == "discard"
+    discard(app, client, game, seat, text)
+    # His deadline is still a week after his turn began, on the pages too.
+    with app.app_context():
+        assert reminders.deadline(store.load(game), seat) == began + 7 * DAY
+    page = client.get(turn_path(app, game, seat)).data.decode()
+    assert f"runs out on <strong>{stamp(began + 7 * DAY)} UTC</strong>" in page
+    # Not reminded again for the same turn, though the discards made a new point of the log.
+    for moment in (began + 74 * HOUR, began + 5 * DAY):
+        assert remind(app, moment).reminded == []
+    # The reminder before the deadline, once; then the time runs out a week after the turn began.
+    assert remind(app, began + 6 * DAY - SECOND).reminded == []
+    assert remind(app, began + 6 * DAY).reminded == [addr]
+    assert "waiting 6 days 0 hours" in text_of(reminder_mails(app, smtp, addr)[1])
+    assert remind(app, began + 7 * DAY - SECOND).timeouts == []
+    assert remind(app, began + 7 * DAY).timeouts == [game]
+    after = loaded(app, game)
+    assert after.events[-1] == {"v": 1, "type": "timeout", "seat": seat}
+    outcome = after.engine.outcome(after.state)
+    assert (outcome.winner, outcome.reason) == (1 - seat, "timeout")
+    assert len(reminder_mails(app, smtp, addr)) == 2
+
+
+# -- time-outs ---------------------------------------------------------------------------
+
+def test_when_the_time_runs_out_the_game_is_lost_by_time_and_both_players_are_told(app, client, smtp):
+    game = create(client, first=0, time_limit=3)
+    start = start_of(app, game)
+    deliver(app)
+    [invite] = smtp.to(ANNA)
+    anna_turn = turn_links(invite)[0]
+    report = remind(app, start + 3 * DAY - SECOND)
+    assert report.timeouts == []
+    assert loaded(app, game).events == []
+    report = remind(app, start + 3 * DAY)
+    assert report.timeouts == [game] and report.reminded == []
+    after = loaded(app, game)
+    assert after.events == [{"v": 1, "type": "timeout", "seat": 0}]   # an event in the log
+    outcome = after.engine.outcome(after.state)
+    assert (outcome.winner, outcome.reason) == (1, "timeout")
+    for addr, other in ((ANNA, "Bob"), (BOB, "Anna")):
+        [mail] = over_mails(app, smtp, addr)
+        assert mail["Subject"] == f"Babel with {other}: the game is over"
+        assert "Bob wins (the opponent's time ran out)." in text_of(mail)
+    # The pages show the result; the turn link no longer acts.
+    record = html.unescape(client.get(f"/games/{game}/record").data.decode())
+    assert "Result:</strong> Bob wins (the opponent's time ran out)" in record
+    record_json = client.get(f"/games/{game}/record", headers=JSON).get_json()
+    assert record_json["outcome"]["reason"] == "timeout" and record_json["outcome"]["winner"] == 1
+    assert record_json["turns"][-1]["type"] == "timeout"
+    for path in (seat_path(app, game, 0), seat_path(app, game, 1), anna_turn):
+        page = html.unescape(client.get(path).data.decode())
+        assert "The game is over:</strong>\n  Bob wins (the opponent's time ran out)" in page, path
+        assert "runs out on" not in page
+    data = client.get(anna_turn, headers=JSON).get_json()
+    assert data["can_act"] is False and data["deadline"] is None
+    assert client.post(anna_turn, json={"steps": "pass"}).status_code == 409
+    # Once over, nothing more happens to it.
+    mails = mail_count(app)
+    for moment in (start + 3 * DAY + HOUR, start + 30 * DAY):
+        report = remind(app, moment)
+        assert report.timeouts == [] and report.reminded == []
+    assert mail_count(app) == mails and len(loaded(app, game).events) == 1
+
+
+def test_a_game_without_a_limit_never_times_out(app, client, smtp):
+    game = create(client, first=0)
+    start = start_of(app, game)
+    for moment in (start + 3 * DAY, start + 365 * DAY, start + 3650 * DAY):
+        assert remind(app, moment).timeouts == []
+    after = loaded(app, game)
+    assert after.events == [] and after.engine.outcome(after.state) is None
+    assert over_mails(app, smtp, ANNA) == over_mails(app, smtp, BOB) == []
+    [mail] = reminder_mails(app, smtp, ANNA)              # only reminded, once
+    assert "time runs out" not in text_of(mail)
+
+
+def test_a_turn_submitted_just_before_the_deadline_is_not_timed_out(app, client, smtp):
+    game = create(client, first=0, time_limit=3)
+    # Anna's time runs out ten minutes from now...
+    move_game(app, game, datetime.now(timezone.utc) + 10 * 60 * SECOND - 3 * DAY - start_of(app, game))
+    deadline = start_of(app, game) + 3 * DAY
+    play(app, client, game, Rng(1))                       # ... and she plays her turn now.
+    played = last_event_at(app, game)
+    assert timedelta(0) < deadline - played <= 10 * 60 * SECOND
+    for moment in (deadline, deadline + HOUR, played + 3 * DAY - SECOND):
+        assert remind(app, moment).timeouts == []
+    now_game = loaded(app, game)
+    assert now_game.engine.outcome(now_game.state) is None and now_game.owed(1) is not None
+    # Bob's own time runs out three days after Anna's turn.
+    assert remind(app, played + 3 * DAY).timeouts == [game]
+    after = loaded(app, game)
+    assert after.events[-1] == {"v": 1, "type": "timeout", "seat": 1}
+    outcome = after.engine.outcome(after.state)
+    assert (outcome.winner, outcome.reason) == (0, "timeout")
+    for addr in (ANNA, BOB):
+        [mail] = over_mails(app, smtp, addr)
+        assert "Anna wins (the opponent's time ran out)." in text_of(mail)
+
+
+# -- deadlines on pages, and choosing a limit ------------------------------------------------
+
+def test_deadlines_show_on_the_turn_page(app, client, smtp):
+    game = create(client, first=0, time_limit=7)
+    untimed = create(client, names=("Anna", "Carol"), emails=(ANNA, CAROL), first=0)
+    deadline = stamp(start_of(app, game) + 7 * DAY)
+    line = f"Your time for this turn runs out on <strong>{deadline} UTC</strong> (7 days a turn)."
+    anna_turn = turn_path(app, game, 0)
+    for path in (anna_turn, seat_path(app, game, 0)):
+        assert line in client.get(path).data.decode(), path
+    data = client.get(anna_turn, headers=JSON).get_json()
+    assert data["deadline"] == f"{deadline} UTC" and data["time_limit_days"] == 7
+    bob = client.get(seat_path(app, game, 1))               # Bob owes nothing: no deadline
+    assert 'class="deadline"' not in bob.data.decode()
+    assert client.get(seat_path(app, game, 1), headers=JSON).get_json()["deadline"] is None
+    for path in (turn_path(app, untimed, 0), seat_path(app, untimed, 0)):
+        assert 'class="deadline"' not in client.get(path).data.decode()
+    assert client.get(turn_path(app, untimed, 0), headers=JSON).get_json()["deadline"] is None
+    assert "(7 days a turn)" in client.get(f"/games/{game}/record").data.decode()
+    assert "days a turn" not in client.get(f"/games/{untimed}/record").data.decode()
+    # After Anna's turn the deadline is Bob's, a week from it.
+    play(app, client, game, Rng(2))
+    bobs = stamp(last_event_at(app, game) + 7 * DAY)
+    page = client.get(turn_path(app, game, 1)).data.decode()
+    assert f"runs out on <strong>{bobs} UTC</strong> (7 days a turn)." in page
+    assert 'class="deadline"' not in client.get(seat_path(app, game, 0)).data.decode()
+
+
+def stored_limit(app, game: str):
+    with app.app_context():
+        return db.session.get(Game, game).time_limit_days
+
+
+def test_the_time_limit_is_chosen_on_the_start_page(app, client):
+    page = client.get("/").data.decode()
+    assert '<select name="time_limit">' in page
+    assert re.findall(r'<option value="(\w+)" ?(?:selected)?>', page.split('name="time_limit"')[1]
+                      .split("</select>")[0]) == ["none", "3", "7", "14", "30"]
+    for value, days in (("7", 7), ("3", 3), ("30", 30), ("1", 1), ("365", 365), ("none", None),
+                        ("", None), (" 14 ", 14)):
+        assert stored_limit(app, create(client, time_limit=value)) == days, value
+    assert stored_limit(app, create(client)) is None      # no limit by default
+    response = client.post("/games", json={"game": "babel", "name0": "Anna", "email0": ANNA,
+                                           "name1": "Bob", "email1": BOB, "time_limit": "14"})
+    assert response.status_code == 201
+    assert stored_limit(app, response.get_json()["game"]) == 14
+
+
+@pytest.mark.parametrize("value", ["0", "366", "-3", "abc", "7.5", "²", "1e3", "7 days", "１４"])
+def test_bad_time_limits_are_refused(value, app, client):
+    with app.app_context():
+        games = db.session.scalar(select(func.count()).select_from(Game))
+    response = client.post("/games", data={"game": "babel", "name0": "Anna", "email0": ANNA,
+                                           "name1": "Bob", "email1": BOB, "time_limit": value})
+    assert response.status_code == 400
+    assert "A time limit is a number of days from 1 to 365, or none." in response.data.decode()
+    response = client.post("/games", json={"game": "babel", "name0": "Anna", "email0": ANNA,
+                                           "name1": "Bob", "email1": BOB, "time_limit": value})
+    assert response.status_code == 400
+    assert response.get_json()["error"] == "A time limit is a number of days from 1 to 365, or none."
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(Game)) == games
+    assert mail_count(app) == 0
+
+
+def test_a_time_limit_that_is_not_text_is_refused(app, client):
+    response = client.post("/games", json={"game": "babel", "name0": "Anna", "email0": ANNA,
+                                           "name1": "Bob", "email1": BOB, "time_limit": 7})
+    assert response.status_code == 400 and "time_limit" in response.get_json()["error"]
+    assert mail_count(app) == 0
+
+
+def test_new_game_command_takes_a_time_limit(app, smtp):
+    runner = app.test_cli_runner()
+    players = ["--player", "Anna <anna@example.org>", "--player", "Bob <bob@example.org>"]
+    result = runner.invoke(args=["new-game", "--game", "babel", *players, "--first", "0",
+                                 "--time-limit", "5"])
+    assert result.exit_code == 0, result.output
+    game = result.output.strip()
+    assert stored_limit(app, game) == 5
+    assert mail_count(app) == 2
+    result = runner.invoke(args=["new-game", "--game", "babel", *players])
+    assert result.exit_code == 0, result.output
+    assert stored_limit(app, result.output.strip()) is None
+    for bad in ("0", "366", "x"):
+        result = runner.invoke(args=["new-game", "--game", "babel", *players, "--time-limit", bad])
+        assert result.exit_code == 2, (bad, result.output)
+    assert mail_count(app) == 4
+    # The limit holds: five days after the game began, Anna's time is up.
+    start = start_of(app, game)
+    assert runner.invoke(args=["remind", "--now", (start + 5 * DAY - SECOND).isoformat()]).output \
+        .startswith("timeouts 0,")
+    assert runner.invoke(args=["remind", "--now", (start + 5 * DAY).isoformat()]).output \
+        .startswith("timeouts 1,")
+    assert loaded(app, game).events == [{"v": 1, "type": "timeout", "seat": 0}]

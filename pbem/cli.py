@@ -151,6 +151,9 @@ def ingest(maildir: str | None, recipients: tuple[str, ...]):
 @with_appcontext
 def remind(now: str | None):
     """Send due reminders (one digest per address) and end games whose time ran out."""
-    moment = datetime.fromisoformat(now) if now else datetime.now(timezone.utc)
+    try:
+        moment = datetime.fromisoformat(now) if now else datetime.now(timezone.utc)
+    except ValueError:
+        raise click.UsageError(f"--now {now!r}: write a time like 2030-01-31T18:00") from None
     report = reminders.run(moment)
     click.echo(f"timeouts {len(report.timeouts)}, reminders {len(report.reminded)}")

@@ -24,7 +24,7 @@ def allow(key: str, limit: int, window: timedelta, now: datetime | None = None) 
     return True
 
 
-def prune(now: datetime | None = None) -> int:
-    """Forget requests older than any window we use (the digest clock keeps two days)."""
-    result = db.session.execute(delete(RateEvent).where(RateEvent.at < (now or utcnow()) - KEEP))
+def prune(now: datetime | None = None, keep: timedelta = KEEP) -> int:
+    """Forget requests older than any window in use (`keep`: the longest of them)."""
+    result = db.session.execute(delete(RateEvent).where(RateEvent.at < (now or utcnow()) - max(keep, KEEP)))
     return result.rowcount or 0

@@ -103,8 +103,7 @@ def enforce_time_limits(now: datetime, report: Report) -> None:
         if loaded.seq != w.seq or loaded.owed(w.seat) is None:
             continue
         try:
-            after = store.append(loaded, loaded.engine.timeout_event(w.seat))
-            notify.event_appended(after, None)
+            time_out(loaded, w.seat)
             store.commit()
             report.timeouts.append(w.game.id)
         except AlreadySubmitted:   # the player (or another worker) was quicker
@@ -172,12 +171,26 @@ def deadline(loaded: store.Loaded, seat: int) -> datetime | None:
     return _turn_start(loaded.id, seat, loaded.row.created_at) + timedelta(days=days)
 
 
+def expired(loaded: store.Loaded, seat: int, now: datetime | None = None) -> bool:
+    """The seat's time for its decision has run out (its game only waits for `remind`)."""
+    limit = deadline(loaded, seat)
+    return limit is not None and utc(now or datetime.now(timezone.utc)) >= limit
+
+
+def time_out(loaded: store.Loaded, seat: int) -> store.Loaded:
+    """End the game by time for this seat: the event and its mails (not committed)."""
+    after = store.append(loaded, loaded.engine.timeout_event(seat))
+    notify.event_appended(after, None)
+    return after
+
+
 def run(now: datetime | None = None) -> Report:
     """Time limits first (a game that ended needs no reminder), then the reminders."""
     now = utc(now or datetime.now(timezone.utc))
     report = Report()
     enforce_time_limits(now, report)
     send_reminders(now, report)
-    ratelimit.prune(now)
+    # The digest clock lives among the rate-limit rows: keep them as long as the digest interval.
+    ratelimit.prune(now, timedelta(hours=current_app.config["DIGEST_INTERVAL_HOURS"]))
     db.session.commit()
     return report

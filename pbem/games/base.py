@@ -173,6 +173,10 @@ class Game(ABC):
     def notation(self, event: Mapping[str, Any]) -> str:
         """An event as a line of the game record."""
 
+    def summary(self, state: Any, seat: int) -> list[str]:
+        """A few lines of what the seat sees, for mails (so a player can answer from his mailbox)."""
+        return []
+
     @abstractmethod
     def explain(self, state: Any, seat: int, text: str) -> list[str]:
         """A submission in plain words, one phrase per step, for confirmations."""

@@ -24,7 +24,7 @@ from email.utils import parseaddr
 
 from sqlalchemy import func, select
 
-from .. import store
+from .. import reminders, store
 from ..errors import AlreadySubmitted, NotFound
 from ..extensions import db
 from ..games.errors import GameError
@@ -142,6 +142,9 @@ def _ingest(msg: EmailMessage, key: str, recipients) -> Result:
                        message_id, loaded.id)
     if loaded.seq != ref.seq or loaded.owed(ref.seat) is None:
         return _refuse(key, sender, STALE, message_id, loaded.id)
+    if reminders.expired(loaded, ref.seat):
+        reminders.time_out(loaded, ref.seat)
+        return _record(key, sender, Result("refused", "the time for this turn ran out", loaded.id))
     text = reply_steps(msg)
     try:
         event = loaded.engine.decide(loaded.state, ref.seat, text)
@@ -157,10 +160,9 @@ def ingest_maildir(path: str, recipients=()) -> list[Result]:
     """Every message not yet seen in a Maildir folder; each is then marked seen (moved to cur/)."""
     box = mailbox.Maildir(path, factory=None, create=False)
     results = []
-    for key in sorted(box.keys()):
-        message = box.get_message(key)
-        if "S" in message.get_flags():
-            continue
+    unseen = [(m.get_date(), key, m) for key, m in ((k, box.get_message(k)) for k in box.keys())
+              if "S" not in m.get_flags()]
+    for _, key, message in sorted(unseen, key=lambda item: item[:2]):   # in order of arrival
         results.append(ingest_bytes(box.get_bytes(key), recipients))
         message.set_subdir("cur")
         message.add_flag("S")

@@ -50,6 +50,7 @@ def context(loaded: Loaded, seat: int) -> dict:
         "last_turn": loaded.engine.notation(last) if last else None,
         "last_name": loaded.names[last["seat"]] if last else None,
         "scores": loaded.engine.scores(loaded.state),
+        "summary": loaded.engine.summary(loaded.state, seat),
         "outcome": outcome,
         "winner_name": (loaded.names[outcome.winner]
                         if outcome and outcome.winner is not None else None),

@@ -122,17 +122,33 @@ def body_text(msg: EmailMessage) -> str:
     return text
 
 
+def _quote_header(lines: list[str], i: int) -> int:
+    """How many lines a quote header ("On ... wrote:") takes at line i: 0, 1 or 2 (wrapped)."""
+    if any(q.match(lines[i]) for q in _QUOTE_HEADERS):
+        return 1
+    if i + 1 < len(lines) and any(q.match(lines[i] + " " + lines[i + 1]) for q in _QUOTE_HEADERS):
+        return 2
+    return 0
+
+
 def reply_steps(msg: EmailMessage) -> str:
     """What the player wrote: the body above the quoted mail and above his signature.
 
     Lines quoted with `>` are left to the notation parser, which skips them.
-    A quote header ("On ... wrote:") may be wrapped over two lines.
+    A quote header ("On ... wrote:") may be wrapped over two lines. A player who
+    writes below the quote (bottom-posting) has nothing above it: then his
+    lines between the quoted ones count, up to his signature.
     """
     lines = body_text(msg).replace("\u00a0", " ").replace("\r\n", "\n").split("\n")
-    kept = []
-    for i, line in enumerate(lines):
-        joined = line + " " + (lines[i + 1] if i + 1 < len(lines) else "")
-        if _SIGNATURE.match(line) or any(q.match(line) or q.match(joined) for q in _QUOTE_HEADERS):
+    above, i = [], 0
+    while i < len(lines) and not _SIGNATURE.match(lines[i]) and not _quote_header(lines, i):
+        above.append(lines[i])
+        i += 1
+    if "\n".join(above).strip() or i == len(lines) or _SIGNATURE.match(lines[i]):
+        return "\n".join(above).strip()
+    below = []
+    for line in lines[i + _quote_header(lines, i):]:
+        if _SIGNATURE.match(line):
             break
-        kept.append(line)
-    return "\n".join(kept).strip()
+        below.append(line)   # quoted lines (">") stay: the parser skips them
+    return "\n".join(below).strip()

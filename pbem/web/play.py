@@ -200,19 +200,21 @@ def resign(token: str):
     loaded, seat = access.loaded, access.seat
     if loaded.engine.outcome(loaded.state) is not None:
         raise BadInput("The game is already over.")
+    body = request.get_json(silent=True) if request.is_json else None
     confirmed = request.method == "POST" and (
-        request.form.get("confirm") == "yes" or
-        (request.is_json and (request.get_json(silent=True) or {}).get("confirm") is True))
+        request.form.get("confirm") == "yes" or (isinstance(body, dict) and body.get("confirm") is True))
     if not confirmed:
+        if wants_json():
+            return jsonify({"error": 'Resigning loses the game; send {"confirm": true} to resign.'}), 400
         context = _common(access)
         context.update(access=access, seat_path=_seat_path(access))
         return render_template("play/resign.html", **context)
-    for _ in range(3):   # a resignation may come at any point of the log: retry a lost race
+    after = None
+    while after is None:   # a resignation may come at any point of the log: retry a lost race
         try:
             after = store.append(loaded, loaded.engine.resign_event(seat))
             notify.event_appended(after, None)
             store.commit()
-            break
         except AlreadySubmitted:
             loaded = store.load(loaded.id)
             if loaded.engine.outcome(loaded.state) is not None:
@@ -251,6 +253,8 @@ def submit(token: str):
         return confirm_page(access, text)
     if not request.is_json and action != "submit":
         return render_page(access, edited(access.loaded.engine, text))   # without JavaScript
+    if reminders.expired(access.loaded, access.seat):
+        return _too_late(access)
     try:
         event = access.loaded.engine.decide(access.loaded.state, access.seat, text)
     except GameError as error:
@@ -266,6 +270,22 @@ def submit(token: str):
             return jsonify({"error": "This turn was already submitted."}), 409
         return render_page(open_turn(token), message=ALREADY, status=409)
     return _after_submit(Access(access.link, after, None))
+
+
+TOO_LATE = "Your time for this turn ran out before you submitted it, so the game is lost on time."
+
+
+def _too_late(access: Access):
+    """A submission after the deadline ends the game by time, even before `remind` has run."""
+    try:
+        after = reminders.time_out(access.loaded, access.seat)
+        store.commit()
+    except AlreadySubmitted:
+        after = store.load(access.loaded.id)
+    late = Access(access.link, after, None)
+    if wants_json():
+        return jsonify({"error": TOO_LATE, **payload(late)}), 409
+    return render_page(late, message=TOO_LATE, status=409)
 
 
 def sentence(phrases: list[str]) -> str:

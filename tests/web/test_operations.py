@@ -458,8 +458,9 @@ def test_resigning_asks_for_confirmation_first(app, client, smtp):
     for body in ({}, {"confirm": "no"}, {"confirm": "true"}, {"steps": "resign"}):
         response = client.post(seat + "/resign", data=body)
         assert response.status_code == 200 and "Resign this game of Babel?" in page_text(response)
-    for body in ({}, {"confirm": False}, {"confirm": "yes"}, {"confirm": 1}):
-        assert client.post(seat + "/resign", json=body).status_code == 200
+    for body in ({}, {"confirm": False}, {"confirm": "yes"}, {"confirm": 1}, [], "x"):
+        response = client.post(seat + "/resign", json=body)   # JSON clients get JSON
+        assert response.status_code == 400 and '"confirm": true' in response.get_json()["error"]
     assert (len(outbox(app)), event_count(app)) == (mails, events)
     assert loaded(app, game).engine.outcome(loaded(app, game).state) is None
     assert client.get(paths_in(smtp.to(ANNA)[0])["turn"][0], headers=JSON).get_json()["can_act"]

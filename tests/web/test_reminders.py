@@ -598,3 +598,55 @@ def test_new_game_command_takes_a_time_limit(app, smtp):
     assert runner.invoke(args=["remind", "--now", (start + 5 * DAY).isoformat()]).output \
         .startswith("timeouts 1,")
     assert loaded(app, game).events == [{"v": 1, "type": "timeout", "seat": 0}]
+
+
+# -- the deadline also holds between two runs of `remind` ------------------------------------
+
+def test_a_turn_submitted_after_the_deadline_loses_on_time_even_before_remind_runs(app, client, smtp):
+    game = create(client, first=0, time_limit=3)
+    deliver(app)
+    [invite] = smtp.to(ANNA)
+    link = turn_links(invite)[0]
+    move_game(app, game, -(3 * DAY + SECOND))           # three days and a second ago
+    response = client.post(link, json={"steps": "pass"})
+    assert response.status_code == 409 and "ran out" in response.get_json()["error"]
+    after = loaded(app, game)
+    assert after.events == [{"v": 1, "type": "timeout", "seat": 0}]
+    assert after.engine.outcome(after.state).reason == "timeout"
+    assert [m["Subject"] for m in over_mails(app, smtp, BOB)] == ["Babel with Anna: the game is over"]
+
+
+def test_a_mail_reply_after_the_deadline_loses_on_time_too(app, client, smtp):
+    from email.message import EmailMessage
+
+    from pbem.mail.ingest import ingest_bytes
+    game = create(client, first=0, time_limit=3)
+    deliver(app)
+    [invite] = smtp.to(ANNA)
+    move_game(app, game, -(3 * DAY + SECOND))
+    reply = EmailMessage()
+    reply["From"], reply["To"], reply["Message-ID"] = ANNA, invite["Reply-To"], "<late@example.org>"
+    reply.set_content("pass")
+    with app.app_context():
+        result = ingest_bytes(reply.as_bytes())
+    assert result.status == "refused" and "ran out" in result.detail
+    assert loaded(app, game).events == [{"v": 1, "type": "timeout", "seat": 0}]
+
+
+def test_remind_refuses_a_time_it_cannot_read(app):
+    result = app.test_cli_runner().invoke(args=["remind", "--now", "yesterday"])
+    assert result.exit_code == 2 and "write a time like" in result.output
+
+
+def test_a_digest_interval_longer_than_two_days_still_holds(app, client, smtp):
+    app.config["DIGEST_INTERVAL_HOURS"] = 24 * 5
+    game = create(client, first=0)
+    start = datetime.now(timezone.utc)
+    assert remind(app, start + 3 * DAY).reminded == [ANNA]
+    rng = Rng(4)
+    play(app, client, game, rng)                            # Anna's turn...
+    while loaded(app, game).engine.to_act(loaded(app, game).state)[0].seat != 0:
+        play(app, client, game, rng)                        # ... and Bob's: Anna waits again
+    for moment in (6 * DAY, 7 * DAY, 8 * DAY - HOUR):       # pruning must not forget the digest
+        assert remind(app, start + moment).reminded == [], moment
+    assert remind(app, start + 8 * DAY).reminded == [ANNA]  # five days after the first

@@ -930,3 +930,42 @@ def test_our_own_refusal_bounced_back_is_ignored(app, actions, smtp, game):
     assert ingest(app, looped).status == "ignored"
     actions.deliver()
     assert len(smtp.to(EVE)) == 1
+
+
+def test_steps_written_below_the_quote_are_read_when_nothing_is_above():
+    body = f"{GMAIL}\n> Hello Anna,\n> it is your turn\n\nmove M\nsettle P\n> quoted again\nbuild mine\n\n-- \nAnna"
+    assert steps_of(reply_message(body)) == ["move M", "settle P", "build mine"]
+    wrapped = "On Mon, 3 Mar 2025 at 10:00, Babel: Anna vs Bob\n<x@y> wrote:\n> quoted\nmove M"
+    assert steps_of(reply_message(wrapped)) == ["move M"]
+    assert steps_of(reply_message("move M\n" + GMAIL + "\n> quoted\nmove H")) == ["move M"]
+
+
+def test_turn_mails_show_the_players_own_position_so_he_can_answer_from_his_mailbox(app, actions, smtp):
+    game = new_game(app, 1)
+    actions.deliver()
+    [invite] = smtp.to(ANNA)
+    with app.app_context():
+        from pbem import store
+        state = store.load(game).state
+    text = text_of(invite)
+    assert f"Your hand: {' '.join(hand(state, 0))}" in text
+    assert "Columns (top last): yours 1, your opponent's 1" in text
+    assert hand(state, 1) not in text.replace(" ", "")     # never the opponent's hand
+
+
+def test_a_maildir_is_read_in_order_of_arrival(app, actions, smtp, tmp_path):
+    import mailbox
+    game = new_game(app, 1)
+    actions.deliver()
+    [invite] = smtp.to(ANNA)
+    box = mailbox.Maildir(tmp_path / "Maildir", create=True)
+    with app.app_context():
+        from pbem import store
+        state = store.load(game).state
+    good = first_turn(hand(state, 0))
+    for when, steps in ((100.9, "build theirs"), (100.25, good)):   # the good one came first
+        message = mailbox.MaildirMessage(answer(invite, steps))
+        message.set_date(when)
+        box.add(message)
+    out = cli(app, "ingest", "--maildir", str(tmp_path / "Maildir"))
+    assert out.splitlines()[0].startswith("applied") and out.splitlines()[1].startswith("refused")

@@ -17,6 +17,7 @@ from ..errors import GameError, WrongDecision
 from ..rng import Rng
 from . import explain as explaining
 from . import legal, notation, rules, turn
+from .cards import NAMES, TRIBES
 from .state import ACTIONS, DRAW, SUMERIANS_ALL, SUMERIANS_TOP_RUN, State, deal
 from .steps import End
 from .view import OUTCOME_WORDS, view
@@ -170,6 +171,23 @@ class Babel(Game):
             return "discard " + " ".join(event["cards"])
         return str(kind)
 
+    def summary(self, state: State, seat: int) -> list[str]:
+        """The seat's hand and columns, both sides' temples and rows, as lines of a mail."""
+        v = view(state, seat)
+        me, them = v["players"][seat], v["players"][1 - seat]
+        lines = [f"Your hand: {' '.join(me['hand']) or 'empty'}"
+                 + (f" (you owe {me['owes']} discards)" if me["owes"] else ""),
+                 f"Columns (top last): yours {_levels(me['column'])}, "
+                 f"your opponent's {_levels(them['column'])}",
+                 f"Your figure: {_place(me['figure'])}; your opponent's: {_place(them['figure'])}"]
+        for t in TRIBES:
+            mine, theirs = _site(me, t), _site(them, t)
+            if mine or theirs:
+                lines.append(f"{NAMES[t]}: you {mine or '-'} | opponent {theirs or '-'}")
+        lines.append(f"Scores: you {me['score']}, your opponent {them['score']}; tribe supply "
+                     f"{v['tribe_supply']}, temple supply {v['temple_supply']}")
+        return lines
+
     def explain(self, state: State, seat: int, text: str) -> list[str]:
         return explaining.explain(state, text)
 
@@ -177,6 +195,21 @@ class Babel(Game):
         """A uniformly random legal decision for `seat` (bots, load tests)."""
         from .randomplay import random_decision
         return random_decision(state, rng)
+
+
+def _levels(levels) -> str:
+    return " ".join(map(str, levels)) or "empty"
+
+
+def _place(figure) -> str:
+    return NAMES[figure] if figure else "quarry"
+
+
+def _site(player: dict, territory: str) -> str:
+    """`temple 1 2 3, row SSA` (empty parts left out)."""
+    temple, row = player["temples"][territory], player["rows"][territory]
+    parts = ([f"temple {_levels(temple)}"] if temple else []) + ([f"row {row}"] if row else [])
+    return ", ".join(parts)
 
 
 GAME = Babel()

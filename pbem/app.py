@@ -6,10 +6,12 @@ import os
 from pathlib import Path
 
 from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import cli, web
 from .config import ensure_secret_key, from_environment
 from .extensions import db, migrate
+from .replaycache import ReplayCache
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -24,8 +26,12 @@ def make_app(test_config: dict | None = None) -> Flask:
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     ensure_secret_key(app)
     app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", _engine_options(app.config["SQLALCHEMY_DATABASE_URI"]))
+    app.extensions["pbem.replay_cache"] = ReplayCache(app.config.get("REPLAY_CACHE_SIZE", 2000))
     db.init_app(app)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
+    if app.config["PROXY_FIX"]:   # behind N reverse proxies: trust their X-Forwarded-* headers
+        hops = app.config["PROXY_FIX"]
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)
     web.init_app(app)
     cli.init_app(app)
     return app

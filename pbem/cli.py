@@ -7,6 +7,7 @@
     mail status  how much mail is pending, sent and failed, and which failed
     ingest       apply mail replies: one message on standard input, or a Maildir folder
     remind       send due reminders and end games whose time ran out
+    verify       replay every stored game; exit 1 if any log no longer replays
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ mail = AppGroup("mail", help="The outbox.")
 
 
 def init_app(app) -> None:
-    for command in (serve, worker, new_game, deliver, mail, ingest, remind):
+    for command in (serve, worker, new_game, deliver, mail, ingest, remind, verify):
         app.cli.add_command(command)
 
 
@@ -157,3 +158,16 @@ def remind(now: str | None):
         raise click.UsageError(f"--now {now!r}: write a time like 2030-01-31T18:00") from None
     report = reminders.run(moment)
     click.echo(f"timeouts {len(report.timeouts)}, reminders {len(report.reminded)}")
+
+
+@click.command("verify")
+@with_appcontext
+def verify():
+    """Replay every stored game through the current engine; list those whose log fails."""
+    from .verify import verify_all
+    done, problems = verify_all(progress=lambda n: click.echo(f"... {n} games", err=True))
+    for problem in problems:
+        click.echo(str(problem))
+    click.echo(f"verified {done} games: {len(problems)} no longer replay")
+    if problems:
+        sys.exit(1)

@@ -14,6 +14,10 @@
 | REMIND_AFTER_HOURS   | 48                                   | remind a player waited on this long      |
 | REMIND_BEFORE_HOURS  | 24                                   | ... and this long before his time is up  |
 | DIGEST_INTERVAL_HOURS| 24                                   | at most one reminder digest per address  |
+| PROXY_FIX            | 0                                    | reverse proxies in front (X-Forwarded-*) |
+| SUBMISSIONS_PER_*    | 60 per client, 30 per address /min   | turns submitted                          |
+| PREVIEWS_PER_CLIENT_PER_MINUTE | 600                        | previews, counted per process            |
+| REPLAY_CACHE_SIZE    | 2000                                 | replayed games kept per process          |
 """
 
 from __future__ import annotations
@@ -62,6 +66,11 @@ def from_environment(instance_path: str, env=os.environ) -> dict:
         "REMIND_AFTER_HOURS": float(env.get("REMIND_AFTER_HOURS", "48")),
         "REMIND_BEFORE_HOURS": float(env.get("REMIND_BEFORE_HOURS", "24")),
         "DIGEST_INTERVAL_HOURS": float(env.get("DIGEST_INTERVAL_HOURS", "24")),
+        "PROXY_FIX": int(env.get("PROXY_FIX", "0")),
+        "SUBMISSIONS_PER_CLIENT_PER_MINUTE": int(env.get("SUBMISSIONS_PER_CLIENT_PER_MINUTE", "60")),
+        "SUBMISSIONS_PER_ADDRESS_PER_MINUTE": int(env.get("SUBMISSIONS_PER_ADDRESS_PER_MINUTE", "30")),
+        "PREVIEWS_PER_CLIENT_PER_MINUTE": int(env.get("PREVIEWS_PER_CLIENT_PER_MINUTE", "600")),
+        "REPLAY_CACHE_SIZE": int(env.get("REPLAY_CACHE_SIZE", "2000")),
         "LINK_REQUESTS_PER_CLIENT_PER_HOUR": int(env.get("LINK_REQUESTS_PER_CLIENT_PER_HOUR", "10")),
     }
 

@@ -13,6 +13,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
+from flask import current_app
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
@@ -102,10 +103,34 @@ def load(game_id: str) -> Loaded:
     except games.UnknownGame:
         raise NotFound(f"This server no longer hosts {row.kind}.") from None
     seats = list(db.session.scalars(select(Seat).where(Seat.game_id == row.id).order_by(Seat.seat)))
-    events = list(db.session.scalars(
-        select(Event.data).where(Event.game_id == row.id).order_by(Event.seq)))
-    state = engine.replay(row.seed, row.options, row.seats, row.first, events)
-    return Loaded(row, engine, seats, events, state)
+    events, state = _replayed(row, engine)
+    return Loaded(row, engine, seats, list(events), state)
+
+
+def _events(game_id: str, after: int = 0) -> list[dict]:
+    return list(db.session.scalars(select(Event.data).where(Event.game_id == game_id, Event.seq > after)
+                                   .order_by(Event.seq)))
+
+
+def _replayed(row: Game, engine: Engine) -> tuple[tuple[dict, ...], Any]:
+    """The log (upcast) and its state: from the cache plus the newer events, or replayed whole."""
+    cache = current_app.extensions["pbem.replay_cache"]
+    cached = cache.get(row.id)
+    if cached is not None:
+        events, state = cached
+        newer = _events(row.id, len(events) - 1) if events else _events(row.id)
+        if events and (not newer or engine.upcast(newer[0]) != events[-1]):
+            cached = None   # the log no longer ends as cached: read it whole
+        else:
+            for event in newer[1:] if events else newer:
+                event = engine.upcast(event)
+                state = engine.apply(state, event)
+                events += (event,)
+    if cached is None:
+        events = tuple(engine.upcast(e) for e in _events(row.id))
+        state = engine.replay(row.seed, row.options, row.seats, row.first, events)
+    cache.put(row.id, events, state)
+    return events, state
 
 
 def append(loaded: Loaded, event: dict) -> Loaded:

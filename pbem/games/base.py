@@ -95,6 +95,11 @@ class Game(ABC):
     #: Jinja templates drawing this game's view (`view` in the context) and its decision forms.
     board_template: str = ""
     form_templates: Mapping[str, str] = {}
+    #: The version of this game's event format; stored events are upcast to it when loaded.
+    event_version: int = EVENT_VERSION
+    #: (event type, version) -> a function turning such an event into the next version's form.
+    #: Types a version step leaves alone need none: their "v" is simply raised.
+    upcasters: Mapping[tuple[str, int], Any] = {}
 
     # -- setting up -------------------------------------------------------
     def normalize_options(self, raw: Mapping[str, str] | None) -> dict[str, str]:
@@ -123,6 +128,23 @@ class Game(ABC):
     @abstractmethod
     def apply(self, state: Any, event: Mapping[str, Any]) -> Any:
         """The state after one event; the given state is left unchanged."""
+
+    def upcast(self, event: Mapping[str, Any]) -> Mapping[str, Any]:
+        """A stored event in the current format, one tested version step at a time.
+
+        Stored rows are never rewritten: the log stays as it was written, and
+        every load reads it through the upcasters.
+        """
+        version = event.get("v", 1)
+        if version > self.event_version:
+            raise GameError(f"event version {version} is newer than this server's "
+                            f"{self.event_version}; upgrade the server.")
+        while version < self.event_version:
+            step = self.upcasters.get((event["type"], version))
+            event = dict(step(event) if step else event)
+            version += 1
+            event["v"] = version
+        return event
 
     def replay(self, seed: int, options: Mapping[str, str], seats: int, first: int | None,
                events: Iterable[Mapping[str, Any]]) -> Any:

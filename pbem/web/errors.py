@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import logging
 
-from flask import jsonify, render_template, request
+from flask import jsonify, make_response, render_template, request
+from sqlalchemy.exc import InterfaceError, OperationalError
 from werkzeug.exceptions import HTTPException
 
 from ..errors import LinkExpired, LinkReplaced, LinkTampered, ServerError
@@ -43,6 +44,18 @@ def init_app(app) -> None:
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):
         return respond(error.code or 500, error.name, error.description or error.name)
+
+    @app.errorhandler(OperationalError)
+    @app.errorhandler(InterfaceError)
+    def database_away(error):
+        """The database is unreachable (or busy): say so, and let the pool reconnect later."""
+        log.warning("database unavailable on %s %s: %s", request.method, request.path, error.orig)
+        response, status = respond(503, "Try again in a minute",
+                                   "The game's database cannot be reached right now; nothing was "
+                                   "changed. Please try again in a minute.")
+        response = make_response(response, status)
+        response.headers["Retry-After"] = "30"
+        return response
 
     @app.errorhandler(Exception)
     def unexpected(error: Exception):

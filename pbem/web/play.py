@@ -18,7 +18,7 @@ from datetime import timedelta
 from flask import Blueprint, current_app, jsonify, redirect, render_template, request
 from sqlalchemy import func, select
 
-from .. import links, reminders, store
+from .. import links, ratelimit, reminders, store
 from ..errors import (AlreadySubmitted, BadInput, LinkExpired, LinkReplaced, LinkTampered,
                       RateLimited)
 from ..extensions import db
@@ -253,6 +253,7 @@ def submit(token: str):
         return confirm_page(access, text)
     if not request.is_json and action != "submit":
         return render_page(access, edited(access.loaded.engine, text))   # without JavaScript
+    _limit_submissions(access)
     if reminders.expired(access.loaded, access.seat):
         return _too_late(access)
     try:
@@ -270,6 +271,21 @@ def submit(token: str):
             return jsonify({"error": "This turn was already submitted."}), 409
         return render_page(open_turn(token), message=ALREADY, status=409)
     return _after_submit(Access(access.link, after, None))
+
+
+PREVIEWS = ratelimit.ProcessLimiter()
+
+
+def _limit_submissions(access: Access) -> None:
+    """Submissions per client and per seat address, in the database (every process counts)."""
+    config, minute = current_app.config, timedelta(minutes=1)
+    address = access.loaded.seats[access.seat].email
+    if not (ratelimit.allow(f"submit-client:{request.remote_addr}",
+                            config["SUBMISSIONS_PER_CLIENT_PER_MINUTE"], minute)
+            and ratelimit.allow(f"submit-address:{address}",
+                                config["SUBMISSIONS_PER_ADDRESS_PER_MINUTE"], minute)):
+        db.session.commit()
+        raise RateLimited("Too many submissions in a minute; please wait a little.")
 
 
 TOO_LATE = "Your time for this turn ran out before you submitted it, so the game is lost on time."
@@ -322,6 +338,9 @@ def _after_submit(access: Access):
 
 @bp.post("/t/<token>/preview")
 def preview(token: str):
+    if not PREVIEWS.allow(f"preview:{request.remote_addr}",
+                          current_app.config["PREVIEWS_PER_CLIENT_PER_MINUTE"]):
+        raise RateLimited("Too many previews in a minute; please wait a little.")
     access = open_turn(token)
     if not access.live:
         if wants_json():

@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 from flask import Flask
+from flask.json.provider import DefaultJSONProvider
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import cli, web
@@ -16,10 +17,21 @@ from .replaycache import ReplayCache
 ROOT = Path(__file__).resolve().parent.parent
 
 
+class JSONProvider(DefaultJSONProvider):
+    """JSON too deeply nested to parse is malformed JSON (a 400), not a RecursionError (a 500)."""
+
+    def loads(self, s, **kwargs):
+        try:
+            return super().loads(s, **kwargs)
+        except RecursionError:
+            raise ValueError("JSON nested too deeply") from None
+
+
 def make_app(test_config: dict | None = None) -> Flask:
     instance = os.environ.get("PBEM_INSTANCE_PATH") or str(ROOT / "instance")
     app = Flask("pbem", instance_path=instance, instance_relative_config=True,
                 template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"))
+    app.json = JSONProvider(app)
     app.config.from_mapping(from_environment(app.instance_path))
     if test_config:
         app.config.update(test_config)

@@ -1,4 +1,4 @@
-"""Replayed states kept in memory, keyed by game and point of the log.
+"""Replayed games kept in memory, keyed by game and point of the log.
 
 Loading a game then reads only the events written since it was last loaded
 in this process, so the cost of a page does not grow with the game's length.
@@ -11,28 +11,27 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from typing import Any
 
 
 class ReplayCache:
     def __init__(self, size: int = 2000):
         self.size = size
-        self._entries: OrderedDict[str, tuple[tuple[dict, ...], Any]] = OrderedDict()
+        self._entries: OrderedDict[str, tuple] = OrderedDict()
         self._lock = threading.Lock()
-        self.hits = self.misses = 0
 
-    def get(self, game_id: str) -> tuple[tuple[dict, ...], Any] | None:
+    def get(self, game_id: str) -> tuple | None:
+        """(game info, seats, events, state) as last loaded, or None."""
         with self._lock:
             entry = self._entries.get(game_id)
             if entry is not None:
                 self._entries.move_to_end(game_id)
             return entry
 
-    def put(self, game_id: str, events: tuple[dict, ...], state: Any) -> None:
+    def put(self, game_id: str, entry: tuple) -> None:
         if self.size <= 0:
             return
         with self._lock:
-            self._entries[game_id] = (events, state)
+            self._entries[game_id] = entry
             self._entries.move_to_end(game_id)
             while len(self._entries) > self.size:
                 self._entries.popitem(last=False)

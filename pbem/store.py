@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import secrets
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from flask import current_app
@@ -26,12 +27,37 @@ from .models import Event, Game, Seat, SeatNonce
 SEED_BITS = 63   # fits a signed BIGINT
 
 
+@dataclass(frozen=True)
+class GameInfo:
+    """What a game was created with (its row never changes: it is kept with cached states)."""
+    id: str
+    kind: str
+    options: dict
+    seed: int
+    first: int | None
+    seats: int
+    created_at: datetime
+    time_limit_days: int | None
+
+    @classmethod
+    def of(cls, row: Game) -> "GameInfo":
+        return cls(row.id, row.kind, dict(row.options), row.seed, row.first, row.seats,
+                   row.created_at, row.time_limit_days)
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    seat: int
+    name: str
+    email: str
+
+
 @dataclass
 class Loaded:
-    """A game as loaded: its rows, its log and the state the log folds to."""
-    row: Game
+    """A game as loaded: what it was created with, its seats, its log and the state it folds to."""
+    row: GameInfo
     engine: Engine
-    seats: list[Seat]
+    seats: list[SeatInfo]
     events: list[dict]
     state: Any
 
@@ -90,47 +116,47 @@ def create_game(engine: Engine, players: list[tuple[str, str]], options: dict | 
     db.session.flush()
     db.session.add_all(seats)
     db.session.add_all(SeatNonce(game_id=row.id, seat=i, nonce=new_nonce()) for i in range(len(players)))
-    return Loaded(row, engine, seats, [], state)
+    return Loaded(GameInfo.of(row), engine, [SeatInfo(s.seat, s.name, s.email) for s in seats], [], state)
 
 
 def load(game_id: str) -> Loaded:
+    """A game by replay: from this process's cache plus the events written since, or whole."""
     # Only what new_id() makes reaches the database (PostgreSQL refuses a NUL in a query: a 500).
-    row = db.session.get(Game, game_id) if isinstance(game_id, str) and GAME_ID.fullmatch(game_id) else None
+    if not isinstance(game_id, str) or not GAME_ID.fullmatch(game_id):
+        raise NotFound("There is no such game.")
+    cache = current_app.extensions["pbem.replay_cache"]
+    cached = cache.get(game_id)
+    if cached is not None:
+        info, seats, events, state = cached
+        engine = games.get(info.kind)
+        newer = [engine.upcast(e) for e in _events(game_id, len(events) - 1)] if events else \
+            [engine.upcast(e) for e in _events(game_id)]
+        if not events or (newer and newer[0] == events[-1]):
+            for event in newer[1:] if events else newer:
+                state = engine.apply(state, event)
+                events += (event,)
+            cache.put(game_id, (info, seats, events, state))
+            return Loaded(info, engine, list(seats), list(events), state)
+        # The log no longer ends as cached (a rolled-back write, a new database): read it whole.
+    row = db.session.get(Game, game_id)
     if row is None:
         raise NotFound("There is no such game.")
     try:
         engine = games.get(row.kind)
     except games.UnknownGame:
         raise NotFound(f"This server no longer hosts {row.kind}.") from None
-    seats = list(db.session.scalars(select(Seat).where(Seat.game_id == row.id).order_by(Seat.seat)))
-    events, state = _replayed(row, engine)
-    return Loaded(row, engine, seats, list(events), state)
+    info = GameInfo.of(row)
+    seats = tuple(SeatInfo(s.seat, s.name, s.email) for s in db.session.scalars(
+        select(Seat).where(Seat.game_id == row.id).order_by(Seat.seat)))
+    events = tuple(engine.upcast(e) for e in _events(row.id))
+    state = engine.replay(row.seed, row.options, row.seats, row.first, events)
+    cache.put(game_id, (info, seats, events, state))
+    return Loaded(info, engine, list(seats), list(events), state)
 
 
 def _events(game_id: str, after: int = 0) -> list[dict]:
     return list(db.session.scalars(select(Event.data).where(Event.game_id == game_id, Event.seq > after)
                                    .order_by(Event.seq)))
-
-
-def _replayed(row: Game, engine: Engine) -> tuple[tuple[dict, ...], Any]:
-    """The log (upcast) and its state: from the cache plus the newer events, or replayed whole."""
-    cache = current_app.extensions["pbem.replay_cache"]
-    cached = cache.get(row.id)
-    if cached is not None:
-        events, state = cached
-        newer = _events(row.id, len(events) - 1) if events else _events(row.id)
-        if events and (not newer or engine.upcast(newer[0]) != events[-1]):
-            cached = None   # the log no longer ends as cached: read it whole
-        else:
-            for event in newer[1:] if events else newer:
-                event = engine.upcast(event)
-                state = engine.apply(state, event)
-                events += (event,)
-    if cached is None:
-        events = tuple(engine.upcast(e) for e in _events(row.id))
-        state = engine.replay(row.seed, row.options, row.seats, row.first, events)
-    cache.put(row.id, events, state)
-    return events, state
 
 
 def append(loaded: Loaded, event: dict) -> Loaded:

@@ -115,6 +115,10 @@ def app(database_url, smtp):
         "MAIL_URL": f"smtp://127.0.0.1:{smtp.port}",
         "MAIL_FROM": "pbem <turns@pbem.test>",
         "OUTBOX_PAGE": True,
+        # Tests submit far faster than people; the rate-limit tests lower these themselves.
+        "SUBMISSIONS_PER_CLIENT_PER_MINUTE": 100_000,
+        "SUBMISSIONS_PER_ADDRESS_PER_MINUTE": 100_000,
+        "PREVIEWS_PER_CLIENT_PER_MINUTE": 100_000,
     })
     with app.app_context():
         upgrade()

@@ -13,6 +13,7 @@ it names. Views are computed for the link's seat; templates never see a state.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from functools import cached_property
 from datetime import timedelta
 
 from flask import Blueprint, current_app, jsonify, redirect, render_template, request
@@ -26,7 +27,7 @@ from ..games.base import Decision, Draft
 from ..games.errors import GameError
 from ..mail import deliver as delivery
 from ..mail import notify
-from ..models import Mail, utcnow
+from ..models import FAILED, Mail, SeatNonce, utcnow
 from ..store import Loaded
 from .errors import wants_json
 
@@ -51,6 +52,22 @@ class Access:
     def live(self) -> bool:
         return self.decision is not None
 
+    @cached_property
+    def facts(self) -> tuple[str | None, int]:
+        """The seat's live nonce and how many of the game's mails failed: one round trip."""
+        nonce = (select(SeatNonce.nonce).where(SeatNonce.game_id == self.loaded.id,
+                                               SeatNonce.seat == self.seat)
+                 .order_by(SeatNonce.id.desc()).limit(1).scalar_subquery())
+        failed = (select(func.count()).select_from(Mail)
+                  .where(Mail.game_id == self.loaded.id, Mail.status == FAILED).scalar_subquery())
+        return tuple(db.session.execute(select(nonce, failed)).one())
+
+    def undelivered(self) -> list[dict]:
+        if not self.facts[1]:
+            return []
+        return [{"name": m.to_name, "subject": m.subject}
+                for m in delivery.failed_for_game(self.loaded.id)]
+
 
 def _load(link: links.Link) -> Loaded:
     loaded = store.load(link.game_id)
@@ -69,10 +86,11 @@ def open_turn(token: str) -> Access:
 def open_seat(token: str) -> Access:
     link = links.read(links.SEAT, token)
     loaded = _load(link)
-    if store.current_nonce(loaded.id, link.seat) != link.mark:
+    access = Access(link, loaded, None)
+    if access.facts[0] != link.mark:
         raise LinkReplaced("This link was replaced by a newer one, which was mailed to the player.",
                            renew_path=f"/s/{token}/renew")
-    return Access(link, loaded, None)
+    return access
 
 
 # -- building what a seat sees -------------------------------------------
@@ -118,8 +136,7 @@ def _common(access: Access) -> dict:
     return {
         "deadline": deadline.strftime("%Y-%m-%d %H:%M UTC") if deadline else None,
         "time_limit_days": loaded.row.time_limit_days,
-        "undelivered": [{"name": m.to_name, "subject": m.subject}
-                        for m in delivery.failed_for_game(loaded.id)],
+        "undelivered": access.undelivered(),
         "game_id": loaded.id,
         "title": loaded.engine.title,
         "names": loaded.names,
@@ -225,8 +242,7 @@ def resign(token: str):
 
 
 def _seat_path(access: Access) -> str:
-    nonce = store.current_nonce(access.loaded.id, access.seat)
-    return links.path(links.SEAT, access.loaded.id, access.seat, nonce)
+    return links.path(links.SEAT, access.loaded.id, access.seat, access.facts[0])
 
 
 # -- routes -----------------------------------------------------------------
@@ -280,11 +296,12 @@ def _limit_submissions(access: Access) -> None:
     """Submissions per client and per seat address, in the database (every process counts)."""
     config, minute = current_app.config, timedelta(minutes=1)
     address = access.loaded.seats[access.seat].email
-    if not (ratelimit.allow(f"submit-client:{request.remote_addr}",
-                            config["SUBMISSIONS_PER_CLIENT_PER_MINUTE"], minute)
-            and ratelimit.allow(f"submit-address:{address}",
-                                config["SUBMISSIONS_PER_ADDRESS_PER_MINUTE"], minute)):
-        db.session.commit()
+    allowed = (ratelimit.allow(f"submit-client:{request.remote_addr}",
+                               config["SUBMISSIONS_PER_CLIENT_PER_MINUTE"], minute)
+               and ratelimit.allow(f"submit-address:{address}",
+                                   config["SUBMISSIONS_PER_ADDRESS_PER_MINUTE"], minute))
+    db.session.commit()   # counted now: illegal submissions, which are never committed, count too
+    if not allowed:
         raise RateLimited("Too many submissions in a minute; please wait a little.")
 
 

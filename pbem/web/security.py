@@ -1,12 +1,28 @@
-"""Response headers: turn links are capabilities, so nothing may leak them or frame the pages."""
+"""Response headers: turn links are capabilities, so nothing may leak them or frame the pages.
+And request bodies: a POST carries a form or JSON, nothing else (415)."""
 
 from __future__ import annotations
+
+from flask import current_app, request
+from werkzeug.exceptions import RequestEntityTooLarge, UnsupportedMediaType
+
+BODY_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 
 
 def init_app(app) -> None:
+    @app.before_request
+    def form_or_json():
+        """Any other body would be read as an empty form (a page answered 200): refuse it."""
+        if request.method != "POST" or not (request.content_length or request.headers.get("Transfer-Encoding")):
+            return
+        if (request.content_length or 0) > current_app.config["MAX_CONTENT_LENGTH"]:
+            raise RequestEntityTooLarge()
+        if request.mimetype not in BODY_TYPES and not request.is_json:
+            raise UnsupportedMediaType("Send a form or JSON (application/json).")
+
     @app.after_request
     def headers(response):
         response.headers.setdefault("Content-Security-Policy", CSP)

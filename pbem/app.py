@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from flask import Flask
+from flask import Flask, Request
 from flask.json.provider import DefaultJSONProvider
 from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -27,11 +27,23 @@ class JSONProvider(DefaultJSONProvider):
             raise ValueError("JSON nested too deeply") from None
 
 
+class StrictFormRequest(Request):
+    """A form body that cannot be read (a multipart body without its boundary, or broken; bytes
+    that are not UTF-8) raises ValueError, which web/security.py answers 400, instead of being
+    read as an empty form."""
+
+    def make_form_data_parser(self):
+        parser = super().make_form_data_parser()
+        parser.silent = False
+        return parser
+
+
 def make_app(test_config: dict | None = None) -> Flask:
     instance = os.environ.get("PBEM_INSTANCE_PATH") or str(ROOT / "instance")
     app = Flask("pbem", instance_path=instance, instance_relative_config=True,
                 template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"))
     app.json = JSONProvider(app)
+    app.request_class = StrictFormRequest
     app.config.from_mapping(from_environment(app.instance_path))
     if test_config:
         app.config.update(test_config)

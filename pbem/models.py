@@ -97,7 +97,8 @@ class Mail(db.Model):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     sent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     last_error: Mapped[str | None] = mapped_column(Text)
-    __table_args__ = (Index("ix_mails_due", "status", "next_attempt_at"),)
+    __table_args__ = (Index("ix_mails_due", "status", "next_attempt_at"),
+                      Index("ix_mails_status_id", "status", "id"))   # the next pending mail, in order
 
 
 class Inbound(db.Model):
@@ -123,4 +124,5 @@ class RateEvent(db.Model):
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     key: Mapped[str] = mapped_column(String(300))
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-    __table_args__ = (Index("ix_rate_events_key_at", "key", "at"),)
+    __table_args__ = (Index("ix_rate_events_key_at", "key", "at"),
+                      Index("ix_rate_events_at", "at"))   # pruning old rows

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from email.headerregistry import Address
-from email.utils import parseaddr
+from email.utils import getaddresses, parseaddr
 
 from .errors import BadInput
 from .mail.compose import NAME_LIMIT, clean
@@ -37,7 +37,8 @@ def player_name(text: str) -> str:
 def parse_player(text: str) -> tuple[str, str]:
     """`Name <address>` (or a bare address, whose local part becomes the name)."""
     name, addr = parseaddr(text or "")
-    if not addr or "<" in (text or "") and ">" not in text:
+    # More than one address in it ("Anna\r\nBcc: evil@… <anna@…>"): parseaddr takes the first.
+    if not addr or "<" in (text or "") and ">" not in text or len(getaddresses([text])) > 1:
         raise BadInput(f"{(text or '')[:80]!r}: write a player as Name <address>.")
     addr = email_address(addr)
     return player_name(name or addr.split("@")[0]), addr

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 
 from flask import current_app
-from sqlalchemy import and_, func, or_, select
+from sqlalchemy import func, or_, select
 
 from . import games, links, ratelimit, store
 from .errors import AlreadySubmitted
@@ -71,24 +71,27 @@ def _turn_seq(game_id: str, seat: int) -> int:
         Event.game_id == game_id, or_(Event.seat != seat, Event.seat.is_(None)))) or 0
 
 
+def _last(column):
+    """`column` of the game's last event (NULL before the first): an index probe per game,
+    so finding who waits does not read every event of every game stored."""
+    return (select(column).where(Event.game_id == Game.id).order_by(Event.seq.desc()).limit(1)
+            .correlate(Game).scalar_subquery())
+
+
 def waiting() -> list[Waiting]:
     """Every decision owed now, in every running game."""
-    last = (select(Event.game_id, func.max(Event.seq).label("seq"))
-            .group_by(Event.game_id).subquery())
-    rows = db.session.execute(
-        select(Game, Event).outerjoin(last, last.c.game_id == Game.id)
-        .outerjoin(Event, and_(Event.game_id == last.c.game_id, Event.seq == last.c.seq)))
+    rows = db.session.execute(select(Game, _last(Event.seq), _last(Event.seat), _last(Event.owed),
+                                     _last(Event.created_at)))
     out = []
-    for game, event in rows:
-        owed = event.owed if event is not None else game.owed
+    for game, seq, actor, owed, created_at in rows:
+        if seq is None:   # no event yet: the game's start
+            seq, actor, owed, created_at = 0, None, game.owed, game.created_at
         if owed is None:   # rows written before `owed` existed: ask the engine
             loaded = store.load(game.id)
             owed = store.owed_seats(loaded.engine, loaded.state)
-        seq = event.seq if event is not None else 0
         for seat in owed:
-            since = utc(event.created_at if event is not None else game.created_at)
-            turn_seq = seq
-            if event is not None and event.seat == seat:
+            since, turn_seq = utc(created_at), seq
+            if seq and actor == seat:
                 since = _turn_start(game.id, seat, game.created_at)
                 turn_seq = _turn_seq(game.id, seat)
             out.append(Waiting(game, seat, seq, since, turn_seq))

@@ -3,7 +3,9 @@
 Loading a game then reads only the events written since it was last loaded
 in this process, so the cost of a page does not grow with the game's length.
 A cached entry is trusted only while its last event is still the log's event
-at that point (a rolled-back write, or a wiped database, makes it miss).
+at that point (a rolled-back write, or a database restored to an older state,
+makes it miss). Events are never changed once written, so older ones are not
+checked again; a game without events is trusted as cached.
 Engines never change a state they are given, so cached states are shared.
 """
 

@@ -204,10 +204,8 @@ class Game(ABC):
         """A submission in plain words, one phrase per step, for confirmations."""
 
     # -- generic events ---------------------------------------------------
-    @staticmethod
-    def resign_event(seat: int) -> dict[str, Any]:
-        return {"v": EVENT_VERSION, "type": "resign", "seat": seat}
+    def resign_event(self, seat: int) -> dict[str, Any]:
+        return {"v": self.event_version, "type": "resign", "seat": seat}
 
-    @staticmethod
-    def timeout_event(seat: int) -> dict[str, Any]:
-        return {"v": EVENT_VERSION, "type": "timeout", "seat": seat}
+    def timeout_event(self, seat: int) -> dict[str, Any]:
+        return {"v": self.event_version, "type": "timeout", "seat": seat}

@@ -19,7 +19,7 @@ def index():
     return render_template("outbox/index.html", mails=mails)
 
 
-@bp.get("/outbox/<int:mail_id>")
+@bp.get("/outbox/<int(max=2147483647):mail_id>")   # larger: no such row, and no overflow
 def show(mail_id: int):
     mail = db.session.get(Mail, mail_id)
     if mail is None:

@@ -4,7 +4,7 @@ And request bodies: a POST carries a form or JSON, nothing else (415)."""
 from __future__ import annotations
 
 from flask import current_app, request
-from werkzeug.exceptions import RequestEntityTooLarge, UnsupportedMediaType
+from werkzeug.exceptions import BadRequest, RequestEntityTooLarge, UnsupportedMediaType
 
 BODY_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
@@ -22,6 +22,11 @@ def init_app(app) -> None:
             raise RequestEntityTooLarge()
         if request.mimetype not in BODY_TYPES and not request.is_json:
             raise UnsupportedMediaType("Send a form or JSON (application/json).")
+        if request.mimetype in BODY_TYPES:
+            try:
+                request.form   # parsed now: a form that cannot be read is refused here
+            except ValueError:
+                raise BadRequest("The form could not be read.") from None
 
     @app.after_request
     def headers(response):

@@ -240,22 +240,25 @@ class Player(threading.Thread):
         """One decision: the turn page, previews step by step, the submission."""
         path = "/t/" + turn_token(game, seat, seq)
         self.request("turn page", "GET", path)
-        text = ""
-        for _ in range(30):
+        text, done = "", False
+        for _ in range(40):
             status, draft = self.request("preview", "POST", path + "/preview", {"steps": text})
             if status != 200 or draft is None:
                 return None
+            if draft["done"] and (draft["decision"]["kind"] == "discard" or text.count("\n") >= 5):
+                done = True
+                break
             options = draft["legal_steps"]
             if not options:
                 text = ""                      # a dead end: start the draft again
                 continue
             choice = self.rng.choice(options)
-            ends = [o for o in options if o["ends"]]
-            if choice["ends"] or (ends and text.count("\n") >= 5):
+            if choice["ends"]:
+                done = True
                 break
             text += choice["notation"] + "\n"
-            if draft["decision"]["kind"] == "discard":
-                break
+        if not done:
+            return None                        # this player gives up on the game
         status, after = self.request("submit", "POST", path, {"steps": text or "pass"})
         if status != 200 or after is None or after.get("outcome"):
             return None

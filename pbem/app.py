@@ -64,4 +64,7 @@ def make_app(test_config: dict | None = None) -> Flask:
 def _engine_options(url: str) -> dict:
     if url.startswith("sqlite"):
         return {"connect_args": {"timeout": 30}}
-    return {"pool_pre_ping": True}
+    # No pre-ping: it costs a round trip on every request. A connection the database dropped
+    # fails its request (503), SQLAlchemy then discards the pool's stale connections, and the
+    # next request connects afresh.
+    return {"pool_pre_ping": False}

@@ -18,6 +18,7 @@
 | SUBMISSIONS_PER_*    | 60 per client, 30 per address /min   | turns submitted                          |
 | PREVIEWS_PER_CLIENT_PER_MINUTE | 600                        | previews, counted per process            |
 | REPLAY_CACHE_SIZE    | 2000                                 | replayed games kept per process          |
+| SNAPSHOT_EVERY       | 16                                   | events between stored state snapshots    |
 """
 
 from __future__ import annotations
@@ -70,6 +71,7 @@ def from_environment(instance_path: str, env=os.environ) -> dict:
         "SUBMISSIONS_PER_CLIENT_PER_MINUTE": int(env.get("SUBMISSIONS_PER_CLIENT_PER_MINUTE", "60")),
         "SUBMISSIONS_PER_ADDRESS_PER_MINUTE": int(env.get("SUBMISSIONS_PER_ADDRESS_PER_MINUTE", "30")),
         "PREVIEWS_PER_CLIENT_PER_MINUTE": int(env.get("PREVIEWS_PER_CLIENT_PER_MINUTE", "600")),
+        "SNAPSHOT_EVERY": int(env.get("SNAPSHOT_EVERY", "16")),
         "REPLAY_CACHE_SIZE": int(env.get("REPLAY_CACHE_SIZE", "2000")),
         "LINK_REQUESTS_PER_CLIENT_PER_HOUR": int(env.get("LINK_REQUESTS_PER_CLIENT_PER_HOUR", "10")),
     }

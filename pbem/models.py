@@ -10,6 +10,9 @@
 - `inbound`: every mail reply ingested, so the same message applies once.
 - `reminders`: the reminders sent for a decision, so each is sent once.
 - `rate_events`: requests counted for rate limits (old rows are pruned).
+- `snapshots`: every few events, the state the log folds to there, written with
+  the event (a cache: a cold load restores the latest one and replays only the
+  events after it; rows of another rules version are ignored).
 
 `owed` (on games for the start, on events for after each event) records the
 seats that owe a decision then, as the engine said when the row was written:
@@ -126,3 +129,12 @@ class RateEvent(db.Model):
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     __table_args__ = (Index("ix_rate_events_key_at", "key", "at"),
                       Index("ix_rate_events_at", "at"))   # pruning old rows
+
+
+class Snapshot(db.Model):
+    __tablename__ = "snapshots"
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    rules: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)   # rules_version
+    state: Mapped[dict] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import secrets
 from dataclasses import dataclass
+from functools import cached_property
 from datetime import datetime
 from typing import Any
 
@@ -22,7 +23,7 @@ from . import games
 from .errors import AlreadySubmitted, NotFound
 from .extensions import db
 from .games.base import Decision, Game as Engine
-from .models import Event, Game, Seat, SeatNonce
+from .models import Event, Game, Seat, SeatNonce, Snapshot
 
 SEED_BITS = 63   # fits a signed BIGINT
 
@@ -54,11 +55,16 @@ class SeatInfo:
 
 @dataclass
 class Loaded:
-    """A game as loaded: what it was created with, its seats, its log and the state it folds to."""
+    """A game as loaded: what it was created with, its seats, and the state its log folds to.
+
+    `recent` holds the last events of the log (ending at `seq`); `events`
+    reads the whole log from the database when it is needed (the record).
+    """
     row: GameInfo
     engine: Engine
     seats: list[SeatInfo]
-    events: list[dict]
+    seq: int
+    recent: tuple[dict, ...]
     state: Any
 
     @property
@@ -66,22 +72,29 @@ class Loaded:
         return self.row.id
 
     @property
-    def seq(self) -> int:
-        """The number of events: the point of the log the next decision answers."""
-        return len(self.events)
-
-    @property
     def names(self) -> list[str]:
         return [s.name for s in self.seats]
+
+    @cached_property
+    def events(self) -> list[dict]:
+        """The whole log, upcast (from the database unless `recent` holds all of it)."""
+        if len(self.recent) == self.seq:
+            return list(self.recent)
+        return [self.engine.upcast(e) for e in _events(self.id)]
 
     def owed(self, seat: int) -> Decision | None:
         return next((d for d in self.engine.to_act(self.state) if d.seat == seat), None)
 
     def last_event_by_other(self, seat: int) -> dict | None:
-        for event in reversed(self.events):
+        for event in reversed(self.recent):
             if event.get("seat") is not None and event["seat"] != seat:
                 return event
-        return None
+        if len(self.recent) == self.seq:
+            return None
+        data = db.session.scalar(select(Event.data).where(
+            Event.game_id == self.id, Event.seat.is_not(None), Event.seat != seat)
+            .order_by(Event.seq.desc()).limit(1))
+        return self.engine.upcast(data) if data is not None else None
 
 
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
@@ -116,28 +129,26 @@ def create_game(engine: Engine, players: list[tuple[str, str]], options: dict | 
     db.session.flush()
     db.session.add_all(seats)
     db.session.add_all(SeatNonce(game_id=row.id, seat=i, nonce=new_nonce()) for i in range(len(players)))
-    return Loaded(GameInfo.of(row), engine, [SeatInfo(s.seat, s.name, s.email) for s in seats], [], state)
+    return Loaded(GameInfo.of(row), engine, [SeatInfo(s.seat, s.name, s.email) for s in seats], 0, (), state)
+
+
+RECENT = 8             # events kept with a loaded game: enough for "the opponent's last turn"
 
 
 def load(game_id: str) -> Loaded:
-    """A game by replay: from this process's cache plus the events written since, or whole."""
+    """A game: from this process's cache plus the events written since, else from its latest
+    snapshot plus the events after it (or its whole log), so the cost does not grow with it."""
     # Only what new_id() makes reaches the database (PostgreSQL refuses a NUL in a query: a 500).
     if not isinstance(game_id, str) or not GAME_ID.fullmatch(game_id):
         raise NotFound("There is no such game.")
     cache = current_app.extensions["pbem.replay_cache"]
     cached = cache.get(game_id)
     if cached is not None:
-        info, seats, events, state = cached
-        engine = games.get(info.kind)
-        newer = [engine.upcast(e) for e in _events(game_id, len(events) - 1)] if events else \
-            [engine.upcast(e) for e in _events(game_id)]
-        if not events or (newer and newer[0] == events[-1]):
-            for event in newer[1:] if events else newer:
-                state = engine.apply(state, event)
-                events += (event,)
-            cache.put(game_id, (info, seats, events, state))
-            return Loaded(info, engine, list(seats), list(events), state)
-        # The log no longer ends as cached (a rolled-back write, a new database): read it whole.
+        loaded = _newer(*cached)
+        if loaded is not None:
+            cache.put(game_id, (loaded.row, tuple(loaded.seats), loaded.seq, loaded.recent, loaded.state))
+            return loaded
+        # The log no longer ends as cached (a rolled-back write, a restored database): read it anew.
     row = db.session.get(Game, game_id)
     if row is None:
         raise NotFound("There is no such game.")
@@ -148,10 +159,41 @@ def load(game_id: str) -> Loaded:
     info = GameInfo.of(row)
     seats = tuple(SeatInfo(s.seat, s.name, s.email) for s in db.session.scalars(
         select(Seat).where(Seat.game_id == row.id).order_by(Seat.seat)))
-    events = tuple(engine.upcast(e) for e in _events(row.id))
-    state = engine.replay(row.seed, row.options, row.seats, row.first, events)
-    cache.put(game_id, (info, seats, events, state))
-    return Loaded(info, engine, list(seats), list(events), state)
+    loaded = _from_snapshot(info, engine, seats)
+    cache.put(game_id, (info, seats, loaded.seq, loaded.recent, loaded.state))
+    return loaded
+
+
+def _newer(info: GameInfo, seats, seq: int, recent: tuple, state) -> Loaded | None:
+    """A cached game brought up to date, or None when its last cached event is no longer there."""
+    engine = games.get(info.kind)
+    newer = [engine.upcast(e) for e in _events(info.id, max(seq - 1, 0))]
+    if seq:
+        if not newer or newer[0] != recent[-1]:
+            return None
+        newer = newer[1:]
+    for event in newer:
+        state = engine.apply(state, event)
+    return Loaded(info, engine, list(seats), seq + len(newer), (recent + tuple(newer))[-RECENT:], state)
+
+
+def _from_snapshot(info: GameInfo, engine: Engine, seats) -> Loaded:
+    """The latest snapshot of this rules version and the events after it, or the whole log."""
+    snap = db.session.execute(select(Snapshot.seq, Snapshot.state).where(
+        Snapshot.game_id == info.id, Snapshot.rules == engine.rules_version)
+        .order_by(Snapshot.seq.desc()).limit(1)).first()
+    base = snap.seq if snap else 0
+    rows = db.session.execute(select(Event.seq, Event.data).where(
+        Event.game_id == info.id, Event.seq > max(base - RECENT, 0)).order_by(Event.seq)).all()
+    events = [engine.upcast(data) for _, data in rows]
+    tail = [e for (seq, _), e in zip(rows, events) if seq > base]
+    if snap:
+        state = engine.restore(snap.state)
+        for event in tail:
+            state = engine.apply(state, event)
+    else:
+        state = engine.replay(info.seed, info.options, info.seats, info.first, tail)
+    return Loaded(info, engine, list(seats), base + len(tail), tuple(events[-RECENT:]), state)
 
 
 def _events(game_id: str, after: int = 0) -> list[dict]:
@@ -164,13 +206,18 @@ def append(loaded: Loaded, event: dict) -> Loaded:
 
     The insert is flushed at once, so a race for this point of the log is
     decided here, before any mail is written: the loser gets AlreadySubmitted.
+    Every SNAPSHOT_EVERY events the state is written too, in the same transaction.
     """
-    state = loaded.engine.apply(loaded.state, event)
-    db.session.add(Event(game_id=loaded.id, seq=loaded.seq + 1, seat=event.get("seat"),
+    engine, seq = loaded.engine, loaded.seq + 1
+    state = engine.apply(loaded.state, event)
+    db.session.add(Event(game_id=loaded.id, seq=seq, seat=event.get("seat"),
                          type=event["type"], v=event.get("v", 1), data=event,
-                         owed=owed_seats(loaded.engine, state)))
+                         owed=owed_seats(engine, state)))
+    every = current_app.config.get("SNAPSHOT_EVERY", 16)
+    if every and seq % every == 0 and (data := engine.snapshot(state)) is not None:
+        db.session.add(Snapshot(game_id=loaded.id, seq=seq, rules=engine.rules_version, state=data))
     _decided(db.session.flush)
-    return Loaded(loaded.row, loaded.engine, loaded.seats, loaded.events + [event], state)
+    return Loaded(loaded.row, engine, loaded.seats, seq, (loaded.recent + (event,))[-RECENT:], state)
 
 
 def commit() -> None:

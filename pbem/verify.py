@@ -3,7 +3,8 @@
 Each game is replayed from its seed through the current engine (its events
 read through the upcasters), every event checked as it was when submitted.
 The seats owing a decision after each event are compared with what was
-written then. Nothing is written.
+written then, and every snapshot of the current rules version with the state
+the replay reaches at its point. Nothing is written.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from sqlalchemy import select
 from . import games
 from .extensions import db
 from .games.errors import GameError
-from .models import Event, Game
+from .models import Event, Game, Snapshot
 
 
 @dataclass
@@ -39,6 +40,8 @@ def verify_game(row: Game) -> Problem | None:
     except GameError as error:
         return Problem(row.id, None, f"cannot start: {error}")
     events = db.session.scalars(select(Event).where(Event.game_id == row.id).order_by(Event.seq))
+    snapshots = dict(db.session.execute(select(Snapshot.seq, Snapshot.state).where(
+        Snapshot.game_id == row.id, Snapshot.rules == engine.rules_version)).all())
     for expected, event in enumerate(events, 1):
         if event.seq != expected:
             return Problem(row.id, expected, f"the log has a gap (next stored event is {event.seq})")
@@ -50,6 +53,8 @@ def verify_game(row: Game) -> Problem | None:
         if event.owed is not None and owed != event.owed:
             return Problem(row.id, event.seq, f"seats owing a decision were {event.owed}, "
                                               f"replay says {owed}")
+        if event.seq in snapshots and engine.restore(snapshots[event.seq]) != state:
+            return Problem(row.id, event.seq, "the stored snapshot differs from the replay")
     return None
 
 

@@ -179,7 +179,9 @@ class Actions:
     def state(self, game_id: str):
         from pbem import store
         with self.app.app_context():
-            return store.load(game_id)
+            loaded = store.load(game_id)
+            loaded.events   # read the log now: it is read lazily, inside the app
+            return loaded
 
     def event_count(self, game_id: str) -> int:
         from sqlalchemy import func, select

@@ -95,6 +95,9 @@ class Game(ABC):
     #: Jinja templates drawing this game's view (`view` in the context) and its decision forms.
     board_template: str = ""
     form_templates: Mapping[str, str] = {}
+    #: Raised whenever a rules fix may change what a log folds to: stored snapshots of other
+    #: versions are then ignored (and `flask verify` replays every game in full).
+    rules_version: int = 1
     #: The version of this game's event format; stored events are upcast to it when loaded.
     event_version: int = EVENT_VERSION
     #: (event type, version) -> a function turning such an event into the next version's form.
@@ -173,6 +176,14 @@ class Game(ABC):
     @abstractmethod
     def legal_steps(self, state: Any, seat: int) -> list[StepOption]:
         """Every legal next step for `seat` in `state` (a draft's state, too)."""
+
+    def snapshot(self, state: Any) -> dict | None:
+        """The state as JSON-able data, to be restored exactly; None: this engine takes none."""
+        return None
+
+    def restore(self, data: Mapping[str, Any]) -> Any:
+        """The state a snapshot holds."""
+        raise NotImplementedError(f"{self.title} takes no snapshots")
 
     def split_steps(self, text: str) -> list[str]:
         """The steps of a submission as written (for composers that remove a step)."""

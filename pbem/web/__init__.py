@@ -10,10 +10,21 @@
 
 from __future__ import annotations
 
+from flask import request
+
+from ..extensions import db
 from . import errors, lobby, outbox, play, record, security
 
 
 def init_app(app) -> None:
+    @app.before_request
+    def read_only_without_a_transaction():
+        """Pages and previews only read: run them in autocommit, without BEGIN and ROLLBACK
+        round trips to the database (set before the request's first query)."""
+        read_only = request.method in ("GET", "HEAD") or request.endpoint == "play.preview"
+        if read_only and not db.session().in_transaction():   # (a test may share its session)
+            db.session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
+
     app.register_blueprint(lobby.bp)
     app.register_blueprint(play.bp)
     app.register_blueprint(record.bp)

@@ -81,7 +81,9 @@ def turn_path(app, game: str, seat: int) -> str:
 
 def loaded(app, game: str):
     with app.app_context():
-        return store.load(game)
+        loaded = store.load(game)
+        loaded.events   # read the log now: it is read lazily, inside the app
+        return loaded
 
 
 def event_count(app) -> int:

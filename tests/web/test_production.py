@@ -1054,3 +1054,58 @@ def test_the_queries_of_pages_and_workers_use_indexes(database_url, make_app):
     assert "FOR UPDATE OF mails SKIP LOCKED" in queried and "DELETE FROM rate_events" in queried
     bad = {s: scans for s, plan in explained.items() if (scans := full_scans(plan))}
     assert not bad, "\n\n".join(f"{s}\n  -> {', '.join(scans)}" for s, scans in bad.items())
+
+
+# == snapshots in the database ============================================================
+
+def play_by_store(game_id: str, decisions: int, k: int = 0) -> None:
+    """Random legal decisions appended through the store, as the web does (inside an app)."""
+    from pbem.mail import notify
+    for n in range(decisions):
+        loaded = store.load(game_id)
+        owed = loaded.engine.to_act(loaded.state)
+        if not owed:
+            return
+        text = loaded.engine.random_submission(loaded.state, owed[0].seat, Rng(k * 1000 + n))
+        after = store.append(loaded, loaded.engine.decide(loaded.state, owed[0].seat, text))
+        notify.event_appended(after, owed[0].seat)
+        store.commit()
+
+
+def test_cold_loads_start_from_the_latest_snapshot_and_equal_a_full_replay(make_app):
+    from pbem.models import Snapshot
+    app = make_app(SNAPSHOT_EVERY=4, REPLAY_CACHE_SIZE=0)     # every load is cold
+    game_id = new_game(app, 96, 0)
+    with app.app_context():
+        for n in range(30):
+            play_by_store(game_id, 1, n)
+            assert_same_as_full_replay(game_id)
+        seq = store.load(game_id).seq
+        stored = db.session.scalars(select(Snapshot.seq).where(Snapshot.game_id == game_id)).all()
+        assert sorted(stored) == list(range(4, seq + 1, 4))
+        with statements(db.engine) as seen:
+            loaded = store.load(game_id)
+            read = event_rows_read(seen)
+        assert loaded.seq == seq and read <= store.RECENT + 4 < seq   # not the whole log
+        assert app.test_cli_runner().invoke(args=["verify"]).exit_code == 0
+
+
+def test_snapshots_of_other_rules_or_that_differ_are_ignored_and_reported(make_app):
+    from pbem.models import Snapshot
+    app = make_app(SNAPSHOT_EVERY=4, REPLAY_CACHE_SIZE=0)
+    game_id = new_game(app, 48, 1)
+    with app.app_context():
+        play_by_store(game_id, 9)
+        # A snapshot of another rules version (before a rules fix) is never read.
+        wrong = GAME.snapshot(GAME.start(1, {}, 2, 0))
+        db.session.add(Snapshot(game_id=game_id, seq=8, rules=GAME.rules_version + 1, state=wrong))
+        db.session.commit()
+        assert_same_as_full_replay(game_id)
+        # One of this version that no longer matches its replay: verify names it.
+        db.session.execute(update(Snapshot).where(Snapshot.game_id == game_id, Snapshot.seq == 4,
+                                                  Snapshot.rules == GAME.rules_version)
+                           .values(state=wrong))
+        db.session.commit()
+    result = app.test_cli_runner().invoke(args=["verify"])
+    assert result.exit_code == 1
+    assert f"game {game_id} at event 4: the stored snapshot differs from the replay" in result.output

@@ -114,7 +114,9 @@ def over_mails(app, smtp, addr: str) -> list:
 
 def loaded(app, game: str):
     with app.app_context():
-        return store.load(game)
+        loaded = store.load(game)
+        loaded.events   # read the log now: it is read lazily, inside the app
+        return loaded
 
 
 def turn_path(app, game: str, seat: int) -> str:

@@ -16,7 +16,7 @@ from ..base import EVENT_VERSION, Decision, Draft, Game, Option, Outcome, StepOp
 from ..errors import GameError, WrongDecision
 from ..rng import Rng
 from . import explain as explaining
-from . import legal, notation, rules, turn
+from . import legal, notation, position, rules, turn
 from .cards import NAMES, TRIBES
 from .state import ACTIONS, DRAW, SUMERIANS_ALL, SUMERIANS_TOP_RUN, State, deal
 from .steps import End
@@ -170,6 +170,13 @@ class Babel(Game):
         if kind == DISCARD:
             return "discard " + " ".join(event["cards"])
         return str(kind)
+
+    def snapshot(self, state: State) -> dict:
+        """A complete position file (BABEL-NOTATION.md), which holds every part of the state."""
+        return position.to_json(position.Position(state))
+
+    def restore(self, data) -> State:
+        return position.from_json(data).state
 
     def summary(self, state: State, seat: int) -> list[str]:
         """The seat's hand and columns, both sides' temples and rows, as lines of a mail."""

@@ -49,6 +49,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "benchmarks")]
 SECRET = "load-benchmark-key"
 NAMES = ("Anna", "Bob")
 LONG = 150
+SNAPSHOT_EVERY = 16   # the server's default
 
 
 # -- the database -------------------------------------------------------------
@@ -111,6 +112,9 @@ def fill(schema_url: str, games: int, long_games: int, seed: int) -> list[tuple[
             rows["events"].append((game_id, seq, event["seat"], event["type"], 1, json.dumps(event),
                                    created + timedelta(seconds=seq * 60),
                                    json.dumps([d.seat for d in GAME.to_act(replayed)])))
+            if seq % SNAPSHOT_EVERY == 0:   # as the server's own appends write them
+                rows["snapshots"].append((game_id, seq, GAME.rules_version,
+                                          json.dumps(GAME.snapshot(replayed)), created))
         owed += [(game_id, d.seat, len(events)) for d in GAME.to_act(replayed)]
         if (i + 1) % 1000 == 0:
             print(f"  generated {i + 1}/{games} games ({time.monotonic() - started:.0f} s)", file=sys.stderr)
@@ -119,6 +123,7 @@ def fill(schema_url: str, games: int, long_games: int, seed: int) -> list[tuple[
         "seats": "game_id, seat, name, email",
         "seat_nonces": "game_id, seat, nonce, created_at",
         "events": "game_id, seq, seat, type, v, data, created_at, owed",
+        "snapshots": "game_id, seq, rules, state, created_at",
     }
     with psycopg.connect(pg_url(schema_url)) as conn:
         for table, cols in columns.items():

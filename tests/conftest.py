@@ -101,31 +101,41 @@ def smtp():
 # -- the app ------------------------------------------------------------------
 
 @pytest.fixture
-def app(database_url, smtp):
+def make_app(database_url, smtp):
+    """Apps on the test's database and SMTP server, migrated, with settings of the test's choosing."""
     from flask_migrate import upgrade
 
     from pbem import create_app
     from pbem.extensions import db
+    made = []
 
-    app = create_app({
-        "TESTING": True,
-        "SECRET_KEY": "test-key-" + secrets.token_hex(8),
-        "SQLALCHEMY_DATABASE_URI": database_url,
-        "BASE_URL": BASE_URL,
-        "MAIL_URL": f"smtp://127.0.0.1:{smtp.port}",
-        "MAIL_FROM": "pbem <turns@pbem.test>",
-        "OUTBOX_PAGE": True,
-        # Tests submit far faster than people; the rate-limit tests lower these themselves.
-        "SUBMISSIONS_PER_CLIENT_PER_MINUTE": 100_000,
-        "SUBMISSIONS_PER_ADDRESS_PER_MINUTE": 100_000,
-        "PREVIEWS_PER_CLIENT_PER_MINUTE": 100_000,
-    })
-    with app.app_context():
-        upgrade()
-    yield app
-    with app.app_context():
-        db.session.remove()
-        db.engine.dispose()
+    def make(url: str | None = None, **config):
+        app = create_app({
+            "TESTING": True,
+            "SECRET_KEY": "test-key-" + secrets.token_hex(8),
+            "SQLALCHEMY_DATABASE_URI": url or database_url,
+            "BASE_URL": BASE_URL,
+            "MAIL_URL": f"smtp://127.0.0.1:{smtp.port}",
+            "MAIL_FROM": "pbem <turns@pbem.test>",
+            **config,
+        })
+        made.append(app)
+        with app.app_context():
+            upgrade()
+        return app
+
+    yield make
+    for app in made:
+        with app.app_context():
+            db.session.remove()
+            db.engine.dispose()
+
+
+@pytest.fixture
+def app(make_app):
+    # Tests submit far faster than people; the rate-limit tests lower these themselves.
+    return make_app(OUTBOX_PAGE=True, SUBMISSIONS_PER_CLIENT_PER_MINUTE=100_000,
+                    SUBMISSIONS_PER_ADDRESS_PER_MINUTE=100_000, PREVIEWS_PER_CLIENT_PER_MINUTE=100_000)
 
 
 @pytest.fixture

@@ -8,38 +8,14 @@ from collections import Counter
 
 import pytest
 
-from pbem.games.babel import GAME, position
+from pbem.games.babel import GAME
 from pbem.games.babel.legal import legal_steps
-from pbem.games.babel.notation import parse_steps
 from pbem.games.babel.state import draw_tribes
 from pbem.games.babel.steps import Rob, Switch
-from pbem.games.babel.turn import play_actions, play_from_position
-from pbem.games.errors import GameError
+from pbem.games.babel.turn import play_from_position
+from babel_positions import after, make, rejected  # tests/helpers
 
 
-def make(anna=None, bob=None, **top):
-    """A position: Anna to move in phase 2, neither in his first turn, unless told otherwise."""
-    players = [
-        {"name": "Anna", "hand": "", "first_turn": False, **(anna or {})},
-        {"name": "Bob", "hand": "", "first_turn": False, **(bob or {})},
-    ]
-    obj = {"to_move": 0, "players": players, "tribe_supply": "HMPSA", "temple_supply": [2, 3, 4, 5]}
-    obj.update(top)
-    return position.from_json(obj).state
-
-
-def after(state, text):
-    state = state.copy()
-    play_actions(state, parse_steps(text))
-    return state
-
-
-def rejected(state, text):
-    before = state.copy()
-    with pytest.raises(GameError) as info:
-        GAME.decide(state, state.to_move, text)
-    assert state == before
-    return str(info.value)
 
 
 # -- a skill with two runs of the same tribe in one row ---------------------------

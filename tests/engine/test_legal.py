@@ -18,14 +18,14 @@ from pbem.games.babel import GAME
 from pbem.games.babel.cards import TRIBES
 from pbem.games.babel.legal import legal_steps
 from pbem.games.babel.notation import format_steps, parse
-from pbem.games.babel.rules import act, finish_turn
-from pbem.games.babel.state import ACTIONS, DRAW, deal
+from pbem.games.babel.rules import act
+from pbem.games.babel.state import ACTIONS, DRAW
 from pbem.games.babel.steps import (COLUMNS, Build, Destroy, Discard, Emigrate, End, Halve, Jump,
                                     Migrate, Move, Pass, Rob, Settle, Switch)
-from pbem.games.babel.turn import begin_turn, check_can_end
+from pbem.games.babel.turn import check_can_end
 from pbem.games.errors import GameError, IllegalStep
 from pbem.games.rng import Rng
-from babel_walk import GREEDY, pick, walk  # noqa: F401  (tests/helpers)
+from babel_walk import walk  # tests/helpers
 
 SEEDS = st.integers(min_value=0, max_value=2**64 - 1)
 

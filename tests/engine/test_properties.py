@@ -18,17 +18,10 @@ from hypothesis import strategies as st
 
 from pbem.games.babel import GAME, position
 from pbem.games.babel.cards import CARDS_PER_TRIBE, MAX_LEVEL, TEMPLE_COUNTS, TRIBES
-from pbem.games.babel.legal import legal_steps
-from pbem.games.babel.notation import format_steps
 from pbem.games.babel.randomplay import MAX_TURNS, play_random_game
-from pbem.games.babel.rules import act, finish_turn
-from pbem.games.babel.state import ACTIONS, DRAW, deal
-from pbem.games.babel.steps import (Build, Destroy, Discard, Emigrate, End, Halve, Jump, Migrate,
-                                    Move, Pass, Rob, Settle, Switch)
-from pbem.games.babel.turn import begin_turn
+from pbem.games.babel.state import ACTIONS, DRAW
 from pbem.games.errors import GameError
-from pbem.games.rng import Rng
-from babel_walk import GREEDY, pick, walk  # noqa: F401  (tests/helpers)
+from babel_walk import walk  # tests/helpers
 
 SEEDS = st.integers(min_value=0, max_value=2**64 - 1)
 SUMERIANS = st.sampled_from(["top-run", "all"])

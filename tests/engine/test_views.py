@@ -14,15 +14,10 @@ from hypothesis import strategies as st
 
 from pbem.games.babel import GAME
 from pbem.games.babel.cards import TRIBES
-from pbem.games.babel.legal import legal_steps
-from pbem.games.babel.rules import act, finish_turn
-from pbem.games.babel.state import DRAW, deal, hand_counts
-from pbem.games.babel.steps import (Build, Destroy, Discard, Emigrate, End, Halve, Jump, Migrate,
-                                    Move, Rob, Settle, Switch)
-from pbem.games.babel.turn import begin_turn
+from pbem.games.babel.state import DRAW, hand_counts
 from pbem.games.babel.view import view
 from pbem.games.rng import Rng
-from babel_walk import GREEDY, pick, walk  # noqa: F401  (tests/helpers)
+from babel_walk import walk  # tests/helpers
 
 SEEDS = st.integers(min_value=0, max_value=2**64 - 1)
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

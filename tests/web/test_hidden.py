@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections import defaultdict
 from functools import lru_cache
 
 from pbem.games.babel.cards import TRIBES

@@ -12,7 +12,6 @@ import email
 import email.policy
 import random
 import re
-import secrets
 import socket
 import threading
 import time
@@ -30,6 +29,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pbem.games.rng import Rng
+from pbem_web import create, deliver, html_of, text_of  # tests/helpers
 
 ANNA, BOB = "anna@example.org", "bob@example.org"
 DOMAIN = "pbem.test"
@@ -56,14 +56,6 @@ def parse(raw: bytes):
     return email.message_from_bytes(raw, policy=email.policy.default)
 
 
-def text_of(msg) -> str:
-    return msg.get_body(("plain",)).get_content().replace("\r\n", "\n")
-
-
-def html_of(msg) -> str:
-    return msg.get_body(("html",)).get_content().replace("\r\n", "\n")
-
-
 def paths_in(text: str) -> dict:
     paths = LINK.findall(text)
     return {"turn": [p for p in paths if p.startswith("/t/")],
@@ -86,12 +78,6 @@ def aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
 
 
-def deliver(app, now: datetime | None = None):
-    from pbem.mail.deliver import deliver_due
-    with app.app_context():
-        return deliver_due(now=now)
-
-
 def outbox(app) -> list:
     """Every outbox row, oldest first, detached from the session."""
     from sqlalchemy import select
@@ -102,15 +88,6 @@ def outbox(app) -> list:
         rows = db.session.scalars(select(Mail).order_by(Mail.id)).all()
         return [SimpleNamespace(**{c.name: getattr(r, c.name) for c in Mail.__table__.columns})
                 for r in rows]
-
-
-def create(client, names=("Anna", "Bob"), emails=(ANNA, BOB), first=0):
-    data = {"game": "babel", "first": str(first), "option.sumerians": "top-run"}
-    for i, (n, e) in enumerate(zip(names, emails)):
-        data[f"name{i}"], data[f"email{i}"] = n, e
-    response = client.post("/games", data=data)
-    assert response.status_code == 303, response.data
-    return response.headers["Location"].split("/")[2]
 
 
 def play(app, client, game: str, rng: Rng) -> int:
@@ -799,26 +776,8 @@ def test_outbox_page_lists_mails_with_their_links(actions, client, app):
 
 
 @pytest.fixture
-def app_without_outbox(database_url, smtp):
-    from flask_migrate import upgrade
-
-    from pbem import create_app
-    from pbem.extensions import db
-    app = create_app({
-        "TESTING": True,
-        "SECRET_KEY": "test-key-" + secrets.token_hex(8),
-        "SQLALCHEMY_DATABASE_URI": database_url,
-        "BASE_URL": "http://pbem.test",
-        "MAIL_URL": f"smtp://127.0.0.1:{smtp.port}",
-        "MAIL_FROM": "pbem <turns@pbem.test>",
-        "OUTBOX_PAGE": False,
-    })
-    with app.app_context():
-        upgrade()
-    yield app
-    with app.app_context():
-        db.session.remove()
-        db.engine.dispose()
+def app_without_outbox(make_app):
+    return make_app(OUTBOX_PAGE=False)
 
 
 def test_outbox_page_does_not_exist_when_off(app_without_outbox):

@@ -27,6 +27,7 @@ from sqlalchemy import func, select
 from pbem import links, store
 from pbem.extensions import db
 from pbem.models import Event, Game, Mail, RateEvent
+from pbem_web import create, deliver, text_of  # tests/helpers
 
 ANNA, BOB, CAROL, DAVE = "anna@example.org", "bob@example.org", "carol@example.org", "dave@example.org"
 LINK = re.compile(r"http://pbem\.test(/[ts]/[A-Za-z0-9_.\-]+)")
@@ -35,29 +36,10 @@ JSON = {"Accept": "application/json"}
 
 # -- helpers -----------------------------------------------------------------------
 
-def text_of(msg) -> str:
-    return msg.get_body(("plain",)).get_content().replace("\r\n", "\n")
-
-
 def paths_in(msg) -> dict:
     paths = LINK.findall(text_of(msg))
     return {"turn": [p for p in paths if p.startswith("/t/")],
             "seat": [p for p in paths if p.startswith("/s/")]}
-
-
-def create(client, names=("Anna", "Bob"), emails=(ANNA, BOB), first=0) -> str:
-    data = {"game": "babel", "first": str(first), "option.sumerians": "top-run"}
-    for i, (n, e) in enumerate(zip(names, emails)):
-        data[f"name{i}"], data[f"email{i}"] = n, e
-    response = client.post("/games", data=data)
-    assert response.status_code == 303, response.data
-    return response.headers["Location"].split("/")[2]
-
-
-def deliver(app):
-    from pbem.mail.deliver import deliver_due
-    with app.app_context():
-        return deliver_due()
 
 
 def outbox(app) -> list:

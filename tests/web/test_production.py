@@ -22,7 +22,7 @@ import pytest
 from sqlalchemy import delete, event as sa_event, func, select, text, update
 from sqlalchemy.engine import make_url
 
-from pbem import create_app, games, links, store
+from pbem import games, links, store
 from pbem.extensions import db
 from pbem.games.babel import GAME
 from pbem.games.babel.game import Babel
@@ -39,34 +39,6 @@ UNLIMITED = {"SUBMISSIONS_PER_CLIENT_PER_MINUTE": 10**6, "SUBMISSIONS_PER_ADDRES
 
 
 # -- apps ---------------------------------------------------------------------------
-
-@pytest.fixture
-def make_app(database_url, smtp):
-    """Apps on the test's database (as conftest's `app`), with settings of the test's choosing."""
-    from flask_migrate import upgrade
-    made = []
-
-    def make(url: str | None = None, **config):
-        app = create_app({
-            "TESTING": True,
-            "SECRET_KEY": "test-key-" + secrets.token_hex(8),
-            "SQLALCHEMY_DATABASE_URI": url or database_url,
-            "BASE_URL": BASE_URL,
-            "MAIL_URL": f"smtp://127.0.0.1:{smtp.port}",
-            "MAIL_FROM": "pbem <turns@pbem.test>",
-            **config,
-        })
-        made.append(app)
-        with app.app_context():
-            upgrade()
-        return app
-
-    yield make
-    for app in made:
-        with app.app_context():
-            db.session.remove()
-            db.engine.dispose()
-
 
 def postgresql_only(database_url: str) -> None:
     if database_url.startswith("sqlite"):

@@ -40,7 +40,6 @@ def test_record_of_an_unknown_game_is_404(client):
 
 def test_resigned_game_shows_the_result(actions, client, app):
     from pbem import store
-    from pbem.extensions import db
     from pbem.mail import notify
     game = actions.create(first=0)
     with app.app_context():

@@ -25,6 +25,7 @@ from pbem.games.babel.game import GAME
 from pbem.games.rng import Rng
 from pbem.mail import notify
 from pbem.models import Event, Game, Mail, Reminder
+from pbem_web import create, deliver, html_of, text_of  # tests/helpers
 
 ANNA, BOB, CAROL, DAVE, EVE = (f"{n}@example.org" for n in ("anna", "bob", "carol", "dave", "eve"))
 LINK = re.compile(r"http://pbem\.test(/[ts]/[A-Za-z0-9_.\-]+)")
@@ -33,14 +34,6 @@ HOUR, DAY, SECOND = timedelta(hours=1), timedelta(days=1), timedelta(seconds=1)
 
 
 # -- helpers -----------------------------------------------------------------------
-
-def text_of(msg) -> str:
-    return msg.get_body(("plain",)).get_content().replace("\r\n", "\n")
-
-
-def html_of(msg) -> str:
-    return msg.get_body(("html",)).get_content().replace("\r\n", "\n")
-
 
 def turn_links(msg) -> list[str]:
     return [p for p in LINK.findall(text_of(msg)) if p.startswith("/t/")]
@@ -53,17 +46,6 @@ def utc(moment: datetime) -> datetime:
 def stamp(moment: datetime) -> str:
     """A moment as mails and pages write it."""
     return utc(moment).strftime("%Y-%m-%d %H:%M")
-
-
-def create(client, names=("Anna", "Bob"), emails=(ANNA, BOB), first=0, time_limit=None) -> str:
-    data = {"game": "babel", "first": str(first), "option.sumerians": "top-run"}
-    for i, (n, e) in enumerate(zip(names, emails)):
-        data[f"name{i}"], data[f"email{i}"] = n, e
-    if time_limit is not None:
-        data["time_limit"] = str(time_limit)
-    response = client.post("/games", data=data)
-    assert response.status_code == 303, response.data
-    return response.headers["Location"].split("/")[2]
 
 
 def start_of(app, game: str) -> datetime:
@@ -94,12 +76,6 @@ def start_at(app, game: str, moment: datetime) -> None:
 def remind(app, now: datetime):
     with app.app_context():
         return reminders.run(now)
-
-
-def deliver(app):
-    from pbem.mail.deliver import deliver_due
-    with app.app_context():
-        return deliver_due()
 
 
 def reminder_mails(app, smtp, addr: str) -> list:

@@ -25,6 +25,7 @@ import pytest
 from pbem.games.babel import GAME
 from pbem.games.rng import Rng
 from pbem.mail.replies import reply_steps
+from pbem_web import text_of  # tests/helpers
 
 ANNA, BOB, EVE = "anna@example.org", "bob@example.org", "eve@example.net"
 EMAILS = (ANNA, BOB)
@@ -42,10 +43,6 @@ NOT_HIS = "it was not sent from the address that plays this seat."
 
 def parse(raw: bytes) -> EmailMessage:
     return email.message_from_bytes(raw, policy=email.policy.default)
-
-
-def text_of(msg) -> str:
-    return msg.get_body(("plain",)).get_content().replace("\r\n", "\n")
 
 
 def quoted(text: str) -> str:
@@ -228,7 +225,7 @@ def test_reply_address_defaults_to_mail_from_and_is_configurable(app, actions, c
 
 STEPS = "move M\nsettle P\nbuild mine"
 TOKEN_ADDR = "turns+mfrggzdfmzsq-abcdefghijklmnop@pbem.test"
-ORIGINAL = f"""Hello Anna,
+ORIGINAL = """Hello Anna,
 
 it is your turn in Babel: Anna vs Bob (play your turn).
 Scores: Anna 0, Bob 0.

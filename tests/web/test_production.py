@@ -113,6 +113,16 @@ def play(app, client, game_id: str, k: int, **environ) -> bool:
     return True
 
 
+def played(make_app, decisions: int):
+    """(app, client, game) after that many random decisions through the JSON API."""
+    app = make_app(**UNLIMITED)
+    client = app.test_client()
+    game_id = create(client)
+    for k in range(decisions):
+        assert play(app, client, game_id, k)
+    return app, client, game_id
+
+
 def seat_path(game_id: str, seat: int) -> str:
     return links.path(links.SEAT, game_id, seat, store.current_nonce(game_id, seat))
 
@@ -222,11 +232,7 @@ def test_cached_loads_equal_a_full_replay_after_every_decision(make_app, monkeyp
 
 
 def test_a_second_load_reads_only_the_last_cached_event(make_app):
-    app = make_app(**UNLIMITED)
-    client = app.test_client()
-    game_id = create(client)
-    for k in range(12):
-        assert play(app, client, game_id, k)
+    app, client, game_id = played(make_app, 12)
     with app.app_context():
         store.load(game_id)
         with statements(db.engine) as seen:
@@ -249,11 +255,7 @@ def test_a_second_load_reads_only_the_last_cached_event(make_app):
 
 def test_with_replay_cache_size_0_every_load_reads_the_whole_log(make_app, monkeypatch):
     monkeypatch.setenv("REPLAY_CACHE_SIZE", "0")
-    app = make_app(**UNLIMITED)
-    client = app.test_client()
-    game_id = create(client)
-    for k in range(5):
-        assert play(app, client, game_id, k)
+    app, client, game_id = played(make_app, 5)
     with app.app_context():
         for _ in range(3):
             with statements(db.engine) as seen:
@@ -282,11 +284,7 @@ def test_the_cost_of_a_load_does_not_grow_with_the_games_length(make_app):
 
 
 def test_a_rolled_back_write_does_not_poison_the_cache(make_app):
-    app = make_app(**UNLIMITED)
-    client = app.test_client()
-    game_id = create(client)
-    for k in range(5):
-        assert play(app, client, game_id, k)
+    app, client, game_id = played(make_app, 5)
     seat, path = turn_path(app, game_id)
     with app.app_context():
         _, _, state = full_replay(game_id)
@@ -316,11 +314,7 @@ def test_a_request_that_fails_after_its_write_leaves_no_trace_in_the_cache(make_
     """A submission whose mails fail to queue (a 500): the event was flushed and loaded, then
     rolled back; the next load is the log as committed."""
     from pbem.mail import notify
-    app = make_app(**UNLIMITED)
-    client = app.test_client()
-    game_id = create(client)
-    for k in range(3):
-        assert play(app, client, game_id, k)
+    app, client, game_id = played(make_app, 3)
     seat, path = turn_path(app, game_id)
 
     def broken(loaded, actor, by_mail=False):
@@ -424,11 +418,7 @@ class BabelV2(Babel):
 
 
 def test_v1_rows_load_through_the_upcaster_and_are_never_rewritten(make_app, monkeypatch):
-    app = make_app(**UNLIMITED)
-    client = app.test_client()
-    game_id = create(client)
-    for k in range(6):
-        assert play(app, client, game_id, k)
+    app, client, game_id = played(make_app, 6)
     with app.app_context():
         _, v1_events, v1_state = full_replay(game_id)   # through today's engine
     before = snapshot(app)["events"]
@@ -496,11 +486,7 @@ def test_upcast_steps_one_version_at_a_time_and_leaves_its_input_alone():
 
 
 def test_an_event_newer_than_the_server_is_refused_clearly(make_app):
-    app = make_app(**UNLIMITED)
-    client = app.test_client()
-    game_id = create(client)
-    for k in range(3):
-        assert play(app, client, game_id, k)
+    app, client, game_id = played(make_app, 3)
     with app.app_context():
         data = db.session.scalar(select(Event.data).where(Event.game_id == game_id, Event.seq == 2))
         db.session.execute(update(Event).where(Event.game_id == game_id, Event.seq == 2)

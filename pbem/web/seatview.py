@@ -1,0 +1,222 @@
+"""What a seat sees through its link: the access a link gives, and its pages and JSON.
+
+Views are computed for the link's seat by the game's engine; templates never see a state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from functools import cached_property
+
+from flask import render_template, request
+from sqlalchemy import func, select
+
+from .. import links, reminders, store
+from ..errors import BadInput, LinkReplaced, LinkTampered
+from ..extensions import db
+from ..games.base import Decision, Draft
+from ..games.errors import GameError
+from ..mail import deliver as delivery
+from ..models import FAILED, Mail, SeatNonce
+from ..store import Loaded
+
+ALREADY = "This turn was already submitted; here is the game as it stands."
+
+
+MAX_STEPS_TEXT = 20_000
+
+
+@dataclass
+class Access:
+    """What a link opens: its seat in a loaded game, and whether it may act now."""
+    link: links.Link
+    loaded: Loaded
+    decision: Decision | None     # the decision this link may answer now, if any
+
+    @property
+    def seat(self) -> int:
+        return self.link.seat
+
+    @property
+    def live(self) -> bool:
+        return self.decision is not None
+
+    @cached_property
+    def facts(self) -> tuple[str | None, int]:
+        """The seat's live nonce and how many of the game's mails failed: one round trip."""
+        nonce = (select(SeatNonce.nonce).where(SeatNonce.game_id == self.loaded.id,
+                                               SeatNonce.seat == self.seat)
+                 .order_by(SeatNonce.id.desc()).limit(1).scalar_subquery())
+        failed = (select(func.count()).select_from(Mail)
+                  .where(Mail.game_id == self.loaded.id, Mail.status == FAILED).scalar_subquery())
+        return tuple(db.session.execute(select(nonce, failed)).one())
+
+    def undelivered(self) -> list[dict]:
+        if not self.facts[1]:
+            return []
+        return [{"name": m.to_name, "subject": m.subject}
+                for m in delivery.failed_for_game(self.loaded.id)]
+
+
+def load_seat(link: links.Link) -> Loaded:
+    """The link's game; a seat the game does not have is a forged link."""
+    loaded = store.load(link.game_id)
+    if not 0 <= link.seat < len(loaded.seats):
+        raise LinkTampered()
+    return loaded
+
+
+def open_turn(token: str) -> Access:
+    link = links.read(links.TURN, token)
+    loaded = load_seat(link)
+    decision = loaded.owed(link.seat) if link.mark == loaded.seq else None
+    return Access(link, loaded, decision)
+
+
+def open_seat(token: str) -> Access:
+    link = links.read(links.SEAT, token)
+    loaded = load_seat(link)
+    access = Access(link, loaded, None)
+    if access.facts[0] != link.mark:
+        raise LinkReplaced("This link was replaced by a newer one, which was mailed to the player.",
+                           renew_path=f"/s/{token}/renew")
+    return access
+
+
+def steps_text() -> str:
+    """The draft from a form or a JSON body. Form fields named `compose` are joined with spaces
+    (a game's own form, such as Babel's discard form, spells its steps that way)."""
+    if request.is_json:
+        body = request.get_json(silent=True)
+        if not isinstance(body, dict) or not isinstance(body.get("steps", ""), str):
+            raise BadInput('Send a JSON object like {"steps": "move M"}.')
+        text = body.get("steps", "")
+    elif request.form.getlist("compose"):
+        text = " ".join(request.form.getlist("compose"))
+    else:
+        text = request.form.get("steps", "")
+    if len(text) > MAX_STEPS_TEXT:
+        raise BadInput(f"The turn is too long ({len(text)} characters).")
+    return text.replace("\r\n", "\n")
+
+
+def edited(engine, text: str) -> str:
+    """The draft after a step button: `add` appends a step, `remove` drops step N."""
+    add, remove = request.form.get("add", ""), request.form.get("remove", "")
+    if add:
+        text = text.rstrip("\n") + ("\n" if text.strip() else "") + add + "\n"
+    if remove.isascii() and remove.isdigit():   # not "²", which int() refuses
+        try:
+            pieces = engine.split_steps(text)
+        except GameError:
+            return text
+        if 1 <= int(remove) <= len(pieces):
+            del pieces[int(remove) - 1]
+            text = "\n".join(pieces) + ("\n" if pieces else "")
+    return text
+
+
+def common(access: Access) -> dict:
+    loaded, seat = access.loaded, access.seat
+    last = loaded.last_event_by_other(seat)
+    outcome = loaded.engine.outcome(loaded.state)
+    deadline = reminders.deadline(loaded, seat)
+    return {
+        "deadline": deadline.strftime("%Y-%m-%d %H:%M UTC") if deadline else None,
+        "time_limit_days": loaded.row.time_limit_days,
+        "undelivered": access.undelivered(),
+        "game_id": loaded.id,
+        "title": loaded.engine.title,
+        "names": loaded.names,
+        "seat": seat,
+        "seq": loaded.seq,
+        "last_turn": loaded.engine.notation(last) if last else None,
+        "last_name": loaded.names[last["seat"]] if last else None,
+        "outcome": outcome,
+        "winner_name": loaded.names[outcome.winner] if outcome and outcome.winner is not None else None,
+        "to_act": [{"seat": d.seat, "name": loaded.names[d.seat], "kind": d.kind, "label": d.label}
+                   for d in loaded.engine.to_act(loaded.state)],
+        "record_path": f"/games/{loaded.id}/record",
+    }
+
+
+def payload(access: Access, draft: Draft | None = None) -> dict:
+    """The JSON a link answers: the seat's view, and its legal steps when it may act."""
+    engine, seat = access.loaded.engine, access.seat
+    state = draft.state if draft else access.loaded.state
+    data = common(access)
+    data.pop("outcome"), data.pop("winner_name")
+    outcome = engine.outcome(access.loaded.state)
+    data.update({
+        "game": data.pop("game_id"),
+        "kind": engine.name,
+        "decision": ({"kind": access.decision.kind, "label": access.decision.label}
+                     if access.live else None),
+        "can_act": access.live,
+        "view": engine.view(state, seat),
+        "legal_steps": [asdict(o) for o in engine.legal_steps(state, seat)] if access.live else [],
+        "outcome": asdict(outcome) if outcome else None,
+    })
+    if draft is not None:
+        data.update({"steps": draft.steps, "done": draft.done, "todo": draft.todo,
+                     "error": str(draft.error) if draft.error else None,
+                     "step": draft.error.step if draft.error else None})
+    return data
+
+
+def draft_context(access: Access, text: str) -> dict:
+    engine, seat = access.loaded.engine, access.seat
+    draft = engine.draft(access.loaded.state, seat, text)
+    legal = engine.legal_steps(draft.state, seat) if not draft.error or draft.steps else []
+    return {
+        "draft": draft,
+        "draft_text": text,
+        "view": engine.view(draft.state, seat),
+        "legal": [o for o in legal if not o.ends],
+        "can_end": any(o.ends for o in legal) or draft.done,
+        "explained": engine.explain(access.loaded.state, seat, text) if draft.steps else [],
+        "board_template": engine.board_template,
+    }
+
+
+def render_page(access: Access, text: str = "", message: str | None = None, status: int = 200,
+                path: str | None = None):
+    engine = access.loaded.engine
+    context = common(access)
+    context.update(access=access, message=message, path=path or request.path,
+                   seat_path=seat_path(access), form_template=None)
+    if access.live:
+        context.update(draft_context(access, text))
+        context["form_template"] = engine.form_templates.get(access.decision.kind)
+    else:
+        context.update(view=engine.view(access.loaded.state, access.seat),
+                       board_template=engine.board_template)
+        decision = access.loaded.owed(access.seat)
+        if decision is not None:   # the seat owes a decision: offer its live turn link
+            context["turn_path"] = links.path(links.TURN, access.loaded.id, access.seat,
+                                              access.loaded.seq)
+    return render_template("play/page.html", **context), status
+
+
+def seat_path(access: Access) -> str:
+    return links.path(links.SEAT, access.loaded.id, access.seat, access.facts[0])
+
+
+def sentence(phrases: list[str]) -> str:
+    """Steps in words as one sentence: "Move to the Medes, settle 2 Medes there, build level 4."."""
+    if not phrases:
+        return ""
+    text = ", ".join(phrases)
+    return text[0].upper() + text[1:] + "."
+
+
+def confirm_page(access: Access, text: str):
+    """Before a turn is submitted, it is shown in plain words (unless it cannot be submitted)."""
+    engine = access.loaded.engine
+    draft = engine.draft(access.loaded.state, access.seat, text)
+    if not draft.done:
+        return render_page(access, text, status=422)
+    context = common(access)
+    context.update(access=access, path=request.path, draft_text=text, seat_path=seat_path(access),
+                   words=sentence(engine.explain(access.loaded.state, access.seat, text)))
+    return render_template("play/confirm.html", **context)

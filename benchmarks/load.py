@@ -24,7 +24,6 @@ Everything stays on 127.0.0.1. Players wait --think seconds between requests
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import os
 import random

@@ -87,7 +87,7 @@ class Mail(db.Model):
     kind: Mapped[str] = mapped_column(String(32))
     to_name: Mapped[str] = mapped_column(String(100))
     to_addr: Mapped[str] = mapped_column(String(254), index=True)
-    from_name: Mapped[str] = mapped_column(String(200))
+    from_name: Mapped[str] = mapped_column(String(300))
     subject: Mapped[str] = mapped_column(String(300))
     text: Mapped[str] = mapped_column(Text)
     html: Mapped[str] = mapped_column(Text)

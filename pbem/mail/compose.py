@@ -27,16 +27,21 @@ from ..models import Mail
 # cannot be encoded at all.
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]+")
 NAME_LIMIT = 100
+FROM_LIMIT = 300   # a sender names the game and both players (100 each)
 
 
 def clean(text: str, limit: int = NAME_LIMIT) -> str:
     """A name or subject safe for a header: one line, no control characters, capped.
 
-    `=?` is broken up: the email package decodes an encoded word typed into a name
-    (`=?utf-8?q?x_=3Cevil=40example=2Eorg=3E?=`) and writes what it decodes to into
-    the header unquoted, which could add an address to To.
+    `=?` and `?=` are broken up: the email package decodes an encoded word typed into
+    a name (`=?utf-8?q?x_=3Cevil=40example=2Eorg=3E?=`) and writes what it decodes to
+    into the header unquoted, which could add an address to To; and mail readers split
+    encoded words wrongly where a name holds their delimiters.
     """
-    return _CONTROL.sub(" ", text or "").replace("=?", "= ?").strip()[:limit].strip()
+    text = _CONTROL.sub(" ", text or "")
+    while "=?" in text or "?=" in text:
+        text = text.replace("=?", "= ?").replace("?=", "? =")
+    return text.strip()[:limit].strip()
 
 
 def thread_root(game_id: str, seat: int) -> str:
@@ -64,7 +69,7 @@ def queue(kind: str, to_name: str, to_addr: str, subject: str, context: dict, *,
         if in_reply_to is None and game_id is not None and seat is not None:
             in_reply_to = thread_root(game_id, seat)
     mail = Mail(kind=kind, game_id=game_id, seat=seat, to_name=clean(to_name),
-                to_addr=to_addr.strip(), from_name=clean(from_name, 200),
+                to_addr=to_addr.strip(), from_name=clean(from_name, FROM_LIMIT),
                 subject=clean(subject, 300),
                 text=render_template(f"mail/{kind}.txt", **context),
                 html=render_template(f"mail/{kind}.html", **context),
@@ -82,13 +87,14 @@ def _address(header: str, name: str, addr: str) -> str:
 
     The email package (Python 3.11) drops the quotes around a display name it has to
     fold: `"evil@attacker.org xxxx…" <anna@example.org>`, long enough to fold, went out
-    as the address evil@attacker.org…. So a name goes quoted only when the whole header
-    fits on one line; otherwise as RFC 2047 encoded words, folded by `email.header`.
+    as the address evil@attacker.org…. So an ASCII name goes quoted on one unfolded line
+    (at most a few hundred characters: well within the 998 a line may hold), and only a
+    name that needs it as RFC 2047 encoded words, folded by `email.header` (readers such
+    as Python's put a space between encoded words, so ASCII names are not split so).
     """
-    name = clean(name, 200)     # 200: a sender names the game and all its players
-    plain = formataddr((name, addr))
-    if not name or name.isascii() and len(header) + 2 + len(plain) <= 78:
-        return plain
+    name = clean(name, FROM_LIMIT)
+    if not name or name.isascii():
+        return formataddr((name, addr))
     words = Header(name, "utf-8", header_name=header).encode(linesep="\n")
     return f"{words}\n <{addr}>"
 

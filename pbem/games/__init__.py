@@ -13,6 +13,7 @@ from .base import Game
 #: name -> "module:attribute" of a `Game` instance.
 INSTALLED = {
     "babel": "pbem.games.babel:GAME",
+    "babel-tower": "pbem.games.babel_tower:GAME",
 }
 
 _loaded: dict[str, Game] = {}

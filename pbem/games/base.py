@@ -94,6 +94,8 @@ class Game(ABC):
     options: tuple[Option, ...] = ()
     #: Jinja templates drawing this game's view (`view` in the context) and its decision forms.
     board_template: str = ""
+    #: One step of the notation, as an example in mails ("answer with your steps, e.g. ...").
+    example_step: str = ""
     form_templates: Mapping[str, str] = {}
     #: Raised whenever a rules fix may change what a log folds to: stored snapshots of other
     #: versions are then ignored (and `flask verify` replays every game in full).

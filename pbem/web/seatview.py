@@ -188,6 +188,13 @@ def render_page(access: Access, text: str = "", message: str | None = None, stat
     if access.live:
         context.update(draft_context(access, text))
         context["form_template"] = engine.form_templates.get(access.decision.kind)
+        if context["form_template"]:
+            # A game's own form composes the whole decision afresh (its buttons replace the
+            # draft, they do not add to it): it offers the decision's legal steps and shows the
+            # game as it stands, also after an illegal draft or "back to editing".
+            state = access.loaded.state
+            context.update(view=engine.view(state, access.seat),
+                           legal=[o for o in engine.legal_steps(state, access.seat) if not o.ends])
     else:
         context.update(view=engine.view(access.loaded.state, access.seat),
                        board_template=engine.board_template)

@@ -36,6 +36,7 @@ class Babel(Game):
                SUMERIANS_TOP_RUN),
     )
     board_template = "games/babel/board.html"
+    example_step = "move M"
     form_templates = {DISCARD: "games/babel/discard.html"}
 
     # -- setting up -------------------------------------------------------

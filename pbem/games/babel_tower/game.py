@@ -1,0 +1,213 @@
+"""Babel Tower (cuboro) as the server sees it: the `pbem.games.base.Game` interface.
+
+A decision is exactly one step. Events (each also has "v"):
+- `{"type": "pick", "seat": s, "step": "pick 3"}` during the draft;
+- `{"type": "place", "seat": s, "step": "place 3 SW UNE"}` while building;
+- `{"type": "resign" | "timeout", "seat": s}`.
+Nothing is hidden: every seat's view is the whole state.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ..base import EVENT_VERSION, Decision, Draft, Game, Option, Outcome, StepOption
+from ..errors import GameError, IllegalStep, NotationError, WrongDecision
+from ..rng import Rng
+from . import rules
+from .cubes import CORNERS, FACES, canonical
+from .notation import Pick, Place, parse, parse_steps
+from .state import BUILD, DRAFT, PICK, RANDOM, Placed, Result, Tower, start
+
+FACE_WORDS = {"U": "up", "D": "down", "N": "north", "E": "east", "S": "south", "W": "west"}
+OUTCOMES = {
+    "complete": "the tower is complete",
+    "blocked": "the opponent could not place any of his cubes",
+    "resigned": "the opponent resigned",
+    "timeout": "the opponent's time ran out",
+}
+
+
+class BabelTower(Game):
+    name = "babel-tower"
+    title = "Babel Tower (cuboro)"
+    min_seats = max_seats = 2
+    options = (
+        Option("draft", "The 24 cubes are shared out",
+               ((PICK, "by picking in turn, one cube at a time (the printed rules)"),
+                (RANDOM, "at random, twelve each (a faster start by mail)")),
+               PICK),
+    )
+    board_template = "games/babel-tower/board.html"
+    example_step = "place 3 SW UNE"
+    form_templates = {"pick": "games/babel-tower/pick.html", "place": "games/babel-tower/place.html"}
+
+    # -- setting up and the log -------------------------------------------
+    def start(self, seed: int, options: Mapping[str, str] | None = None, seats: int = 2,
+              first: int | None = None) -> Tower:
+        if seats != 2:
+            raise GameError(f"Babel Tower is a game for two; {seats} seats were asked for.")
+        if first not in (None, 0, 1):
+            raise GameError(f"the first player must be seat 0 or 1, not {first!r}.")
+        state = start(seed, self.normalize_options(options)["draft"], first)
+        if state.phase == BUILD:
+            rules.check_blocked(state)
+        return state
+
+    def apply(self, state: Tower, event: Mapping[str, Any]) -> Tower:
+        state = state.copy()
+        kind, seat = event.get("type"), event.get("seat")
+        if state.result is not None:
+            raise WrongDecision(f"the game is over; a {kind} event cannot follow.")
+        if kind in ("resign", "timeout"):
+            if seat not in (0, 1):
+                raise WrongDecision(f"seat {seat!r} does not play this game.")
+            state.result = Result(1 - seat, "resigned" if kind == "resign" else "timeout")
+            return state
+        if kind != self._owed(state, seat):
+            raise WrongDecision(f"seat {seat} owes {self._owed(state, seat) or 'nothing'} now, not {kind}.")
+        _act(state, parse(event["step"])[0])
+        return state
+
+    @staticmethod
+    def _owed(state: Tower, seat) -> str | None:
+        if state.result is not None or seat != state.to_move:
+            return None
+        return "pick" if state.phase == DRAFT else "place"
+
+    def to_act(self, state: Tower) -> list[Decision]:
+        kind = self._owed(state, state.to_move)
+        if kind is None:
+            return []
+        label = "pick a cube" if kind == "pick" else "place a cube"
+        return [Decision(state.to_move, kind, label)]
+
+    def _one_step(self, state: Tower, seat: int, text: str) -> tuple[Pick | Place, Tower]:
+        kind = self._owed(state, seat)
+        if kind is None:
+            raise WrongDecision("the game is over." if state.result else "it is not your turn.")
+        parsed = parse_steps(text)
+        if not parsed:
+            raise NotationError(f"the turn has no step; write one {kind} step.", 1, "")
+        if len(parsed) > 1:
+            raise IllegalStep("a turn is exactly one step.", 2, parsed[1][1])
+        step, piece = parsed[0]
+        trial = state.copy()
+        try:
+            _act(trial, step)
+        except IllegalStep as error:
+            raise error.at(1, piece) from None
+        return step, trial
+
+    def decide(self, state: Tower, seat: int, text: str) -> dict[str, Any]:
+        step, _ = self._one_step(state, seat, text)
+        kind = "pick" if isinstance(step, Pick) else "place"
+        return {"v": EVENT_VERSION, "type": kind, "seat": seat, "step": str(step)}
+
+    def draft(self, state: Tower, seat: int, text: str) -> Draft:
+        try:
+            if not parse_steps(text):
+                if self._owed(state, seat) is None:
+                    raise WrongDecision("the game is over." if state.result else "it is not your turn.")
+                return Draft(state)
+            step, trial = self._one_step(state, seat, text)
+        except GameError as error:
+            return Draft(state, error=error)
+        return Draft(trial, [str(step)], None, done=True)
+
+    def legal_steps(self, state: Tower, seat: int) -> list[StepOption]:
+        if self._owed(state, seat) == "pick":
+            steps = [Pick(t) for t in range(5) if state.pool[t]]
+        else:
+            steps = [Place(c, k, b) for c, k, b in rules.placements(state, seat)]
+        return [StepOption(str(s), words(s)) for s in steps]
+
+    # -- what people see --------------------------------------------------
+    def view(self, state: Tower, seat: int | None) -> dict[str, Any]:
+        return {
+            "game": self.name,
+            "seat": seat,
+            "to_move": state.to_move,
+            "phase": "over" if state.result else state.phase,
+            "pool": state.pool,
+            "hands": state.hands,
+            "floor": state.floor,
+            "floors": [{c: _placed_json(f.get(c)) for c in CORNERS} for f in state.floors],
+            "placed": [sum(1 for f in state.floors for p in f.values() if p.seat == s) for s in (0, 1)],
+            "outcome": (None if state.result is None else
+                        {"winner": state.result.winner, "reason": state.result.reason}),
+        }
+
+    def outcome(self, state: Tower) -> Outcome | None:
+        if state.result is None:
+            return None
+        return Outcome(state.result.winner, state.result.reason, OUTCOMES[state.result.reason])
+
+    def scores(self, state: Tower) -> list[int]:
+        """Cubes each player has placed."""
+        return [sum(1 for f in state.floors for p in f.values() if p.seat == s) for s in (0, 1)]
+
+    def notation(self, event: Mapping[str, Any]) -> str:
+        return event.get("step") or str(event.get("type"))
+
+    def explain(self, state: Tower, seat: int, text: str) -> list[str]:
+        try:
+            return [words(step) for step in parse(text)]
+        except GameError:
+            return []
+
+    def summary(self, state: Tower, seat: int) -> list[str]:
+        def cubes(counts):
+            return " ".join(str(t) for t, n in enumerate(counts) for _ in range(n)) or "none"
+        lines = [f"Your cubes: {cubes(state.hands[seat])}; your opponent's: {cubes(state.hands[1 - seat])}"]
+        if state.phase == DRAFT:
+            lines.append(f"Still in the pool: {cubes(state.pool)}")
+        for number, floor in enumerate(state.floors, 1):
+            if floor:
+                lines.append(f"Floor {number}: " + ", ".join(
+                    f"{c} {p.cube} {canonical(p.bumps)}" for c, p in floor.items()))
+        return lines
+
+    def snapshot(self, state: Tower) -> dict:
+        return {"pool": state.pool, "hands": state.hands, "to_move": state.to_move,
+                "phase": state.phase, "picks": state.picks,
+                "result": None if state.result is None else [state.result.winner, state.result.reason],
+                "floors": [{c: [p.cube, canonical(p.bumps), p.seat] for c, p in f.items()}
+                           for f in state.floors]}
+
+    def restore(self, data) -> Tower:
+        floors = [{c: Placed(cube, frozenset(b.replace("-", "")), s) for c, (cube, b, s) in f.items()}
+                  for f in data["floors"]]
+        result = None if data["result"] is None else Result(*data["result"])
+        return Tower(data["pool"], data["hands"], floors, data["to_move"], data["phase"], result,
+                     data["picks"])
+
+    def random_submission(self, state: Tower, seat: int, rng: Rng) -> str:
+        return rng.choice(self.legal_steps(state, seat)).notation
+
+
+def _act(state: Tower, step: Pick | Place) -> None:
+    if isinstance(step, Pick):
+        rules.pick(state, step.cube)
+    else:
+        rules.place(state, step.cube, step.corner, step.bumps)
+
+
+def _placed_json(placed: Placed | None) -> dict | None:
+    if placed is None:
+        return None
+    return {"cube": placed.cube, "bumps": canonical(placed.bumps), "seat": placed.seat,
+            "faces": {f: f in placed.bumps for f in FACES}}
+
+
+def words(step: Pick | Place) -> str:
+    if isinstance(step, Pick):
+        return f"pick a {step.cube}"
+    if not step.bumps:
+        return f"place a {step.cube} at {step.corner}"
+    faces = [FACE_WORDS[f] for f in FACES if f in step.bumps]
+    listed = faces[0] if len(faces) == 1 else ", ".join(faces[:-1]) + " and " + faces[-1]
+    return f"place a {step.cube} at {step.corner}, bumps {listed}"
+
+
+GAME = BabelTower()

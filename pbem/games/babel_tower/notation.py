@@ -1,0 +1,80 @@
+"""The notation of Babel Tower: `pick T` and `place T CORNER FACES` (TOWER-RULINGS.md).
+
+Forgiving about case, spaces and face order; canonical form orders faces
+U D N E S W and writes `-` for none. Raises only NotationError.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..errors import NotationError
+from ..text import split_steps
+from .cubes import CORNERS, FACES, canonical
+
+
+@dataclass(frozen=True, slots=True)
+class Pick:
+    cube: int
+
+    def __str__(self) -> str:
+        return f"pick {self.cube}"
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    cube: int
+    corner: str
+    bumps: frozenset[str]
+
+    def __str__(self) -> str:
+        return f"place {self.cube} {self.corner} {canonical(self.bumps)}"
+
+
+def _cube(word: str) -> int:
+    if word not in ("0", "1", "2", "3", "4"):
+        raise NotationError(f"{word!r} is not a cube; cubes are 0, 1, 2, 3 and 4 (their bumps).")
+    return int(word)
+
+
+def _faces(word: str) -> frozenset[str]:
+    if word == "-":
+        return frozenset()
+    bad = [f for f in word if f.upper() not in FACES or not f.isascii()]   # not "ſ", which upper() makes S
+    faces = word.upper()
+    if bad:
+        raise NotationError(f"{bad[0]!r} is not a face; faces are U D N E S W, or - for none.")
+    if len(set(faces)) != len(faces):
+        raise NotationError(f"{word!r} names a face twice.")
+    return frozenset(faces)
+
+
+def read_step(piece: str) -> Pick | Place:
+    words = piece.split()
+    keyword = words[0].lower()
+    if keyword == "pick":
+        if len(words) != 2:
+            raise NotationError("pick takes one cube, e.g. pick 3.")
+        return Pick(_cube(words[1]))
+    if keyword == "place":
+        if len(words) != 4:
+            raise NotationError("place takes a cube, a corner and its bump faces, e.g. place 3 SW UNE.")
+        corner = words[2].upper()
+        if corner not in CORNERS:
+            raise NotationError(f"{words[2]!r} is not a corner; corners are NW, NE, SE and SW.")
+        return Place(_cube(words[1]), corner, _faces(words[3]))
+    raise NotationError(f"{words[0]!r} is not a step; steps are pick and place.")
+
+
+def parse_steps(text: str) -> list[tuple[Pick | Place, str]]:
+    out = []
+    for number, piece in enumerate(split_steps(text, 20_000, 10), 1):
+        try:
+            out.append((read_step(piece), piece))
+        except NotationError as error:
+            raise error.at(number, piece) from None
+    return out
+
+
+def parse(text: str) -> list[Pick | Place]:
+    return [step for step, _ in parse_steps(text)]

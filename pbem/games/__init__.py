@@ -14,6 +14,7 @@ from .base import Game
 INSTALLED = {
     "babel": "pbem.games.babel:GAME",
     "babel-tower": "pbem.games.babel_tower:GAME",
+    "babylonia": "pbem.games.babylonia:GAME",
 }
 
 _loaded: dict[str, Game] = {}

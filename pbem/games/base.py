@@ -60,13 +60,20 @@ class StepOption:
     notation: str
     label: str
     ends: bool = False
+    #: Options of one group are shown together (folded, when there are many): "Play a farmer".
+    group: str = ""
 
 
 @dataclass(frozen=True)
 class Outcome:
-    winner: int | None          # None: a draw
+    winner: int | None          # None: a draw, or a win shared by `winners`
     reason: str                 # game-defined key, e.g. "twenty", "resigned"
     description: str            # one sentence for pages and mails
+    winners: tuple[int, ...] = ()   # every winning seat: (winner,), or several sharing a win
+
+    def __post_init__(self):
+        if not self.winners and self.winner is not None:
+            object.__setattr__(self, "winners", (self.winner,))
 
 
 @dataclass
@@ -205,8 +212,8 @@ class Game(ABC):
         """Each seat's score now (for the record's chart)."""
 
     @abstractmethod
-    def notation(self, event: Mapping[str, Any]) -> str:
-        """An event as a line of the game record."""
+    def notation(self, event: Mapping[str, Any], seat: int | None = None) -> str:
+        """An event as a line of the game record, as `seat` may see it (None: a spectator)."""
 
     def summary(self, state: Any, seat: int) -> list[str]:
         """A few lines of what the seat sees, for mails (so a player can answer from his mailbox)."""

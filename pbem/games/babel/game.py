@@ -164,7 +164,7 @@ class Babel(Game):
     def scores(self, state: State) -> list[int]:
         return state.scores()
 
-    def notation(self, event: Mapping[str, Any]) -> str:
+    def notation(self, event: Mapping[str, Any], seat: int | None = None) -> str:
         kind = event.get("type")
         if kind == TURN:
             return notation.one_line(notation.parse(event["steps"]))

@@ -147,7 +147,7 @@ class BabelTower(Game):
         """Cubes each player has placed."""
         return [sum(1 for f in state.floors for p in f.values() if p.seat == s) for s in (0, 1)]
 
-    def notation(self, event: Mapping[str, Any]) -> str:
+    def notation(self, event: Mapping[str, Any], seat: int | None = None) -> str:
         return event.get("step") or str(event.get("type"))
 
     def explain(self, state: Tower, seat: int, text: str) -> list[str]:

@@ -1,0 +1,5 @@
+"""Babylonia (Reiner Knizia, 2019) for 2 to 4 players: see BABYLONIA-RULINGS.md."""
+
+from .game import GAME, Babylonia
+
+__all__ = ["GAME", "Babylonia"]

@@ -1,0 +1,211 @@
+"""Babylonia as the server sees it: the `pbem.games.base.Game` interface, for 2 to 4 seats.
+
+Events (each also has "v"):
+- `{"type": "turn", "seat": s, "steps": "farmer g7\\nscore i7\\ncard 3"}`: a whole turn in
+  canonical notation; it ends the turn, or leaves it paused for someone's card;
+- `{"type": "card", "seat": s, "card": 4}`: a ziggurat card owed while a turn pauses;
+- `{"type": "resign" | "timeout", "seat": s}`: the game ends (see `turn.resign`).
+Each seat's view hides the other stands, every supply and the kinds of the
+others' face-down river tokens; so does the record of a turn (`notation`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ..base import EVENT_VERSION, Decision, Draft, Game, Option, Outcome, StepOption
+from ..errors import GameError, IllegalStep, NotationError, WrongDecision
+from ..rng import Rng
+from . import snapshot, turn
+from .board import board
+from .cards import CARD_WORDS
+from .legal import legal_steps, words
+from .notation import Card, Play, parse, parse_steps
+from .state import State, deal
+from .view import summary, view
+
+TURN, CARD = "turn", "card"
+BASIC, ADVANCED = "basic", "advanced"
+OUTCOMES = {"end": "the game ended; most points wins, then most cities",
+            "resigned": "a player resigned", "timeout": "a player's time ran out"}
+
+
+class Babylonia(Game):
+    name = "babylonia"
+    title = "Babylonia"
+    min_seats, max_seats = 2, 4
+    options = (
+        Option("ziggurat_cards", "Ziggurat cards",
+               ((BASIC, "cards 1 to 7 (basic)"),
+                (ADVANCED, "7 of the 9 cards, drawn at random (advanced)")), BASIC),
+    )
+    board_template = "games/babylonia/board.html"
+    example_step = "farmer g7"
+
+    # -- setting up and the log -------------------------------------------
+    def start(self, seed: int, options: Mapping[str, str] | None = None, seats: int = 2,
+              first: int | None = None) -> State:
+        if not 2 <= seats <= 4:
+            raise GameError(f"Babylonia is a game for 2 to 4; {seats} seats were asked for.")
+        if first is not None and not 0 <= first < seats:
+            raise GameError(f"the first player must be a seat from 0 to {seats - 1}, not {first!r}.")
+        return deal(seed, seats, first, self.normalize_options(options)["ziggurat_cards"])
+
+    def apply(self, state: State, event: Mapping[str, Any]) -> State:
+        state = state.copy()
+        kind, seat = event.get("type"), event.get("seat")
+        if state.result is not None:
+            raise WrongDecision(f"the game is over; a {kind} event cannot follow.")
+        if kind in ("resign", "timeout"):
+            if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.players:
+                raise WrongDecision(f"{seat!r} is not a seat of this game.")
+            turn.resign(state, seat, "resigned" if kind == "resign" else "timeout")
+            return state
+        owed = _owed(state, seat)
+        if kind != owed:
+            raise WrongDecision(f"seat {seat} owes {owed or 'nothing'} now, not {kind}.")
+        if kind == CARD:
+            turn.answer_card(state, seat, event["card"])
+        else:
+            turn.play_steps(state, seat, event["steps"])
+            turn.finish_submission(state, seat)
+        return state
+
+    def to_act(self, state: State) -> list[Decision]:
+        if state.result is not None:
+            return []
+        if state.owed is not None:
+            hex = state.turn.order[state.turn.resolved]
+            return [Decision(state.owed, CARD, f"choose a ziggurat card (you won the ziggurat at {hex})")]
+        return [Decision(state.to_move, TURN, "play your turn")]
+
+    def _require(self, state: State, seat: int) -> str:
+        if state.result is not None:
+            raise WrongDecision("the game is over.")
+        kind = _owed(state, seat)
+        if kind is None:
+            raise WrongDecision("it is not your turn.")
+        return kind
+
+    def decide(self, state: State, seat: int, text: str) -> dict[str, Any]:
+        kind = self._require(state, seat)
+        trial = state.copy()
+        if kind == CARD:
+            card = _one_card(text)
+            turn.answer_card(trial, seat, card)
+            return {"v": EVENT_VERSION, "type": CARD, "seat": seat, "card": card}
+        steps = turn.play_steps(trial, seat, text)
+        try:
+            turn.finish_submission(trial, seat)
+        except IllegalStep as error:
+            raise IllegalStep(f"the turn is not finished: {error.message}") from None
+        return {"v": EVENT_VERSION, "type": TURN, "seat": seat,
+                "steps": "\n".join(str(s) for s in steps)}
+
+    def draft(self, state: State, seat: int, text: str) -> Draft:
+        trial = state.copy()
+        try:
+            kind = self._require(state, seat)
+            if kind == CARD:
+                if not parse_steps(text):
+                    return Draft(trial)
+                card = _one_card(text)
+                turn.answer_card(trial, seat, card)
+                return Draft(trial, [f"card {card}"], done=True)
+            parsed = parse_steps(text)
+        except GameError as error:
+            return Draft(trial, error=error)
+        applied = []
+        for number, (step, piece) in enumerate(parsed, 1):
+            try:
+                turn.apply_step(trial, seat, step)
+            except IllegalStep as error:
+                return Draft(trial, applied, error.at(number, piece))
+            applied.append(str(step))
+        todo = turn.unfinished(trial, seat)
+        return Draft(trial, applied, None, done=todo is None, todo=todo)
+
+    def legal_steps(self, state: State, seat: int) -> list[StepOption]:
+        return legal_steps(state, seat)
+
+    # -- what people see --------------------------------------------------
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return view(state, seat)
+
+    def outcome(self, state: State) -> Outcome | None:
+        result = state.result
+        if result is None:
+            return None
+        words = OUTCOMES[result.reason]
+        if len(result.winners) > 1:
+            words += "; equal points and cities: the win is shared"
+        winner = result.winners[0] if len(result.winners) == 1 else None
+        return Outcome(winner, result.reason, words, result.winners)
+
+    def scores(self, state: State) -> list[int]:
+        return list(state.scores)
+
+    def notation(self, event: Mapping[str, Any], seat: int | None = None) -> str:
+        kind = event.get("type")
+        if kind == CARD:
+            return f"card {event['card']}"
+        if kind != TURN:
+            return str(kind)
+        steps = parse(event["steps"])
+        return "; ".join(_hidden(step, event["seat"], seat) for step in steps)
+
+    def explain(self, state: State, seat: int, text: str) -> list[str]:
+        try:
+            return [words(state, step) for step in parse(text)]
+        except GameError:
+            return []
+
+    def summary(self, state: State, seat: int) -> list[str]:
+        return summary(state, seat)
+
+    def snapshot(self, state: State) -> dict:
+        return snapshot.to_json(state)
+
+    def restore(self, data) -> State:
+        return snapshot.from_json(data)
+
+    def random_submission(self, state: State, seat: int, rng: Rng) -> str:
+        """A random legal submission: random steps until ending is allowed and chosen."""
+        trial, steps = state.copy(), []
+        while True:
+            options = legal_steps(trial, seat)
+            if any(o.ends for o in options) and (rng.below(2) or len(options) == 1):
+                return "\n".join(steps)
+            choices = [o for o in options if not o.ends]
+            pick = choices[rng.below(len(choices))].notation
+            if _owed(trial, seat) == CARD:
+                return pick
+            turn.apply_step(trial, seat, parse(pick)[0])
+            steps.append(pick)
+
+
+def _owed(state: State, seat) -> str | None:
+    if state.result is not None:
+        return None
+    if state.owed is not None:
+        return CARD if seat == state.owed else None
+    return TURN if seat == state.to_move else None
+
+
+def _one_card(text: str) -> int:
+    parsed = parse_steps(text)
+    if len(parsed) != 1 or not isinstance(parsed[0][0], Card):
+        raise NotationError("answer with one step: card N, the ziggurat card you take.",
+                            1, parsed[0][1] if parsed else "")
+    return parsed[0][0].number
+
+
+def _hidden(step, mover: int, seat: int | None) -> str:
+    """A river play's kind is its owner's secret: others read `? i7`."""
+    if isinstance(step, Play) and seat != mover and board(4).is_river(step.hex):
+        return f"? {step.hex}"
+    return str(step)
+
+
+GAME = Babylonia()
+__all__ = ["GAME", "Babylonia", "CARD_WORDS"]

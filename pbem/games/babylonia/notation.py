@@ -1,0 +1,90 @@
+"""The Babylonia turn notation (BABYLONIA-RULINGS.md, "Notation"), read apart from legality.
+
+    farmer g7 | priest g7 | merchant g7 | official g7   (or F g7, P g7, M g7, O g7)
+    score g7        the scoring order, when several became surrounded
+    card 4          take ziggurat card 4
+    extra           use card 2: one more turn after this one
+
+Words and letters are read in any case; the canonical form is the word and
+the lower-case hex. `?` stands for a face-down token's kind where it is hidden.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..errors import NotationError
+from ..text import split_steps
+from .board import raw
+
+WORDS = {"F": "farmer", "P": "priest", "M": "merchant", "O": "official"}
+KIND_OF = {**{w: k for k, w in WORDS.items()}, **{k.lower(): k for k in WORDS}}
+HEXES = frozenset(h["name"] for h in raw()["hexes"])
+
+
+@dataclass(frozen=True)
+class Play:
+    kind: str      # F P M O
+    hex: str
+
+    def __str__(self) -> str:
+        return f"{WORDS[self.kind]} {self.hex}"
+
+
+@dataclass(frozen=True)
+class Score:
+    hex: str
+
+    def __str__(self) -> str:
+        return f"score {self.hex}"
+
+
+@dataclass(frozen=True)
+class Card:
+    number: int
+
+    def __str__(self) -> str:
+        return f"card {self.number}"
+
+
+@dataclass(frozen=True)
+class Extra:
+    def __str__(self) -> str:
+        return "extra"
+
+
+Step = Play | Score | Card | Extra
+
+
+def parse_one(text: str, number: int = 1) -> Step:
+    words = text.lower().split()
+    if words == ["extra"]:
+        return Extra()
+    if len(words) != 2:
+        raise NotationError("a step is a token and a hex (farmer g7), score HEX, card N or extra.",
+                            number, text)
+    head, arg = words
+    if head == "card":
+        if not (arg.isascii() and arg.isdigit()) or not 1 <= int(arg) <= 9:
+            raise NotationError(f"{arg!r} is not a ziggurat card; cards are numbered 1 to 9.",
+                                number, text)
+        return Card(int(arg))
+    if head != "score" and head not in KIND_OF:
+        raise NotationError(f"{head!r} is not a step; write farmer, priest, merchant, official "
+                            f"(F, P, M, O), score, card or extra.", number, text)
+    if arg not in HEXES:
+        raise NotationError(f"{arg!r} is not a hex of the board (a1 to q13).", number, text)
+    return Score(arg) if head == "score" else Play(KIND_OF[head], arg)
+
+
+def parse_steps(text: str) -> list[tuple[Step, str]]:
+    """Each step with the text it was read from, in order."""
+    return [(parse_one(piece, n), piece) for n, piece in enumerate(split_steps(text), 1)]
+
+
+def parse(text: str) -> list[Step]:
+    return [step for step, _ in parse_steps(text)]
+
+
+def canonical(text: str) -> str:
+    return "\n".join(str(step) for step in parse(text))

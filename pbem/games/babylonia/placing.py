@@ -1,0 +1,141 @@
+"""Step 1 of a turn: playing tokens from the stand (BABYLONIA-RULINGS.md, "A turn" 1).
+
+A turn's tokens follow one of these ways, each a rule of its own:
+- `two`: exactly 2 tokens of any kind (fewer when the stand holds fewer);
+- `farmers`: 3 or more farmers, none on a river; with card 5 also 1 noble face up;
+- `nobles` (card 4): exactly 3 different nobles, face up;
+- round 1: the first player exactly 1 token, the second exactly 2.
+Face up means not on a river, where every token lies face down.
+"""
+
+from __future__ import annotations
+
+from ..errors import IllegalStep
+from .notation import WORDS
+from .state import KIND_INDEX, NOBLES, State, Token
+
+ROUND_ONE = {0: "in the first round the first player plays exactly 1 token",
+             1: "in the first round the second player plays exactly 2 tokens"}
+WAYS = "a turn plays exactly 2 tokens, or 3 or more farmers"
+
+
+def is_free(state: State, hex: str) -> bool:
+    """No tile, no ziggurat, no token."""
+    b = state.board
+    return (hex in b.hexes and b.hexes[hex].kind != "ziggurat"
+            and hex not in state.tiles and hex not in state.tokens)
+
+
+def stand_at_start(state: State, seat: int) -> list[int]:
+    stand = list(state.stands[seat])
+    for kind, _ in state.turn.placed:
+        stand[KIND_INDEX[kind]] += 1
+    return stand
+
+
+def way_problems(state: State, seat: int, placed: list[tuple[str, str]], complete: bool) -> str | None:
+    """None when `placed` is (complete: exactly; else the start of) a legal way; else why not."""
+    stand = stand_at_start(state, seat)
+    size, index = sum(stand), state.turn.index
+    if index in ROUND_ONE:
+        need = min(index + 1, size)
+        ok = len(placed) == need if complete else len(placed) <= need
+        return None if ok else ROUND_ONE[index]
+    reasons = [_two(placed, min(2, size), complete), _farmers(state, seat, stand, placed, complete)]
+    if state.has(seat, 4):
+        reasons.append(_nobles(state, stand, placed, complete))
+    if None in reasons:
+        return None
+    return next((r for r in reasons[1:] if r and len(placed) > 2), reasons[0])
+
+
+def _two(placed, need: int, complete: bool) -> str | None:
+    ok = len(placed) == need if complete else len(placed) <= need
+    return None if ok else WAYS
+
+
+def _farmers(state, seat, stand, placed, complete) -> str | None:
+    nobles = sum(1 for kind, _ in placed if kind != "F")
+    farmers = len(placed) - nobles
+    if nobles > (1 if state.has(seat, 5) else 0):
+        return ("with card 5, at most 1 noble goes with 3 or more farmers" if state.has(seat, 5)
+                else "only farmers can be played as 3 or more tokens")
+    if any(state.board.is_river(h) for _, h in placed):
+        return "tokens played with 3 or more farmers may not go onto a river"
+    if stand[KIND_INDEX["F"]] < 3:
+        return WAYS
+    if complete and farmers < 3:
+        return WAYS
+    return None
+
+
+def _nobles(state, stand, placed, complete) -> str | None:
+    kinds = [kind for kind, _ in placed]
+    if "F" in kinds or len(set(kinds)) < len(kinds) or len(kinds) > 3:
+        return "with card 4, the three nobles must all differ"
+    if any(state.board.is_river(h) for _, h in placed):
+        return "with card 4, the nobles are played face up, so not onto a river"
+    if any(stand[KIND_INDEX[k]] == 0 for k in NOBLES):
+        return WAYS
+    if complete and len(kinds) != 3:
+        return "with card 4, play exactly 3 different nobles"
+    return None
+
+
+def check_play(state: State, seat: int, kind: str, hex: str) -> None:
+    """Raise IllegalStep (message only) when this token may not go onto this hex now."""
+    b = state.board
+    if state.stands[seat][KIND_INDEX[kind]] == 0:
+        raise IllegalStep(f"your stand holds no {_word(kind)}")
+    if hex not in b.hexes:
+        raise IllegalStep(f"{hex} is not on the board in play")
+    if b.hexes[hex].kind == "ziggurat":
+        raise IllegalStep(f"{hex} is a ziggurat")
+    if hex in state.tokens:
+        raise IllegalStep(f"{hex} already holds a token")
+    tile = state.tiles.get(hex)
+    if tile and tile.startswith("city"):
+        raise IllegalStep(f"{hex} holds a city; nothing may go onto it")
+    if tile:
+        _check_field(state, seat, kind, hex)
+    problem = way_problems(state, seat, state.turn.placed + [(kind, hex)], complete=False)
+    if problem:
+        raise IllegalStep(problem)
+
+
+def _check_field(state: State, seat: int, kind: str, hex: str) -> None:
+    if kind != "F":
+        if not state.has(seat, 6):
+            raise IllegalStep("a noble cannot go onto a field without card 6")
+        return
+    if not any(state.tokens.get(n, _NOBODY).seat == seat for n in state.board.neighbours[hex]):
+        raise IllegalStep(f"a farmer goes onto the field at {hex} only next to another token of yours")
+
+
+_NOBODY = Token(-1, "F")
+
+
+def play(state: State, seat: int, kind: str, hex: str) -> None:
+    """Put the token down (checked before), then score a field and ziggurat neighbours."""
+    b = state.board
+    state.stands[seat][KIND_INDEX[kind]] -= 1
+    state.tokens[hex] = Token(seat, kind, down=b.is_river(hex))
+    state.turn.placed.append((kind, hex))
+    tile = state.tiles.pop(hex, None)
+    if tile:
+        value = tile.split()[1]
+        points = sum(len(c) for c in state.cities) if value == "cities" else int(value)
+        state.score(seat, points, f"{tile} at {hex}")
+    if any(b.hexes[n].kind == "ziggurat" for n in b.neighbours[hex]):
+        touched = sum(1 for z in b.ziggurats if next_to(state, z, seat))
+        state.score(seat, touched, f"token next to a ziggurat at {hex}")
+
+
+def next_to(state: State, hex: str, seat: int) -> int:
+    """How many tokens of this seat lie next to the hex."""
+    return sum(1 for n in state.board.neighbours[hex]
+               if n in state.tokens and state.tokens[n].seat == seat)
+
+
+def _word(kind: str) -> str:
+    return WORDS[kind]

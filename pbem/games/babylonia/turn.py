@@ -1,0 +1,212 @@
+"""A whole turn, step by step: tokens, the scoring order, card choices, `extra`, then the
+refill and the end (BABYLONIA-RULINGS.md, "A turn", "End", "Decisions owed by other players").
+
+Scoring runs as soon as it can: a city at once, a ziggurat the mover wins
+when his `card N` follows, a ziggurat another player wins by pausing the turn
+(`state.owed`). Cards the mover names after a pause wait in `turn.cards` and
+are taken in order when the turn resumes; one gone by then is owed again.
+"""
+
+from __future__ import annotations
+
+from ..errors import IllegalStep, WrongDecision
+from . import placing, scoring
+from .notation import Card, Extra, Play, Score, Step, parse_steps
+from .state import Result, State, Turn, refill
+
+
+def play_steps(state: State, seat: int, text: str) -> list[Step]:
+    """Apply every step of a submission in place; errors name the step."""
+    steps = []
+    for number, (step, piece) in enumerate(parse_steps(text), 1):
+        try:
+            apply_step(state, seat, step)
+        except IllegalStep as error:
+            raise error.at(number, piece) from None
+        steps.append(step)
+    return steps
+
+
+def apply_step(state: State, seat: int, step: Step) -> None:
+    turn = state.turn
+    if isinstance(step, Play):
+        if turn.closed:
+            raise IllegalStep("tokens are played before scoring, cards and extra")
+        placing.check_play(state, seat, step.kind, step.hex)
+        placing.play(state, seat, step.kind, step.hex)
+        return
+    close(state, seat)
+    if isinstance(step, Score):
+        declare(state, step.hex)
+    elif isinstance(step, Card):
+        name_card(state, seat, step.number)
+    elif isinstance(step, Extra):
+        if turn.extra:
+            raise IllegalStep("extra is said once")
+        if not state.has(seat, 2):
+            raise IllegalStep("extra needs ziggurat card 2, unused")
+        turn.extra = True
+    resolve(state)
+
+
+def close(state: State, seat: int) -> None:
+    """End step 1: check the tokens make a whole legal way, find what became surrounded."""
+    turn = state.turn
+    if turn.closed:
+        return
+    problem = placing.way_problems(state, seat, turn.placed, complete=True)
+    if problem:
+        raise IllegalStep(problem if turn.placed else "play your tokens first")
+    turn.closed = True
+    turn.candidates = scoring.newly_surrounded(state)
+    if len(turn.candidates) == 1:
+        turn.order = list(turn.candidates)
+    resolve(state)
+
+
+def declare(state: State, hex: str) -> None:
+    turn = state.turn
+    if hex not in turn.candidates:
+        raise IllegalStep(f"nothing at {hex} became surrounded this turn" if turn.candidates
+                          else "nothing became surrounded this turn")
+    if hex in turn.order:
+        raise IllegalStep(f"{hex} is already in the scoring order")
+    if turn.waiting:
+        raise IllegalStep(f"first name your card for the ziggurat at {turn.waiting}")
+    turn.order.append(hex)
+
+
+def name_card(state: State, seat: int, card: int) -> None:
+    turn = state.turn
+    if turn.waiting:
+        _check_available(state, card)
+        scoring.take_card(state, seat, card)
+        turn.waiting = None
+        turn.resolved += 1
+        return
+    if state.owed is None or len(turn.cards) >= _wins_ahead(state, seat):
+        raise IllegalStep("no ziggurat of yours waits for a card")
+    if card in turn.cards:
+        raise IllegalStep(f"card {card} is already named")
+    _check_available(state, card)
+    turn.cards.append(card)
+
+
+def _check_available(state: State, card: int) -> None:
+    if card not in state.available:
+        left = ", ".join(map(str, state.available)) or "none"
+        raise IllegalStep(f"card {card} is not available; available: {left}")
+
+
+def _wins_ahead(state: State, seat: int) -> int:
+    """The mover's ziggurat wins in the declared order beyond the paused one."""
+    turn = state.turn
+    return sum(1 for h in turn.order[turn.resolved + 1:]
+               if h in state.board.ziggurats and scoring.majority(state, h) == seat)
+
+
+def resolve(state: State, resuming: bool = False) -> None:
+    """Score the declared order as far as it goes without someone's choice.
+
+    While the mover composes, a ziggurat he wins waits for his `card N`; once
+    the turn resumes after a pause, his named cards are taken in order, and
+    when the next one is gone he owes a card like anyone else.
+    """
+    turn, mover = state.turn, state.to_move
+    while state.owed is None and turn.waiting is None and turn.resolved < len(turn.order):
+        hex = turn.order[turn.resolved]
+        if hex not in state.board.ziggurats:
+            scoring.score_city(state, hex)
+            turn.resolved += 1
+            continue
+        state.scored.add(hex)
+        winner = scoring.majority(state, hex)
+        if winner is None or not state.available:
+            turn.resolved += 1
+        elif winner != mover:
+            state.owed = winner
+        elif not resuming:
+            turn.waiting = hex
+        elif turn.cards and turn.cards[0] in state.available:
+            scoring.take_card(state, mover, turn.cards.pop(0))
+            turn.resolved += 1
+        else:
+            turn.cards[:1] = []          # his named card is gone: he chooses again
+            state.owed = mover
+
+
+def unfinished(state: State, seat: int) -> str | None:
+    """Why the submission cannot end here (None: it can)."""
+    turn = state.turn
+    if not turn.closed:
+        problem = placing.way_problems(state, seat, turn.placed, complete=True)
+        if problem:
+            return problem if turn.placed else "play your tokens"
+        trial = state.copy()
+        close(trial, seat)
+        return unfinished(trial, seat)
+    missing = [h for h in turn.candidates if h not in turn.order]
+    if missing:
+        return "say the order in which to score: " + ", ".join(f"score {h}" for h in missing)
+    if turn.waiting:
+        return f"you won the ziggurat at {turn.waiting}: name your card (card N)"
+    if state.owed is not None and len(turn.cards) < _wins_ahead(state, seat):
+        return "name a card for each ziggurat of yours still to score (card N)"
+    return None
+
+
+def finish_submission(state: State, seat: int) -> None:
+    """The submission is over: end the turn, or leave it paused for someone's card."""
+    if not state.turn.closed:
+        close(state, seat)
+    problem = unfinished(state, seat)
+    if problem:
+        raise IllegalStep(problem)
+    state.turn.submitted = True
+    if state.owed is None:
+        end_turn(state)
+
+
+def answer_card(state: State, seat: int, card: int) -> None:
+    """The owed `card N`; the rest of the turn then resolves by itself."""
+    if state.owed != seat:
+        raise WrongDecision("no ziggurat card is owed by you now.")
+    _check_available(state, card)
+    turn = state.turn
+    scoring.take_card(state, seat, card)
+    state.owed = None
+    turn.resolved += 1
+    resolve(state, resuming=True)
+    if state.owed is None:
+        end_turn(state)
+
+
+def end_turn(state: State) -> None:
+    """Step 3, the end check, and the next turn (the same player's with `extra`)."""
+    mover, turn = state.to_move, state.turn
+    refill(state, mover)
+    cities_left = sum(1 for t in state.tiles.values() if t.startswith("city"))
+    if state.stand_size(mover) == 0 or cities_left <= 1:
+        state.result = Result(ranking(state, range(state.players)), "end")
+        state.turn = None
+        return
+    if turn.extra:
+        state.used[mover].append(2)
+    else:
+        state.to_move = (mover + 1) % state.players
+    state.turn = Turn(turn.index + 1)
+
+
+def ranking(state: State, seats) -> tuple[int, ...]:
+    """Most points; then more cities in front; still tied, a shared win."""
+    key = {s: (state.scores[s], len(state.cities[s])) for s in seats}
+    best = max(key.values())
+    return tuple(s for s in seats if key[s] == best)
+
+
+def resign(state: State, seat: int, reason: str) -> None:
+    """Decision: a resigning (or timed-out) player ends the game; the others are ranked as at
+    its end, so in a game of two the other player wins."""
+    others = [s for s in range(state.players) if s != seat]
+    state.result = Result(ranking(state, others), reason)
+    state.turn, state.owed = None, None

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 DATA = Path(__file__).with_name("data") / "board.json"
@@ -40,11 +40,11 @@ class Board:
     neighbours: dict[str, tuple[str, ...]]
     tiles: dict[str, int]                 # tile name ("city MP", "field 5") -> how many
 
-    @property
+    @cached_property
     def sites(self) -> list[str]:
         return [n for n, h in self.hexes.items() if h.site]
 
-    @property
+    @cached_property
     def ziggurats(self) -> list[str]:
         return [n for n, h in self.hexes.items() if h.kind == ZIGGURAT]
 

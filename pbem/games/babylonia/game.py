@@ -91,8 +91,7 @@ class Babylonia(Game):
         kind = self._require(state, seat)
         trial = state.copy()
         if kind == CARD:
-            card = _one_card(text)
-            turn.answer_card(trial, seat, card)
+            card = _answer(trial, seat, text)
             return {"v": EVENT_VERSION, "type": CARD, "seat": seat, "card": card}
         steps = turn.play_steps(trial, seat, text)
         try:
@@ -108,9 +107,8 @@ class Babylonia(Game):
             kind = self._require(state, seat)
             if kind == CARD:
                 if not parse_steps(text):
-                    return Draft(trial)
-                card = _one_card(text)
-                turn.answer_card(trial, seat, card)
+                    return Draft(trial, todo="choose a ziggurat card (card N)")
+                card = _answer(trial, seat, text)
                 return Draft(trial, [f"card {card}"], done=True)
             parsed = parse_steps(text)
         except GameError as error:
@@ -171,6 +169,7 @@ class Babylonia(Game):
 
     def random_submission(self, state: State, seat: int, rng: Rng) -> str:
         """A random legal submission: random steps until ending is allowed and chosen."""
+        self._require(state, seat)
         trial, steps = state.copy(), []
         while True:
             options = legal_steps(trial, seat)
@@ -192,12 +191,18 @@ def _owed(state: State, seat) -> str | None:
     return TURN if seat == state.to_move else None
 
 
-def _one_card(text: str) -> int:
+def _answer(state: State, seat: int, text: str) -> int:
+    """Take the owed card a one-step answer names (in place); errors name step 1."""
     parsed = parse_steps(text)
     if len(parsed) != 1 or not isinstance(parsed[0][0], Card):
         raise NotationError("answer with one step: card N, the ziggurat card you take.",
                             1, parsed[0][1] if parsed else "")
-    return parsed[0][0].number
+    step, piece = parsed[0]
+    try:
+        turn.answer_card(state, seat, step.number)
+    except IllegalStep as error:
+        raise error.at(1, piece) from None
+    return step.number
 
 
 def _hidden(step, mover: int, seat: int | None) -> str:

@@ -46,6 +46,10 @@ def way_problems(state: State, seat: int, placed: list[tuple[str, str]], complet
         reasons.append(_nobles(state, stand, placed, complete))
     if None in reasons:
         return None
+    # Fix: three or more nobles alone, with card 4, are card 4's way gone wrong (two equal,
+    # one on a river); say so rather than "only farmers can be played as 3 or more tokens".
+    if state.has(seat, 4) and len(placed) > 2 and all(kind != "F" for kind, _ in placed):
+        return reasons[2]
     return next((r for r in reasons[1:] if r and len(placed) > 2), reasons[0])
 
 
@@ -71,7 +75,9 @@ def _farmers(state, seat, stand, placed, complete) -> str | None:
 
 def _nobles(state, stand, placed, complete) -> str | None:
     kinds = [kind for kind, _ in placed]
-    if "F" in kinds or len(set(kinds)) < len(kinds) or len(kinds) > 3:
+    if len(kinds) > 3:
+        return "with card 4, play exactly 3 different nobles"
+    if "F" in kinds or len(set(kinds)) < len(kinds):
         return "with card 4, the three nobles must all differ"
     if any(state.board.is_river(h) for _, h in placed):
         return "with card 4, the nobles are played face up, so not onto a river"
@@ -127,6 +133,7 @@ def play(state: State, seat: int, kind: str, hex: str) -> None:
         points = sum(len(c) for c in state.cities) if value == "cities" else int(value)
         state.score(seat, points, f"{tile} at {hex}")
     if any(b.hexes[n].kind == "ziggurat" for n in b.neighbours[hex]):
+        # Decision: a scored ziggurat stays on the board, so it is still "in play" here.
         touched = sum(1 for z in b.ziggurats if next_to(state, z, seat))
         state.score(seat, touched, f"token next to a ziggurat at {hex}")
 

@@ -28,6 +28,24 @@ def play_steps(state: State, seat: int, text: str) -> list[Step]:
 
 
 def apply_step(state: State, seat: int, step: Step) -> None:
+    """Apply one step in place; a refused step leaves the state as it was.
+
+    Fix: a score, card or extra step first closes step 1 (and scores what it can); when
+    the step itself is then refused, that closing is undone too, so that a draft shows
+    the state after its legal prefix only."""
+    if isinstance(step, Play):
+        _apply_step(state, seat, step)          # checked in full before anything changes
+        return
+    before = state.copy()
+    try:
+        _apply_step(state, seat, step)
+    except IllegalStep:
+        for name in State.__slots__:
+            setattr(state, name, getattr(before, name))
+        raise
+
+
+def _apply_step(state: State, seat: int, step: Step) -> None:
     turn = state.turn
     if isinstance(step, Play):
         if turn.closed:
@@ -41,6 +59,9 @@ def apply_step(state: State, seat: int, step: Step) -> None:
     elif isinstance(step, Card):
         name_card(state, seat, step.number)
     elif isinstance(step, Extra):
+        if turn.waiting:
+            # Fix: the card comes right after the score step of a ziggurat he wins (Decision).
+            raise IllegalStep(f"first name your card for the ziggurat at {turn.waiting}")
         if turn.extra:
             raise IllegalStep("extra is said once")
         if not state.has(seat, 2):
@@ -69,6 +90,11 @@ def declare(state: State, hex: str) -> None:
     if hex not in turn.candidates:
         raise IllegalStep(f"nothing at {hex} became surrounded this turn" if turn.candidates
                           else "nothing became surrounded this turn")
+    if hex in turn.order and turn.candidates == [hex]:
+        # Fix (message): a sole candidate is scored without a `score` step (its card, if he
+        # wins it, comes right after the tokens); say so rather than "already in the
+        # scoring order", which the player never wrote.
+        raise IllegalStep(f"only {hex} became surrounded: it is scored without a score step")
     if hex in turn.order:
         raise IllegalStep(f"{hex} is already in the scoring order")
     if turn.waiting:
@@ -150,7 +176,12 @@ def unfinished(state: State, seat: int) -> str | None:
         return "say the order in which to score: " + ", ".join(f"score {h}" for h in missing)
     if turn.waiting:
         return f"you won the ziggurat at {turn.waiting}: name your card (card N)"
-    if state.owed is not None and len(turn.cards) < _wins_ahead(state, seat):
+    # Fix and Decision: named cards differ and must be available, so the mover names at most
+    # as many cards as are left now (three ziggurats in one turn with one card left could
+    # otherwise never finish); a win whose card is gone by then is owed, or gets nothing
+    # when no card is left.
+    if state.owed is not None and len(turn.cards) < min(_wins_ahead(state, seat),
+                                                         len(state.available)):
         return "name a card for each ziggurat of yours still to score (card N)"
     return None
 

@@ -28,6 +28,7 @@ from . import games, links, ratelimit, store
 from .errors import AlreadySubmitted
 from .extensions import db
 from .mail import notify
+from .mail.words import listing
 from .models import Event, Game, RateEvent, Reminder, Seat
 
 WAITING, DEADLINE = "waiting", "deadline"
@@ -126,7 +127,7 @@ def _entry(w: Waiting, seat: Seat, names: list[str], now: datetime) -> dict:
     hours = int((now - w.since).total_seconds() // 3600)
     return {
         "title": games.get(w.game.kind).title,
-        "opponents": " and ".join(n for i, n in enumerate(names) if i != w.seat),
+        "opponents": listing(n for i, n in enumerate(names) if i != w.seat),
         "waiting": f"{hours // 24} days {hours % 24} hours" if hours >= 24 else f"{hours} hours",
         "deadline": w.deadline.strftime("%Y-%m-%d %H:%M") if w.deadline else None,
         "urgency": (w.deadline or datetime.max.replace(tzinfo=timezone.utc), w.since),

@@ -31,6 +31,33 @@
     });
   }
 
+  // The start page shows as many player rows as its largest game seats: only the chosen
+  // game's rows (and its options) are shown; the server refuses rows the game has no seat for.
+  var newgame = document.querySelector("form.newgame");
+  if (newgame) {
+    var fitRows = function () {
+      var chosen = newgame.querySelector("input[name=game]:checked");
+      if (!chosen || !chosen.dataset.maxSeats) return;
+      var most = Number(chosen.dataset.maxSeats), fewest = Number(chosen.dataset.minSeats);
+      newgame.querySelectorAll("[data-seat]").forEach(function (row) {
+        var off = Number(row.dataset.seat) >= most;
+        row.hidden = off;
+        if (row.tagName === "OPTION") { row.disabled = off; if (off && row.selected) row.parentNode.value = "random"; }
+        row.querySelectorAll("input").forEach(function (input) { input.disabled = off; });
+      });
+      var more = newgame.querySelector(".more-players");
+      if (more) more.hidden = most <= fewest;
+      newgame.querySelectorAll("fieldset.game-options").forEach(function (set) {
+        set.hidden = set.dataset.game !== chosen.value;
+        set.querySelectorAll("input").forEach(function (input) { input.disabled = set.hidden; });
+      });
+    };
+    newgame.addEventListener("change", function (event) {
+      if (event.target.name === "game") fitRows();
+    });
+    fitRows();
+  }
+
   var form = document.getElementById("composer");
   if (!form) return;
   var textarea = form.querySelector("textarea[name=steps]");
@@ -53,7 +80,10 @@
   function restoreFocus(edit) {
     if (!edit) return;
     var same = draft.querySelector("button[name='" + edit.name + "'][value='" + CSS.escape(edit.value) + "']");
-    var target = same || draft.querySelector("button[name=add]") || textarea;
+    var shown = Array.prototype.filter.call(draft.querySelectorAll("button[name=add]"), function (b) {
+      return b.offsetParent !== null;   // not inside a folded group
+    });
+    var target = (same && same.offsetParent !== null ? same : null) || shown[0] || textarea;
     target.focus();
   }
 
@@ -66,7 +96,13 @@
       return response.text();
     }).then(function (html) {
       if (html === null || html === undefined) return;
+      // Groups of steps the player has opened (or closed) stay so after the preview.
+      var folds = {};
+      draft.querySelectorAll("details[data-group]").forEach(function (d) { folds[d.dataset.group] = d.open; });
       draft.innerHTML = html;
+      draft.querySelectorAll("details[data-group]").forEach(function (d) {
+        if (d.dataset.group in folds) d.open = folds[d.dataset.group];
+      });
       var text = draft.querySelector("textarea.draft-text");
       if (edit && text) textarea.value = text.value;
       draft.dataset.fresh = String(Date.now());

@@ -153,7 +153,7 @@ def _ingest(msg: EmailMessage, key: str, recipients) -> Result:
         return _record(key, sender, Result("failed", str(error), loaded.id))
     after = store.append(loaded, event)
     notify.event_appended(after, ref.seat, by_mail=True)
-    return _record(key, sender, Result("applied", loaded.engine.notation(event), loaded.id))
+    return _record(key, sender, Result("applied", loaded.engine.notation(event, ref.seat), loaded.id))
 
 
 def ingest_maildir(path: str, recipients=()) -> list[Result]:

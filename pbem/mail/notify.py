@@ -22,10 +22,11 @@ from ..games.errors import GameError
 from ..store import Loaded
 from .compose import queue
 from .replies import reply_address
+from .words import listing, match_title, winner_names
 
 
 def _from_name(loaded: Loaded) -> str:
-    return f"{loaded.engine.title}: {' vs '.join(loaded.names)}"
+    return f"{loaded.engine.title}: {match_title(loaded.names)}"
 
 
 def record_url(game_id: str) -> str:
@@ -37,6 +38,7 @@ def context(loaded: Loaded, seat: int) -> dict:
     decision = loaded.owed(seat)
     last = loaded.last_event_by_other(seat)
     outcome = loaded.engine.outcome(loaded.state)
+    to_act = loaded.engine.to_act(loaded.state)
     return {
         "game": loaded.engine,
         "game_id": loaded.id,
@@ -47,18 +49,20 @@ def context(loaded: Loaded, seat: int) -> dict:
         "turn_url": links.url(links.TURN, loaded.id, seat, loaded.seq) if decision else None,
         "seat_url": links.url(links.SEAT, loaded.id, seat, nonce),
         "record_url": record_url(loaded.id),
-        "last_turn": loaded.engine.notation(last) if last else None,
+        "last_turn": loaded.engine.notation(last, seat) if last else None,   # as this seat sees it
         "last_name": loaded.names[last["seat"]] if last else None,
         "scores": loaded.engine.scores(loaded.state),
         "summary": loaded.engine.summary(loaded.state, seat),
         "outcome": outcome,
         "winner_name": (loaded.names[outcome.winner]
                         if outcome and outcome.winner is not None else None),
+        "winner_names": winner_names(outcome, loaded.names),   # several: a shared win
+        "to_act_names": [loaded.names[d.seat] for d in to_act if d.seat != seat],
     }
 
 
 def subject(loaded: Loaded, seat: int, what: str) -> str:
-    others = " and ".join(n for i, n in enumerate(loaded.names) if i != seat)
+    others = listing(n for i, n in enumerate(loaded.names) if i != seat)
     return f"{loaded.engine.title} with {others}: {what}"
 
 

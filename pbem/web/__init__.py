@@ -13,10 +13,15 @@ from __future__ import annotations
 from flask import request
 
 from ..extensions import db
+from ..mail.words import listing, match_title
 from . import errors, lobby, outbox, play, record, security
 
 
 def init_app(app) -> None:
+    # Names in words, for pages and mails alike: "Anna, Bob and Carl"; "Anna vs Bob".
+    app.add_template_filter(listing, "listing")
+    app.add_template_filter(match_title, "match_title")
+
     @app.before_request
     def read_only_without_a_transaction():
         """Pages and previews only read: run them in autocommit, without BEGIN and ROLLBACK

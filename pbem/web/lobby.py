@@ -12,6 +12,7 @@ from ..errors import BadInput, RateLimited
 from ..extensions import db
 from ..games.errors import GameError
 from ..mail import notify
+from ..mail.words import match_title
 from ..models import Mail, utcnow
 from ..people import email_address, player_name
 from .errors import wants_json
@@ -22,8 +23,10 @@ INVITES_PER_ADDRESS_PER_DAY = 20
 
 
 def page(form=None, error=None, links_message=None, status=200):
-    return render_template("lobby/index.html", games=games.all_games(), form=form or {},
-                           error=error, time_limits=TIME_LIMITS, links_message=links_message), status
+    hosted = games.all_games()
+    return render_template("lobby/index.html", games=hosted, form=form or {},
+                           seats=max(g.max_seats for g in hosted), error=error,
+                           time_limits=TIME_LIMITS, links_message=links_message), status
 
 
 @bp.get("/")
@@ -38,7 +41,15 @@ def field(form, key: str, default: str = "") -> str:
     return value.strip()
 
 
+#: The most player rows a form may send (the start page shows as many as its largest game seats).
+ROWS = 8
+
+
 def _players(form, engine) -> list[tuple[str, str]]:
+    for i in range(engine.max_seats, ROWS):   # a row the chosen game has no seat for
+        if field(form, f"name{i}") or field(form, f"email{i}"):
+            raise BadInput(f"{engine.title} is a game for {_seats(engine)}: "
+                           f"leave player {i + 1} empty.")
     players = []
     for i in range(engine.max_seats):
         name, addr = field(form, f"name{i}"), field(form, f"email{i}")
@@ -50,6 +61,12 @@ def _players(form, engine) -> list[tuple[str, str]]:
     if not engine.min_seats <= len(players) <= engine.max_seats:
         raise BadInput(f"{engine.title} needs {engine.min_seats} to {engine.max_seats} players.")
     return players
+
+
+def _seats(engine) -> str:
+    if engine.min_seats == engine.max_seats:
+        return f"{engine.max_seats} players"
+    return f"{engine.min_seats} to {engine.max_seats} players"
 
 
 def _first(form, seats: int) -> int | None:
@@ -161,7 +178,7 @@ def fresh_links(game_id: str, seat: int) -> dict | None:
     decision = loaded.owed(seat)
     return {
         "title": loaded.engine.title,
-        "names": " vs ".join(loaded.names),
+        "names": match_title(loaded.names),
         "name": loaded.names[seat],
         "seat_url": links.url(links.SEAT, game_id, seat, nonce),
         "turn_url": links.url(links.TURN, game_id, seat, loaded.seq) if decision else None,

@@ -3,14 +3,14 @@ and a chart of the scores. Spectators' views only: nothing hidden is shown."""
 
 from __future__ import annotations
 
-from dataclasses import asdict
-
 from flask import Blueprint, jsonify, render_template, request
 
 from .. import store
 from ..mail import deliver as delivery
+from ..mail.words import winner_names
 from .chart import score_chart
 from .errors import wants_json
+from .seatview import outcome_json
 
 bp = Blueprint("record", __name__)
 
@@ -26,7 +26,7 @@ def entries(loaded: store.Loaded) -> tuple[list[dict], list[list[int]]]:
         series.append(engine.scores(state))
         seat = event.get("seat")
         out.append({"seq": seq, "seat": seat, "name": loaded.names[seat] if seat is not None else "",
-                    "type": event["type"], "notation": engine.notation(event),
+                    "type": event["type"], "notation": engine.notation(event, None),   # as spectators see it
                     "scores": series[-1], "view": engine.view(state, None)})
     return out, series
 
@@ -55,10 +55,11 @@ def record(game_id: str):
         return jsonify({"game": loaded.id, "kind": loaded.engine.name, "names": loaded.names,
                         "turns": turns, "scores": series,
                         "view": loaded.engine.view(loaded.state, None),
-                        "outcome": asdict(outcome) if outcome else None})
+                        "outcome": outcome_json(outcome)})
     return render_template("record/record.html", loaded=loaded, names=loaded.names, turns=turns,
                            chart=score_chart(series, loaded.names), outcome=outcome,
-                           winner_name=winner, created=request.args.get("created") == "1",
+                           winner_name=winner, winner_names=winner_names(outcome, loaded.names),
+                           created=request.args.get("created") == "1",
                            board_template=loaded.engine.board_template, shown=shown,
                            view=turns[shown - 1]["view"] if shown else _start_view(loaded),
                            seat=None,

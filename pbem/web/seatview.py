@@ -5,7 +5,7 @@ Views are computed for the link's seat by the game's engine; templates never see
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from functools import cached_property
 
 from flask import render_template, request
@@ -14,9 +14,10 @@ from sqlalchemy import func, select
 from .. import links, reminders, store
 from ..errors import BadInput, LinkReplaced, LinkTampered
 from ..extensions import db
-from ..games.base import Decision, Draft
+from ..games.base import Decision, Draft, Outcome, StepOption
 from ..games.errors import GameError
 from ..mail import deliver as delivery
+from ..mail.words import winner_names
 from ..models import FAILED, Mail, SeatNonce
 from ..store import Loaded
 
@@ -130,14 +131,62 @@ def common(access: Access) -> dict:
         "names": loaded.names,
         "seat": seat,
         "seq": loaded.seq,
-        "last_turn": loaded.engine.notation(last) if last else None,
+        "last_turn": loaded.engine.notation(last, seat) if last else None,   # as this seat sees it
         "last_name": loaded.names[last["seat"]] if last else None,
         "outcome": outcome,
         "winner_name": loaded.names[outcome.winner] if outcome and outcome.winner is not None else None,
+        "winner_names": winner_names(outcome, loaded.names),   # several: a shared win
         "to_act": [{"seat": d.seat, "name": loaded.names[d.seat], "kind": d.kind, "label": d.label}
                    for d in loaded.engine.to_act(loaded.state)],
         "record_path": f"/games/{loaded.id}/record",
     }
+
+
+def outcome_json(outcome: Outcome | None) -> dict | None:
+    """A result for JSON: winner (None for a draw or a shared win), winners, reason, description."""
+    if outcome is None:
+        return None
+    return {"winner": outcome.winner, "winners": list(outcome.winners), "reason": outcome.reason,
+            "description": outcome.description}
+
+
+def step_json(option: StepOption) -> dict:
+    """A legal step for JSON: notation, label, ends, group ("" when it has none)."""
+    return {"notation": option.notation, "label": option.label, "ends": option.ends,
+            "group": option.group}
+
+
+#: A group of more options than this is folded (a grid of small buttons in a <details>).
+FOLD_OVER = 8
+
+
+def step_blocks(legal: list[StepOption], steps: list[str]) -> list[dict]:
+    """The legal next steps in the engine's order, grouped for the composer.
+
+    Each block is {"group", "options", "large", "open"}: ungrouped options side by side form a
+    block with group "" (plain buttons, as always); options of one group form one block.
+    Without JavaScript a page shows every group closed, except the one the draft's last step
+    came from (its notation starts with the same word), so adding several alike stays handy.
+    """
+    blocks: list[dict] = []
+    index: dict[str, dict] = {}
+    for option in legal:
+        if not option.group:
+            if not blocks or blocks[-1]["group"]:
+                blocks.append({"group": "", "options": [], "large": False, "open": True})
+            blocks[-1]["options"].append(option)
+        elif option.group in index:
+            index[option.group]["options"].append(option)
+        else:
+            index[option.group] = {"group": option.group, "options": [option], "large": False,
+                                   "open": False}
+            blocks.append(index[option.group])
+    head = steps[-1].split()[0].lower() if steps and steps[-1].split() else None
+    for block in index.values():
+        block["large"] = len(block["options"]) > FOLD_OVER
+        block["open"] = head is not None and any(
+            (o.notation.split() or [""])[0].lower() == head for o in block["options"])
+    return blocks
 
 
 def payload(access: Access, draft: Draft | None = None) -> dict:
@@ -154,8 +203,8 @@ def payload(access: Access, draft: Draft | None = None) -> dict:
                      if access.live else None),
         "can_act": access.live,
         "view": engine.view(state, seat),
-        "legal_steps": [asdict(o) for o in engine.legal_steps(state, seat)] if access.live else [],
-        "outcome": asdict(outcome) if outcome else None,
+        "legal_steps": [step_json(o) for o in engine.legal_steps(state, seat)] if access.live else [],
+        "outcome": outcome_json(outcome),
     })
     if draft is not None:
         data.update({"steps": draft.steps, "done": draft.done, "todo": draft.todo,
@@ -168,11 +217,13 @@ def draft_context(access: Access, text: str) -> dict:
     engine, seat = access.loaded.engine, access.seat
     draft = engine.draft(access.loaded.state, seat, text)
     legal = engine.legal_steps(draft.state, seat) if not draft.error or draft.steps else []
+    steps = [o for o in legal if not o.ends]
     return {
         "draft": draft,
         "draft_text": text,
         "view": engine.view(draft.state, seat),
-        "legal": [o for o in legal if not o.ends],
+        "legal": steps,
+        "legal_blocks": step_blocks(steps, draft.steps),
         "can_end": any(o.ends for o in legal) or draft.done,
         "explained": engine.explain(access.loaded.state, seat, text) if draft.steps else [],
         "board_template": engine.board_template,
@@ -193,8 +244,9 @@ def render_page(access: Access, text: str = "", message: str | None = None, stat
             # draft, they do not add to it): it offers the decision's legal steps and shows the
             # game as it stands, also after an illegal draft or "back to editing".
             state = access.loaded.state
-            context.update(view=engine.view(state, access.seat),
-                           legal=[o for o in engine.legal_steps(state, access.seat) if not o.ends])
+            legal = [o for o in engine.legal_steps(state, access.seat) if not o.ends]
+            context.update(view=engine.view(state, access.seat), legal=legal,
+                           legal_blocks=step_blocks(legal, []))
     else:
         context.update(view=engine.view(access.loaded.state, access.seat),
                        board_template=engine.board_template)

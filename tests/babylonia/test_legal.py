@@ -200,7 +200,7 @@ def test_plays_are_grouped_by_kind_and_other_steps_are_not():
         for o in GAME.legal_steps(draft, seat):
             head = o.notation.split()[0] if o.notation else ""
             if head in KINDS:
-                assert o.group == f"Play a {head}"
+                assert o.group == ("Play an official" if head == "official" else f"Play a {head}")
             else:
                 assert o.group == ""
             assert o.label

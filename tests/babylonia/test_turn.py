@@ -64,7 +64,7 @@ def test_the_turn_pauses_when_another_seat_wins_a_ziggurat():
     state = submit(position(tokens=THEIRS_C10), "farmer b9\nfarmer h9")
     assert state.owed == 1 and state.to_move == 0 and state.turn.submitted
     assert GAME.to_act(state) == [
-        Decision(1, "card", "choose a ziggurat card (you won the ziggurat at c10)")]
+        Decision(1, "card", "choose a ziggurat card for the ziggurat won at c10")]
     # Nothing else moves before the card: no refill yet.
     assert state.stand_size(0) == 3
 
@@ -132,7 +132,7 @@ def test_when_the_other_took_the_named_card_first_the_mover_owes_a_card():
     state = answer(state, 1, "card 3")
     assert state.owed == 0 and state.to_move == 0
     assert GAME.to_act(state) == [
-        Decision(0, "card", "choose a ziggurat card (you won the ziggurat at b2)")]
+        Decision(0, "card", "choose a ziggurat card for the ziggurat won at b2")]
     with pytest.raises(GameError):
         GAME.decide(state, 0, "card 3")
     state = answer(state, 0, "card 6")

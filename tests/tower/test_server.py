@@ -13,10 +13,10 @@ import subprocess
 import sys
 from email.message import EmailMessage
 from email.utils import formataddr, formatdate, make_msgid, parseaddr
-from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from html_tree import Node, page
 from pbem_web import ANNA, BOB, html_of, text_of
 from tower_kit import the_tower, tower_game
 
@@ -30,62 +30,6 @@ WORDS = {"U": "up", "D": "down", "N": "north", "E": "east", "S": "south", "W": "
 
 
 # -- reading pages ---------------------------------------------------------------------------
-
-class Node:
-    def __init__(self, tag, attrs, parent=None):
-        self.tag, self.attrs, self.parent, self.children = tag, dict(attrs), parent, []
-
-    @property
-    def classes(self) -> list[str]:
-        return (self.attrs.get("class") or "").split()
-
-    def text(self) -> str:
-        return " ".join("".join(c if isinstance(c, str) else c.text() for c in self.children).split())
-
-    def all(self, tag=None, cls=None, **attrs) -> list[Node]:
-        found = []
-        for child in self.children:
-            if isinstance(child, Node):
-                if ((tag is None or child.tag == tag) and (cls is None or cls in child.classes)
-                        and all(child.attrs.get(k.rstrip("_")) == v for k, v in attrs.items())):
-                    found.append(child)
-                found.extend(child.all(tag, cls, **attrs))
-        return found
-
-    def one(self, tag=None, cls=None, **attrs) -> Node:
-        found = self.all(tag, cls, **attrs)
-        assert len(found) == 1, (tag, cls, attrs, len(found))
-        return found[0]
-
-
-class Page(HTMLParser):
-    VOID = {"input", "br", "meta", "link", "img", "hr", "source", "col", "area", "base", "wbr"}
-
-    def __init__(self, html: str):
-        super().__init__(convert_charrefs=True)
-        self.root = self.node = Node("#root", {})
-        self.feed(html)
-
-    def handle_starttag(self, tag, attrs):
-        node = Node(tag, attrs, self.node)
-        self.node.children.append(node)
-        if tag not in self.VOID:
-            self.node = node
-
-    def handle_endtag(self, tag):
-        node = self.node
-        while node is not self.root and node.tag != tag:
-            node = node.parent
-        if node is not self.root:
-            self.node = node.parent
-
-    def handle_data(self, data):
-        self.node.children.append(data)
-
-
-def page(response) -> Node:
-    return Page(response.data.decode()).root
-
 
 def board_floors(root: Node) -> list[dict]:
     """The floors a page draws, in the order drawn: number, current or not, and each cell."""
@@ -453,7 +397,7 @@ def test_a_player_who_cannot_place_loses_and_both_are_told(app, client, actions,
     outcome = GAME.outcome(loaded.state)
     winner = events[-1]["seat"]
     assert (outcome.winner, outcome.reason) == (winner, "blocked")
-    assert response.get_json()["outcome"] == {"winner": winner, "reason": "blocked",
+    assert response.get_json()["outcome"] == {"winner": winner, "winners": [winner], "reason": "blocked",
                                               "description": "the opponent could not place any of his cubes"}
     actions.deliver()
     name = ("Anna", "Bob")[winner]

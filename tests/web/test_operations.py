@@ -487,7 +487,7 @@ def test_resigning_by_json_and_by_the_seat_that_is_not_to_act(app, client, smtp)
     response = client.post(seat_path(app, game, 1) + "/resign", json={"confirm": True})
     assert response.status_code == 200
     data = response.get_json()
-    assert data["outcome"] == {"winner": 0, "reason": "resigned",
+    assert data["outcome"] == {"winner": 0, "winners": [0], "reason": "resigned",
                                "description": "the opponent resigned"}
     assert data["can_act"] is False and data["seat"] == 1 and data["game"] == game
     assert loaded(app, game).events == [{"v": 1, "type": "resign", "seat": 1}]

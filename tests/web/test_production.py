@@ -409,8 +409,8 @@ class BabelV2(Babel):
     def apply_in_place(self, state, event):
         super().apply_in_place(state, self._as_v1(event))
 
-    def notation(self, event):
-        return super().notation(self._as_v1(event))
+    def notation(self, event, seat=None):
+        return super().notation(self._as_v1(event), seat)
 
     def decide(self, state, seat, text):
         event = super().decide(state, seat, text)

@@ -97,7 +97,7 @@ def test_preview_fragment_and_json(actions, client):
     assert "starting level-1 card" in data["todo"]   # every step is legal, but not finished
     me = data["view"]["players"][0]
     assert me["figure"] == hand[0] and me["rows"][hand[0]] == hand[1]
-    assert {"notation": "build mine", "label": f"build level 1 in the {data['view']['territories'][ 'AHMPS'.index(hand[0])]['name']} territory from your column", "ends": False} in data["legal_steps"]
+    assert {"notation": "build mine", "label": f"build level 1 in the {data['view']['territories'][ 'AHMPS'.index(hand[0])]['name']} territory from your column", "ends": False, "group": ""} in data["legal_steps"]
     bad = client.post(link + "/preview", json={"steps": "move X"}).get_json()
     assert bad["step"] == 1 and "'X' is not a tribe" in bad["error"]
 

@@ -76,7 +76,7 @@ class Babylonia(Game):
             return []
         if state.owed is not None:
             hex = state.turn.order[state.turn.resolved]
-            return [Decision(state.owed, CARD, f"choose a ziggurat card (you won the ziggurat at {hex})")]
+            return [Decision(state.owed, CARD, f"choose a ziggurat card for the ziggurat won at {hex}")]
         return [Decision(state.to_move, TURN, "play your turn")]
 
     def _require(self, state: State, seat: int) -> str:

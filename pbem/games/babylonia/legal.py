@@ -69,12 +69,13 @@ def _plays(state: State, seat: int) -> list[StepOption]:
         tile = tiles.get(hex)
         if hex in tokens or h.kind == ZIGGURAT or (tile is not None and tile.startswith("city")):
             continue                # never: a token, a ziggurat or a city is there
-        open_hexes.append((hex, _where(state, hex), h.kind == RIVER, tile is not None))
+        label = f"{hex} (river)" if h.kind == RIVER else f"{hex} ({tile})" if tile else hex
+        open_hexes.append((hex, label, h.kind == RIVER, tile is not None))
     options = []
     for kind in KINDS:
         if not state.stands[seat][KIND_INDEX[kind]]:
             continue
-        word, group = WORDS[kind], f"Play a {WORDS[kind]}"
+        word, group = WORDS[kind], f"Play {_article(WORDS[kind])}"
         way_ok = {}
         for hex, where, river, field in open_hexes:
             if field:
@@ -119,10 +120,14 @@ def _where(state: State, hex: str) -> str:
 def words(state: State, step: Step) -> str:
     """A step in plain words."""
     if isinstance(step, Play):
-        return f"a {WORDS[step.kind]} onto {_where(state, step.hex)}"
+        return f"{_article(WORDS[step.kind])} onto {_where(state, step.hex)}"
     if isinstance(step, Score):
         what = "ziggurat" if step.hex in state.board.ziggurats else state.tiles.get(step.hex, "city")
         return f"score the {what} at {step.hex}"
     if isinstance(step, Card):
         return f"take ziggurat card {step.number} ({CARD_WORDS[step.number]})"
     return "take another turn after this one (card 2)"
+
+
+def _article(word: str) -> str:
+    return ("an " if word[0] in "aeiou" else "a ") + word

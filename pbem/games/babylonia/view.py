@@ -77,10 +77,9 @@ def _turn(state: State, seat: int | None) -> dict | None:
 
 
 def summary(state: State, seat: int) -> list[str]:
-    """Lines for a mail: the seat's stand, the scores, the cities and the cards."""
+    """Lines for a mail (which names the scores itself): the stand, the cities and the cards."""
     stand = " ".join(k for k, n in zip(KINDS, state.stands[seat]) for _ in range(n))
-    lines = [f"Your stand: {stand or 'empty'} ({len(state.supplies[seat])} tokens in your supply)",
-             "Scores: " + ", ".join(f"seat {s + 1}: {p}" for s, p in enumerate(state.scores))]
+    lines = [f"Your stand: {stand or 'empty'} ({len(state.supplies[seat])} tokens in your supply)"]
     for s in range(state.players):
         if state.cities[s] or state.cards[s]:
             lines.append(f"Seat {s + 1}: cities {len(state.cities[s])}, cards "

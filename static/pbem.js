@@ -77,8 +77,9 @@
 
   // Keyboard users keep their place: after a preview, focus the same button again if it is
   // still offered, else the first next step (or the steps box).
+  // A step added from the map leaves the focus alone: the page stays where the player looks.
   function restoreFocus(edit) {
-    if (!edit) return;
+    if (!edit || edit.fromMap) return;
     var same = draft.querySelector("button[name='" + edit.name + "'][value='" + CSS.escape(edit.value) + "']");
     var shown = Array.prototype.filter.call(draft.querySelectorAll("button[name=add]"), function (b) {
       return b.offsetParent !== null;   // not inside a folded group
@@ -99,12 +100,14 @@
       // Groups of steps the player has opened (or closed) stay so after the preview.
       var folds = {};
       draft.querySelectorAll("details[data-group]").forEach(function (d) { folds[d.dataset.group] = d.open; });
+      closeMenu(false);
       draft.innerHTML = html;
       draft.querySelectorAll("details[data-group]").forEach(function (d) {
         if (d.dataset.group in folds) d.open = folds[d.dataset.group];
       });
       var text = draft.querySelector("textarea.draft-text");
       if (edit && text) textarea.value = text.value;
+      markTargets();
       draft.dataset.fresh = String(Date.now());
       restoreFocus(edit);
     }).catch(function () { /* aborted by a newer preview */ });
@@ -123,12 +126,162 @@
     });
   }
 
+  // A board may name places as targets of steps (data-target="g7"). No game is known here: a
+  // step belongs to a place when the last word of its notation is that place's name. With
+  // JavaScript the places of legal next steps are marked; a click on one adds its only step at
+  // once, or offers its several steps in a small menu beside it. The step buttons stay the way
+  // without a pointer (or without JavaScript).
+  var menu = null, menuPlace = null, fromMap = false;
+
+  function lastWord(notation) {
+    var words = notation.trim().split(/\s+/);
+    return words[words.length - 1];
+  }
+
+  function stepsByTarget() {
+    var steps = Object.create(null);
+    draft.querySelectorAll("button[name=add]").forEach(function (button) {
+      if (!button.value.trim()) return;
+      var key = lastWord(button.value);
+      (steps[key] = steps[key] || []).push(button);
+    });
+    return steps;
+  }
+
+  function stepsAt(place) {
+    return stepsByTarget()[place.dataset.target] || [];
+  }
+
+  function markTargets() {
+    var steps = stepsByTarget();
+    draft.querySelectorAll("[data-target]").forEach(function (place) {
+      var playable = place.dataset.target in steps;
+      place.classList.toggle("playable", playable);
+      if (playable) place.setAttribute("tabindex", "-1");   // focus can come back to it
+      else place.removeAttribute("tabindex");
+    });
+  }
+
+  // A step button's words: its group ("Play a farmer") tells apart steps onto one place.
+  function groupOf(button) {
+    var group = button.closest(".step-group");
+    return group ? (group.dataset.group || group.getAttribute("aria-label") || "") : "";
+  }
+
+  function choose(button) {
+    closeMenu(false);
+    fromMap = true;
+    try { button.click(); } finally { fromMap = false; }
+  }
+
+  function closeMenu(refocus) {
+    if (!menu) return;
+    var place = menuPlace;
+    menu.remove();
+    menu = null; menuPlace = null;
+    if (place) {
+      place.classList.remove("chosen");
+      if (refocus && document.contains(place)) place.focus({ preventScroll: true });
+    }
+  }
+
+  function openMenu(place, buttons) {
+    closeMenu(false);
+    var labels = buttons.map(function (b) { return b.textContent.trim(); });
+    var sameLabel = labels.every(function (l) { return l === labels[0]; });
+    menu = document.createElement("div");
+    menu.className = "target-menu";
+    menu.setAttribute("role", "dialog");
+    menu.setAttribute("aria-label", "Steps at " + place.dataset.target);
+    var head = document.createElement("div");
+    head.className = "target-head";
+    var title = document.createElement("span");
+    title.textContent = sameLabel ? labels[0] : place.dataset.target;
+    var close = document.createElement("button");
+    close.type = "button"; close.className = "target-close"; close.textContent = "\u2715";
+    close.setAttribute("aria-label", "Close");
+    close.addEventListener("click", function () { closeMenu(true); });
+    head.appendChild(title); head.appendChild(close);
+    menu.appendChild(head);
+    var list = document.createElement("div");
+    list.className = "target-steps";
+    buttons.forEach(function (button, i) {
+      var item = document.createElement("button");
+      var group = groupOf(button);
+      item.type = "button";
+      item.title = button.value;
+      item.textContent = group ? (sameLabel ? group : group + ": " + labels[i]) : labels[i];
+      item.addEventListener("click", function () { choose(button); });
+      list.appendChild(item);
+    });
+    menu.appendChild(list);
+    menu.addEventListener("keydown", function (event) {
+      var items = Array.prototype.slice.call(menu.querySelectorAll(".target-steps button"));
+      var at = items.indexOf(document.activeElement);
+      if (event.key === "Escape") { event.preventDefault(); closeMenu(true); }
+      else if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+        event.preventDefault();
+        var step = event.key === "ArrowDown" ? 1 : -1;
+        items[(at + step + items.length) % items.length].focus();
+      }
+    });
+    menu.addEventListener("focusout", function (event) {
+      if (menu && event.relatedTarget && !menu.contains(event.relatedTarget)) closeMenu(false);
+    });
+    document.body.appendChild(menu);
+    menuPlace = place;
+    place.classList.add("chosen");
+    // Beside the place: below it, or above it when the window has no room below.
+    var room = document.documentElement.clientWidth;
+    var at = place.getBoundingClientRect(), size = menu.getBoundingClientRect();
+    var left = Math.max(4, Math.min(at.left + at.width / 2 - size.width / 2, room - size.width - 4));
+    var top = at.bottom + 4;
+    if (top + size.height > window.innerHeight && at.top - size.height - 4 >= 0) top = at.top - size.height - 4;
+    menu.style.left = (left + window.scrollX) + "px";
+    menu.style.top = (top + window.scrollY) + "px";
+    menu.querySelector(".target-steps button").focus({ preventScroll: true });
+  }
+
+  function tapPlace(place) {
+    var buttons = stepsAt(place);
+    if (!buttons.length) return false;
+    if (buttons.length === 1) choose(buttons[0]);
+    else openMenu(place, buttons);
+    return true;
+  }
+
+  draft.addEventListener("click", function (event) {
+    var place = event.target.closest("[data-target]");
+    if (!place || !draft.contains(place) || event.target.closest("button, a, summary")) return;
+    if (tapPlace(place)) event.preventDefault();
+  });
+  draft.addEventListener("keydown", function (event) {
+    var place = event.target.closest && event.target.closest("[data-target].playable");
+    if (!place || place !== event.target || (event.key !== "Enter" && event.key !== " ")) return;
+    if (tapPlace(place)) event.preventDefault();
+  });
+  document.addEventListener("click", function (event) {
+    if (!menu || menu.contains(event.target)) return;
+    var place = event.target.closest && event.target.closest("[data-target]");
+    if (place !== menuPlace) closeMenu(false);
+  });
+  var width = window.innerWidth;   // a phone's toolbars change only the height: the menu stays
+  window.addEventListener("resize", function () {
+    if (window.innerWidth !== width) closeMenu(false);
+    width = window.innerWidth;
+  });
+  document.addEventListener("scroll", function (event) {   // the map scrolled under the menu
+    if (menu && event.target !== document) closeMenu(false);
+  }, true);
+  markTargets();
+  draft.dataset.fresh = "0";   // the time of the latest preview (0: the page as served)
+
   form.addEventListener("click", function (event) {
     var button = event.target.closest("button");
     if (!button || !form.contains(button)) return;
     if (button.name === "add" || button.name === "remove") {
       event.preventDefault();
-      refresh({ name: button.name, value: button.value });
+      refresh({ name: button.name, value: button.value, fromMap: fromMap });
     } else if (button.name === "action" && button.value === "preview") {
       event.preventDefault();
       refresh(null);

@@ -1,7 +1,8 @@
 """Babylonia's turn page in a real browser, on a phone and a desktop: the SVG hex map, placing
 tokens by clicks in the folded groups of the composer, the preview after each click, the
-confirmation, and the face-down river token the other player sees as "?". Screenshots of both
-widths go to docs/screenshots/ for the README.
+confirmation, the face-down river token the other player sees as "?", and tapping the map itself
+(a hex's only step at once, several in a small menu). Screenshots of both widths go to
+docs/screenshots/ for the README.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ def open_turn_mail(page, server, to: str):
     page.goto(server.url + "/outbox")
     page.locator("tr", has_text=to).filter(has_text="your turn").first.locator("a").click()
     page.locator("pre.mailtext a[href*='/t/']").first.click()
+    page.wait_for_load_state()      # pbem.js (deferred) has run: clicks are previews, not posts
 
 
 def no_sideways_scroll(page) -> bool:
@@ -32,7 +34,8 @@ def click_and_wait(page, button) -> None:
     """A click on a step button, then the server's preview replacing the draft."""
     fresh = page.locator("#draft").get_attribute("data-fresh")
     button.click()
-    page.wait_for_function("f => document.getElementById('draft').dataset.fresh !== f", arg=fresh)
+    page.wait_for_function("f => (document.getElementById('draft').dataset.fresh || null) !== f",
+                           arg=fresh)
     assert page.locator("#draft .error").count() == 0
 
 
@@ -120,3 +123,76 @@ def test_placing_tokens_on_the_hex_map_by_clicks(server, browser):
     page.goto(f"{server.url}/games/{game}/record")
     assert token_on(page, river_hex).text_content() == "?"
     assert river not in page.content()
+
+
+def hex_on_map(page, hex: str):
+    return page.locator(f"#draft svg.hexmap g[data-target='{hex}']")
+
+
+def draft_steps(page) -> list[str]:
+    return page.locator("#draft .draft-steps li code").all_text_contents()
+
+
+def test_tapping_the_hex_map(server, browser):
+    """Hexes that legal steps name are marked; a tap adds a hex's only step, or offers its
+    several in a small menu (Escape closes it); places no step names do nothing."""
+    server.flask("new-game", "--game", "babylonia", "--player", "Anna <anna@example.org>",
+                 "--player", "Bob <bob@example.org>", "--first", "0", "--seed", str(SEED))
+    page = browser.new_page(viewport=PHONE, has_touch=True)
+    page.on("pageerror", lambda error: pytest.fail(f"script error: {error}"))
+    refused = []    # what the Content-Security-Policy refused (an inline style, say)
+    page.on("console", lambda message: "Content Security Policy" in message.text
+            and refused.append(message.text))
+    menu = page.locator(".target-menu")
+
+    # Anna's first turn: one token of three kinds onto any free land or river hex.
+    open_turn_mail(page, server, "anna@example.org")
+    targets = page.evaluate("""() => new Set(Array.from(
+        document.querySelectorAll('#draft button[name=add]'), b => b.value.split(' ').pop())).size""")
+    assert targets > 50
+    assert page.locator("#draft svg.hexmap g.hx.playable").count() == targets
+    city = hex_on_map(page, "g7")                       # a city: no step goes there
+    assert "playable" not in city.get_attribute("class")
+    city.click()
+    assert menu.count() == 0 and draft_steps(page) == []
+
+    hex_on_map(page, "c7").tap()
+    assert menu.is_visible()
+    assert menu.get_by_role("button").all_text_contents()[1:] == [
+        "Play a farmer", "Play a priest", "Play an official"]
+    assert page.evaluate("document.activeElement.textContent") == "Play a farmer"   # focus in it
+    assert no_sideways_scroll(page)
+    page.keyboard.press("Escape")                         # closes, adds nothing
+    assert menu.count() == 0 and draft_steps(page) == []
+    assert page.evaluate("document.activeElement.dataset.target") == "c7"
+    page.keyboard.press("Enter")                          # the hex again, from the keyboard
+    assert menu.is_visible()
+    page.keyboard.press("ArrowDown")
+    assert page.evaluate("document.activeElement.textContent") == "Play a priest"
+    page.locator("main h1").click()                       # a click elsewhere closes it
+    assert menu.count() == 0 and draft_steps(page) == []
+
+    hex_on_map(page, "c7").tap()
+    click_and_wait(page, menu.get_by_role("button", name="Play a farmer"))
+    assert menu.count() == 0
+    assert draft_steps(page) == ["farmer c7"]
+    assert page.locator("#steps").input_value().strip() == "farmer c7"
+    assert token_on(page, "c7").text_content() == "F"
+    assert page.locator("#draft svg.hexmap g.hx.playable").count() == 0   # her one token is down
+    submit(page)
+
+    # Bob: a priest beside the field at b11; then only a farmer may go onto the field (next to
+    # his own token), so a tap on it adds that step at once.
+    open_turn_mail(page, server, "bob@example.org")
+    assert "playable" not in hex_on_map(page, "b11").get_attribute("class")
+    hex_on_map(page, "c11").tap()
+    click_and_wait(page, menu.get_by_role("button", name="Play a priest"))
+    assert draft_steps(page) == ["priest c11"]
+    assert page.locator("#draft button[name=add][value$=' b11']").count() == 1
+    field = hex_on_map(page, "b11")
+    assert "playable" in field.get_attribute("class")
+    click_and_wait(page, field)
+    assert menu.count() == 0
+    assert draft_steps(page) == ["priest c11", "farmer b11"]
+    assert page.locator("#draft .ok").is_visible()
+    assert refused == []

@@ -67,6 +67,7 @@ def open_turn_mail(page, server, to: str):
     page.goto(server.url + "/outbox")
     page.locator("tr", has_text=to).filter(has_text="your turn").first.locator("a").click()
     page.locator("pre.mailtext a[href*='/t/']").first.click()
+    page.wait_for_load_state()      # pbem.js (deferred) has run: clicks are previews, not posts
 
 
 def no_sideways_scroll(page) -> bool:

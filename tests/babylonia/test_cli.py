@@ -6,15 +6,12 @@ from __future__ import annotations
 import io
 import json
 import re
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
+from engine_cli import random_game, run_engine
 
 from pbem.games.babylonia import GAME, cli
 
-ROOT = Path(__file__).resolve().parents[2]
 HEADER = re.compile(r"# babylonia random game: seed (-?\d+), ([234]) players, seat ([0-3]) first, "
                     r"ziggurat cards (basic|advanced) \(((?:[1-9] ?)+)\)(, greedy)?")
 LINE = re.compile(r"(\d+)\. seat ([0-3]): (.+)")
@@ -22,16 +19,11 @@ SUMMARY_KEYS = {"outcome", "scores", "cities", "turns", "owed_cards"}
 
 
 def run(*args):
-    done = subprocess.run([sys.executable, "-m", "pbem.games.babylonia", *map(str, args)],
-                          capture_output=True, text=True, cwd=ROOT, timeout=120)
-    return done.returncode, done.stdout, done.stderr
+    return run_engine("pbem.games.babylonia", *args)
 
 
 def game(*args):
-    code, out, err = run("random-game", *args)
-    assert code == 0, err
-    assert err == ""
-    return out
+    return random_game("pbem.games.babylonia", *args)
 
 
 def in_process(*args):

@@ -10,12 +10,10 @@ people send them: JSON from scripts, form posts from the pages, and replies to t
 from __future__ import annotations
 
 import re
-from email.message import EmailMessage
-from email.utils import formataddr, formatdate, make_msgid, parseaddr
 
 import pytest
 from html_tree import Node, page
-from pbem_web import html_of, text_of
+from pbem_web import html_of, reply_to, text_of
 
 from pbem.games.babylonia import GAME
 from pbem.games.base import Outcome
@@ -64,17 +62,7 @@ def new_game(app, seed: int, players: int, first: int = 0, cards: str = "basic")
 
 def answer(mail, steps: str) -> bytes:
     """A reply to `mail` as a mail client writes it: the steps on top, the mail quoted below."""
-    sender = parseaddr(str(mail["To"]))[1]
-    reply = EmailMessage()
-    reply["From"] = formataddr((NAMES[EMAILS.index(sender)], sender))
-    reply["To"] = str(mail["Reply-To"])
-    reply["Subject"] = "Re: " + str(mail["Subject"])
-    reply["Date"] = formatdate(localtime=True)
-    reply["Message-ID"] = make_msgid(domain="mail.example.org")
-    reply["In-Reply-To"] = str(mail["Message-ID"])
-    quoted = "\n".join(("> " + line).rstrip() for line in text_of(mail).splitlines())
-    reply.set_content(f"{steps}\n\nOn {mail['Date']}, {mail['From']} wrote:\n{quoted}\n")
-    return reply.as_bytes()
+    return reply_to(mail, steps, dict(zip(EMAILS, NAMES)))
 
 
 def turn_mails(smtp, addr: str) -> list:

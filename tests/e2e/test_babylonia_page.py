@@ -10,24 +10,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from browser_pages import no_sideways_scroll, open_turn_mail
 
 pytestmark = pytest.mark.browser
 
 SEED = 5
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 PHONE, DESKTOP = {"width": 360, "height": 780}, {"width": 1280, "height": 900}
-
-
-def open_turn_mail(page, server, to: str):
-    """From the local outbox, the newest mail to `to` that has a turn link, and that link."""
-    page.goto(server.url + "/outbox")
-    page.locator("tr", has_text=to).filter(has_text="your turn").first.locator("a").click()
-    page.locator("pre.mailtext a[href*='/t/']").first.click()
-    page.wait_for_load_state()      # pbem.js (deferred) has run: clicks are previews, not posts
-
-
-def no_sideways_scroll(page) -> bool:
-    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
 
 def click_and_wait(page, button) -> None:

@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
+from browser_pages import no_sideways_scroll, open_turn_mail
 
 pytestmark = pytest.mark.browser
 
@@ -60,18 +61,6 @@ class Composer:
         with self.page.expect_navigation():
             dialog.get_by_role("button", name="Yes, submit my turn").dblclick()
         return words
-
-
-def open_turn_mail(page, server, to: str):
-    """From the local outbox, the newest mail to `to` that has a turn link, and that link."""
-    page.goto(server.url + "/outbox")
-    page.locator("tr", has_text=to).filter(has_text="your turn").first.locator("a").click()
-    page.locator("pre.mailtext a[href*='/t/']").first.click()
-    page.wait_for_load_state()      # pbem.js (deferred) has run: clicks are previews, not posts
-
-
-def no_sideways_scroll(page) -> bool:
-    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
 
 def test_two_whole_turns_by_clicks_alone(server, browser):

@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
+from browser_pages import no_sideways_scroll, open_turn_mail
 
 pytestmark = pytest.mark.browser
 
@@ -19,9 +20,7 @@ def test_placing_a_cube_by_clicks(server, browser):
     page = browser.new_page(viewport={"width": 360, "height": 780})
     page.on("pageerror", lambda error: pytest.fail(f"script error: {error}"))
     for turn, (who, other) in enumerate((("anna", "Bob"), ("bob", "Anna"))):
-        page.goto(server.url + "/outbox")
-        page.locator("tr", has_text=f"{who}@example.org").filter(has_text="your turn").first.locator("a").click()
-        page.locator("pre.mailtext a[href*='/t/']").first.click()
+        open_turn_mail(page, server, f"{who}@example.org")
         assert page.get_by_role("heading", name="Place a cube on floor 1").is_visible()
         group = page.locator("details.placing").first
         group.locator("summary").click()
@@ -36,6 +35,6 @@ def test_placing_a_cube_by_clicks(server, browser):
         cube, corner = notation.split()[1:3]
         cell = page.locator(f".tower .floor.current .cell.{corner.lower()}")
         assert cell.locator(".cube").text_content() == cube
-        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        assert no_sideways_scroll(page)
     page.screenshot(path=str(SHOTS / "tower-phone.png"), full_page=True)
     assert re.search(r"/s/", page.url)

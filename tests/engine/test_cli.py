@@ -7,17 +7,14 @@ Other tools call `python -m pbem.games.babel` exactly as documented: these tests
 
 import io
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from engine_cli import run_engine
 
 from pbem.games.babel import GAME, cli, position
 from pbem.games.babel.randomplay import play_random_game
 from pbem.games.babel.turn import begin_turn
-
-ROOT = Path(__file__).resolve().parents[2]
 
 #: The example position of BABEL-NOTATION.md (Anna to move, phase 2).
 EXAMPLE = {
@@ -49,9 +46,7 @@ halve P
 
 
 def run(*args, stdin=None):
-    done = subprocess.run([sys.executable, "-m", "pbem.games.babel", *map(str, args)],
-                          input=stdin, capture_output=True, text=True, cwd=ROOT, timeout=120)
-    return done.returncode, done.stdout, done.stderr
+    return run_engine("pbem.games.babel", *args, stdin=stdin)
 
 
 def write(tmp_path, data, name="position.json"):

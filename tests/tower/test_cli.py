@@ -4,29 +4,21 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
+from engine_cli import random_game, run_engine
 
 from pbem.games.babel_tower import GAME
 
-ROOT = Path(__file__).resolve().parents[2]
 LINE = re.compile(r"(\d+)\. seat ([01]): (pick [0-4]|place [0-4] (?:NW|NE|SE|SW) (?:-|U?D?N?E?S?W?))")
 
 
 def run(*args):
-    done = subprocess.run([sys.executable, "-m", "pbem.games.babel_tower", *map(str, args)],
-                          capture_output=True, text=True, cwd=ROOT, timeout=60)
-    return done.returncode, done.stdout, done.stderr
+    return run_engine("pbem.games.babel_tower", *args, timeout=60)
 
 
 def game(*args):
-    code, out, err = run("random-game", *args)
-    assert code == 0, err
-    assert err == ""
-    return out
+    return random_game("pbem.games.babel_tower", *args, timeout=60)
 
 
 def replay(seed, draft, lines, first=None):

@@ -11,13 +11,11 @@ import os
 import re
 import subprocess
 import sys
-from email.message import EmailMessage
-from email.utils import formataddr, formatdate, make_msgid, parseaddr
 from pathlib import Path
 
 import pytest
 from html_tree import Node, page
-from pbem_web import ANNA, BOB, html_of, text_of
+from pbem_web import ANNA, BOB, html_of, reply_to, text_of
 from tower_kit import the_tower, tower_game
 
 from pbem.games.babel_tower import GAME
@@ -117,24 +115,7 @@ class Players:
 
 
 def answer(mail, steps: str, *, quote: str = "header") -> bytes:
-    """A reply to `mail` as a mail client writes it: steps on top, the original quoted below
-    (after an "On ... wrote:" line, or bare `>` lines, or not at all)."""
-    sender = parseaddr(str(mail["To"]))[1]
-    reply = EmailMessage()
-    reply["From"] = formataddr((NAMES.get(sender, "Somebody"), sender))
-    reply["To"] = str(mail["Reply-To"])
-    reply["Subject"] = "Re: " + str(mail["Subject"])
-    reply["Date"] = formatdate(localtime=True)
-    reply["Message-ID"] = make_msgid(domain="mail.example.org")
-    reply["In-Reply-To"] = str(mail["Message-ID"])
-    quoted = "\n".join(("> " + line).rstrip() for line in text_of(mail).splitlines())
-    body = steps
-    if quote == "header":
-        body += f"\n\nOn {mail['Date']}, {mail['From']} wrote:\n{quoted}\n"
-    elif quote == "bare":
-        body += f"\n\n{quoted}\n"
-    reply.set_content(body)
-    return reply.as_bytes()
+    return reply_to(mail, steps, NAMES, quote=quote)
 
 
 # -- the start page and creating games ---------------------------------------------------------

@@ -1,0 +1,16 @@
+"""What the browser tests do on every game's pages: open a turn link from the local outbox, and
+check that a page never scrolls sideways."""
+
+from __future__ import annotations
+
+
+def open_turn_mail(page, server, to: str):
+    """From the local outbox, the newest mail to `to` that has a turn link, and that link."""
+    page.goto(server.url + "/outbox")
+    page.locator("tr", has_text=to).filter(has_text="your turn").first.locator("a").click()
+    with page.expect_navigation():      # to its load event: pbem.js (deferred) has run, so
+        page.locator("pre.mailtext a[href*='/t/']").first.click()   # clicks are previews
+
+
+def no_sideways_scroll(page) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")

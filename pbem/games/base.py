@@ -33,6 +33,15 @@ __all__ = [
 EVENT_VERSION = 1
 
 
+def required(owed: str | None, over: bool) -> str:
+    """The kind of decision a seat owes now, or the WrongDecision its submission meets."""
+    if over:
+        raise WrongDecision("the game is over.")
+    if owed is None:
+        raise WrongDecision("it is not your turn.")
+    return owed
+
+
 @dataclass(frozen=True)
 class Option:
     """A game option chosen when a game is created (a variant, say)."""

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
 import time
 
+from .. import bench
 from ..errors import GameError, PositionError
 from . import position as positions
 from .game import GAME
@@ -117,17 +117,7 @@ def cmd_bench(args, out) -> int:
         replay_times.append(time.perf_counter() - t0)
         assert final == game.state, f"seed {game.seed}: replay differs from play"
         steps += sum(len(e.get("steps", "x").splitlines()) for e in game.events)
-    ms = lambda xs: statistics.mean(xs) * 1000   # noqa: E731
-    p95 = lambda xs: sorted(xs)[int(0.95 * (len(xs) - 1))] * 1000   # noqa: E731
-    report = {
-        "games": args.games,
-        "random_games_per_second": round(args.games / sum(play_times), 1),
-        "random_game_ms": {"mean": round(ms(play_times), 2), "p95": round(p95(play_times), 2)},
-        "replay_ms": {"mean": round(ms(replay_times), 2), "p95": round(p95(replay_times), 2)},
-        "events_per_game": round(sum(len(g.events) for g in games) / len(games), 1),
-        "steps_per_game": round(steps / len(games), 1),
-        "python": sys.version.split()[0],
-    }
+    report = bench.report(play_times, replay_times, sum(len(g.events) for g in games), steps)
     print(json.dumps(report, indent=1), file=out)
     return EXIT_OK
 

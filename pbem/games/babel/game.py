@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..base import EVENT_VERSION, Decision, Draft, Game, Option, Outcome, StepOption
+from ..base import EVENT_VERSION, Decision, Draft, Game, Option, Outcome, StepOption, required
 from ..errors import GameError, WrongDecision
 from ..rng import Rng
 from . import explain as explaining
@@ -99,12 +99,7 @@ class Babel(Game):
         return []
 
     def _require(self, state: State, seat: int) -> str:
-        if state.result is not None:
-            raise WrongDecision("the game is over.")
-        kind = self._owed(state, seat)
-        if kind is None:
-            raise WrongDecision("it is not your turn.")
-        return kind
+        return required(self._owed(state, seat), state.result is not None)
 
     def decide(self, state: State, seat: int, text: str) -> dict[str, Any]:
         kind = self._require(state, seat)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..base import EVENT_VERSION, Decision, Draft, Game, Option, Outcome, StepOption
+from ..base import EVENT_VERSION, Decision, Draft, Game, Option, Outcome, StepOption, required
 from ..errors import GameError, IllegalStep, NotationError, WrongDecision
 from ..rng import Rng
 from . import rules
@@ -83,9 +83,7 @@ class BabelTower(Game):
         return [Decision(state.to_move, kind, label)]
 
     def _one_step(self, state: Tower, seat: int, text: str) -> tuple[Pick | Place, Tower]:
-        kind = self._owed(state, seat)
-        if kind is None:
-            raise WrongDecision("the game is over." if state.result else "it is not your turn.")
+        kind = required(self._owed(state, seat), state.result is not None)
         parsed = parse_steps(text)
         if not parsed:
             raise NotationError(f"the turn has no step; write one {kind} step.", 1, "")
@@ -107,8 +105,7 @@ class BabelTower(Game):
     def draft(self, state: Tower, seat: int, text: str) -> Draft:
         try:
             if not parse_steps(text):
-                if self._owed(state, seat) is None:
-                    raise WrongDecision("the game is over." if state.result else "it is not your turn.")
+                required(self._owed(state, seat), state.result is not None)
                 return Draft(state)
             step, trial = self._one_step(state, seat, text)
         except GameError as error:

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from .. import bench
 from ..base import StepOption
 from ..rng import Rng
 from .game import ADVANCED, BASIC, CARD, GAME
@@ -174,19 +174,8 @@ def cmd_bench(args, out) -> int:
         assert final == game.state, f"seed {game.seed}: replay differs from play"
     steps = sum(len(e["steps"].splitlines()) if e["type"] != CARD else 1
                 for g in games for e in g.events)
-    ms = lambda xs: statistics.mean(xs) * 1000
-    p95 = lambda xs: sorted(xs)[int(0.95 * (len(xs) - 1))] * 1000
-    report = {
-        "games": args.games,
-        "players": args.players,
-        "ziggurat_cards": args.cards,
-        "random_games_per_second": round(args.games / sum(play_times), 1),
-        "random_game_ms": {"mean": round(ms(play_times), 2), "p95": round(p95(play_times), 2)},
-        "replay_ms": {"mean": round(ms(replay_times), 2), "p95": round(p95(replay_times), 2)},
-        "events_per_game": round(sum(len(g.events) for g in games) / len(games), 1),
-        "steps_per_game": round(steps / len(games), 1),
-        "python": sys.version.split()[0],
-    }
+    report = bench.report(play_times, replay_times, sum(len(g.events) for g in games), steps,
+                          players=args.players, ziggurat_cards=args.cards)
     print(json.dumps(report, indent=1), file=out)
     return EXIT_OK
 

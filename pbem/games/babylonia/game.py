@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..base import EVENT_VERSION, Decision, Draft, Game, Option, Outcome, StepOption
+from ..base import EVENT_VERSION, Decision, Draft, Game, Option, Outcome, StepOption, required
 from ..errors import GameError, IllegalStep, NotationError, WrongDecision
 from ..rng import Rng
 from . import snapshot, turn
@@ -80,12 +80,7 @@ class Babylonia(Game):
         return [Decision(state.to_move, TURN, "play your turn")]
 
     def _require(self, state: State, seat: int) -> str:
-        if state.result is not None:
-            raise WrongDecision("the game is over.")
-        kind = _owed(state, seat)
-        if kind is None:
-            raise WrongDecision("it is not your turn.")
-        return kind
+        return required(_owed(state, seat), state.result is not None)
 
     def decide(self, state: State, seat: int, text: str) -> dict[str, Any]:
         kind = self._require(state, seat)

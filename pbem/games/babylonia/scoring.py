@@ -21,7 +21,7 @@ def surrounded(state: State, hex: str) -> bool:
 def newly_surrounded(state: State) -> list[str]:
     """Cities and unscored ziggurats surrounded now, which step 1 must have done: a city is
     scored (and leaves) in the turn it is surrounded, and scoring only ever frees hexes."""
-    cities = [h for h, tile in state.tiles.items() if tile.startswith("city")]
+    cities = state.city_hexes()
     ziggurats = [z for z in state.board.ziggurats if z not in state.scored]
     return sorted(h for h in cities + ziggurats if surrounded(state, h))
 

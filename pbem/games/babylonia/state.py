@@ -112,6 +112,10 @@ class State:
             self.scores[seat] += points
             self.causes[seat].append((points, cause))
 
+    def city_hexes(self) -> list[str]:
+        """The hexes where a city tile still lies."""
+        return [h for h, tile in self.tiles.items() if tile.startswith("city")]
+
     def stand_size(self, seat: int) -> int:
         return sum(self.stands[seat])
 

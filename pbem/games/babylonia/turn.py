@@ -216,7 +216,7 @@ def end_turn(state: State) -> None:
     """Step 3, the end check, and the next turn (the same player's with `extra`)."""
     mover, turn = state.to_move, state.turn
     refill(state, mover)
-    cities_left = sum(1 for t in state.tiles.values() if t.startswith("city"))
+    cities_left = len(state.city_hexes())
     if state.stand_size(mover) == 0 or cities_left <= 1:
         state.result = Result(ranking(state, range(state.players)), "end")
         state.turn = None

@@ -35,7 +35,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "available": list(state.available),
         "card_words": {str(c): CARD_WORDS[c] for c in sorted(set(state.available).union(
             *state.cards))},
-        "cities_on_board": sum(1 for t in state.tiles.values() if t.startswith("city")),
+        "cities_on_board": len(state.city_hexes()),
         "turn": _turn(state, seat),
         "outcome": (None if state.result is None else
                     {"winners": list(state.result.winners), "reason": state.result.reason}),

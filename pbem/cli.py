@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import logging
 import sys
 import threading
 import time
@@ -23,13 +24,10 @@ from flask.cli import AppGroup, with_appcontext
 from flask_migrate import upgrade
 from werkzeug.serving import run_simple
 
-from . import games, reminders, store
+from . import games, reminders, store, turns
 from .errors import BadInput
-from .extensions import db
-from .games.errors import GameError
-from .mail import notify
+from .inbound.ingest import Transient, ingest_bytes, ingest_maildir
 from .mail import deliver as delivery
-from .mail.ingest import ingest_bytes, ingest_maildir
 from .people import parse_player
 from .worker import start_in_background, work
 
@@ -92,11 +90,9 @@ def new_game(kind, players, first, seed, options, time_limit):
         people = [parse_player(p) for p in players]
         if first is not None and not 0 <= first < len(people):
             raise BadInput(f"--first must name a seat from 0 to {len(people) - 1}")
-        loaded = store.create_game(engine, people, pairs, first, seed, time_limit)
-    except (BadInput, GameError) as error:
-        raise click.UsageError(getattr(error, "message", str(error))) from None
-    notify.game_created(loaded)
-    db.session.commit()
+        loaded = turns.create_game(turns.Spec(engine.name, people, pairs, first, time_limit, seed))
+    except BadInput as error:
+        raise click.UsageError(error.message) from None
     click.echo(loaded.id)
 
 
@@ -128,6 +124,9 @@ def mail_status():
                    f"{m.last_error}")
 
 
+EX_TEMPFAIL = 75   # sysexits.h: the MTA keeps the message and tries again later
+
+
 @click.command("ingest")
 @click.option("--maildir", type=click.Path(exists=True, file_okay=False), default=None,
               help="read every unseen message of this Maildir folder instead of standard input")
@@ -135,16 +134,41 @@ def mail_status():
               help="the envelope recipient, as an MTA's pipe passes it (repeatable)")
 @with_appcontext
 def ingest(maildir: str | None, recipients: tuple[str, ...]):
-    """Apply mail replies as moves; answer the invalid ones by mail."""
-    if maildir:
-        results = ingest_maildir(maildir, recipients)
-    else:
-        raw = sys.stdin.buffer.read()
-        if not raw.strip():
-            raise click.UsageError("no message on standard input")
-        results = [ingest_bytes(raw, recipients)]
+    """Apply mail replies as moves; answer the invalid ones by mail.
+
+    Exits 0 once a message is answered for good (applied, refused, ignored, quarantined),
+    75 (EX_TEMPFAIL) when it could not be handled now, so that the MTA tries again; what it
+    prints on a failure is one line, never a traceback an MTA would bounce to the player.
+    """
+    try:
+        if maildir:
+            results = ingest_maildir(maildir, recipients)
+        else:
+            raw = _standard_input(current_app.config["INGEST_MAX_BYTES"])
+            if not raw.strip():
+                raise click.UsageError("no message on standard input")
+            results = [ingest_bytes(raw, recipients)]
+    except Transient as failure:
+        click.echo(f"pbem ingest: not handled now, try again later: {failure}", err=True)
+        sys.exit(EX_TEMPFAIL)
+    except click.UsageError:
+        raise
+    except Exception as error:   # a bug: keep the message with the MTA, log the traceback
+        logging.getLogger(__name__).exception("ingest failed")
+        click.echo(f"pbem ingest: not handled now, try again later: {type(error).__name__}",
+                   err=True)
+        sys.exit(EX_TEMPFAIL)
     for result in results:
         click.echo(str(result))
+
+
+def _standard_input(limit: int) -> bytes:
+    """At most `limit` + 1 bytes of the message (one more says it is too large); the rest is
+    read and thrown away, so that the MTA's pipe never breaks."""
+    raw = sys.stdin.buffer.read(limit + 1)
+    while sys.stdin.buffer.read(1 << 20):
+        pass
+    return raw
 
 
 @click.command("remind")

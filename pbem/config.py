@@ -19,6 +19,13 @@
 | PREVIEWS_PER_CLIENT_PER_MINUTE | 600                        | previews, counted per process            |
 | REPLAY_CACHE_SIZE    | 2000                                 | replayed games kept per process          |
 | SNAPSHOT_EVERY       | 16                                   | events between stored state snapshots    |
+| PROPOSALS_PER_*_PER_DAY | 20 per client, 10 per address     | games asked for on the start page        |
+| GAMES_PER_*_PER_DAY  | 20 per client, 20 per address        | games confirmed by their creators        |
+| INVITES_PER_ADDRESS_PER_DAY | 20                            | invitations to one address               |
+| PROPOSAL_HOURS       | 24                                   | an unconfirmed game is forgotten then    |
+| REFUSALS_PER_*       | 5 per address an hour, 30 in all     | answers to mail replies that cannot act  |
+| ADMIN_EMAIL          | (none: no operator page)             | the operator's address, for /admin       |
+| INGEST_MAX_BYTES     | 10485760                             | a larger incoming mail is quarantined    |
 """
 
 from __future__ import annotations
@@ -74,6 +81,16 @@ def from_environment(instance_path: str, env=os.environ) -> dict:
         "SNAPSHOT_EVERY": int(env.get("SNAPSHOT_EVERY", "16")),
         "REPLAY_CACHE_SIZE": int(env.get("REPLAY_CACHE_SIZE", "2000")),
         "LINK_REQUESTS_PER_CLIENT_PER_HOUR": int(env.get("LINK_REQUESTS_PER_CLIENT_PER_HOUR", "10")),
+        "PROPOSALS_PER_CLIENT_PER_DAY": int(env.get("PROPOSALS_PER_CLIENT_PER_DAY", "20")),
+        "PROPOSALS_PER_ADDRESS_PER_DAY": int(env.get("PROPOSALS_PER_ADDRESS_PER_DAY", "10")),
+        "GAMES_PER_CLIENT_PER_DAY": int(env.get("GAMES_PER_CLIENT_PER_DAY", "20")),
+        "GAMES_PER_ADDRESS_PER_DAY": int(env.get("GAMES_PER_ADDRESS_PER_DAY", "20")),
+        "INVITES_PER_ADDRESS_PER_DAY": int(env.get("INVITES_PER_ADDRESS_PER_DAY", "20")),
+        "PROPOSAL_HOURS": float(env.get("PROPOSAL_HOURS", "24")),
+        "REFUSALS_PER_ADDRESS_PER_HOUR": int(env.get("REFUSALS_PER_ADDRESS_PER_HOUR", "5")),
+        "REFUSALS_PER_HOUR": int(env.get("REFUSALS_PER_HOUR", "30")),
+        "ADMIN_EMAIL": env.get("ADMIN_EMAIL", "").strip().lower(),
+        "INGEST_MAX_BYTES": int(env.get("INGEST_MAX_BYTES", str(10 * 1024 * 1024))),
     }
 
 

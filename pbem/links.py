@@ -5,6 +5,14 @@
 - A seat link signs (game, seat, nonce): the player's standing view of the
   game; reissuing the seat's nonce kills the old link.
 
+Other signed links carry one thing each and act only through a button (a POST), so
+that a mail scanner opening every link in a mail acts on none of them:
+- a confirmation link signs a proposed game's id (its creator starts it);
+- a replacement link signs (game, seat, nonce): the player replaces leaked links;
+- a decline link signs (game, seat, nonce): an invited player calls the game off;
+- an unsubscribe link signs an address ("never mail me again");
+- a sign-in link signs the operator's address.
+
 Keys rotate: SECRET_KEY signs; it and every key in SECRET_KEY_FALLBACKS verify.
 Links expire after LINK_MAX_AGE_DAYS; an expired link still names its game and
 seat (its signature is good), so the page can offer to mail a fresh one.
@@ -71,5 +79,37 @@ def read(kind: str, value: str) -> Link:
         except BadSignature:
             raise LinkTampered() from None
         raise LinkExpired(link=link, renew_path=f"/{PREFIX[kind]}/{value}/renew") from None
+    except BadSignature:
+        raise LinkTampered() from None
+
+
+# -- links that carry one thing -----------------------------------------------------------
+
+CONFIRM, REPLACE, DECLINE, UNSUBSCRIBE, SIGN_IN = (
+    "confirm", "replace", "decline", "unsubscribe", "sign-in")
+ONE_THING = {CONFIRM: "c", REPLACE: "r", DECLINE: "d", UNSUBSCRIBE: "u", SIGN_IN: "admin/in"}
+
+
+def sign(kind: str, payload) -> str:
+    return _serializer(kind).dumps(payload)
+
+
+def url_of(kind: str, payload) -> str:
+    return f"{current_app.config['BASE_URL']}{path_of(kind, payload)}"
+
+
+def path_of(kind: str, payload) -> str:
+    return f"/{ONE_THING[kind]}/{sign(kind, payload)}"
+
+
+def unsign(kind: str, value: str, max_age_seconds: float | None = None):
+    """What a one-thing link carries; LinkTampered when forged, LinkExpired when too old."""
+    if len(value) > 400:
+        raise LinkTampered()
+    try:
+        return _serializer(kind).loads(value, max_age=max_age_seconds)
+    except SignatureExpired:
+        raise LinkExpired("This link is too old; ask for a new one.", link=None,
+                          renew_path=None) from None
     except BadSignature:
         raise LinkTampered() from None

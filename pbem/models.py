@@ -13,6 +13,12 @@
 - `snapshots`: every few events, the state the log folds to there, written with
   the event (a cache: a cold load restores the latest one and replays only the
   events after it; rows of another rules version are ignored).
+- `proposals`: games asked for on the start page, waiting for their creator to
+  confirm them from his mailbox; confirming turns one into a game of the same id.
+- `suppressions`: addresses that asked never to be mailed again; no mail goes to them.
+- `rate_locks`: one row per rate-limit key, locked while a request is counted, so
+  concurrent requests for one key are counted one after the other.
+- `quarantine`: incoming mails that could not be read, kept for the operator.
 
 `owed` (on games for the start, on events for after each event) records the
 seats that owe a decision then, as the engine said when the row was written:
@@ -23,7 +29,7 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Index, Integer, String, Text
+from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Index, Integer, LargeBinary, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from .extensions import db
@@ -77,6 +83,10 @@ class Event(db.Model):
 
 
 PENDING, SENT, FAILED = "pending", "sent", "failed"
+#: Not sent, and never will be: its address asked never to be mailed again.
+SUPPRESSED = "suppressed"
+#: Undelivered: FAILED and SUPPRESSED mail, shown on the game's pages.
+UNDELIVERED = (FAILED, SUPPRESSED)
 
 
 class Mail(db.Model):
@@ -138,3 +148,39 @@ class Snapshot(db.Model):
     rules: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)   # rules_version
     state: Mapped[dict] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Proposal(db.Model):
+    """A game asked for and not yet confirmed by its creator (the first player)."""
+    __tablename__ = "proposals"
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)   # the game's id, once confirmed
+    kind: Mapped[str] = mapped_column(String(32))
+    spec: Mapped[dict] = mapped_column(JSON)   # players, options, first, time limit
+    creator: Mapped[str] = mapped_column(String(254), index=True)
+    client: Mapped[str] = mapped_column(String(64), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)
+
+
+class Suppression(db.Model):
+    __tablename__ = "suppressions"
+    address: Mapped[str] = mapped_column(String(254), primary_key=True)
+    reason: Mapped[str] = mapped_column(String(32))   # "unsubscribed" (by the address) or "operator"
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class RateLock(db.Model):
+    __tablename__ = "rate_locks"
+    key: Mapped[str] = mapped_column(String(300), primary_key=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)
+
+
+class Quarantined(db.Model):
+    """An incoming mail that could not be read: moved aside so that it stops nothing else."""
+    __tablename__ = "quarantine"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    reason: Mapped[str] = mapped_column(String(300))
+    sender: Mapped[str] = mapped_column(String(254))
+    subject: Mapped[str] = mapped_column(String(300))
+    size: Mapped[int] = mapped_column(Integer)
+    raw: Mapped[bytes] = mapped_column(LargeBinary)   # the first QUARANTINE_KEEP bytes
+    received_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)

@@ -1,16 +1,12 @@
 """Reminders and time limits, run from cron or the worker loop (`flask --app pbem remind`).
 
-Who waits since when comes from the `owed` column written with each event
-(and with each game for its start), so no game is replayed to find out. A
-seat's turn starts at the last event by anybody else: owed halving discards
-and the turn after them are one turn.
-
 - A decision whose game has a time limit and whose time has run out ends the
-  game: a `timeout` event for that seat (a loss), and the usual mails.
+  game: `turns.time_out` (a loss for that seat, and the usual mails).
 - A player whose turn has waited REMIND_AFTER_HOURS gets a reminder, and
   again when his time will run out within REMIND_BEFORE_HOURS. All reminders
   due for one address go in one digest, most urgent first, and an address
-  gets at most one digest per DIGEST_INTERVAL_HOURS.
+  gets at most one digest per DIGEST_INTERVAL_HOURS (`limits.DIGEST`).
+- Games asked for and never confirmed are forgotten after PROPOSAL_HOURS.
 
 Every function takes `now`, so tests move the clock instead of sleeping.
 """
@@ -22,30 +18,17 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 
 from flask import current_app
-from sqlalchemy import func, or_, select
+from sqlalchemy import select
 
-from . import games, links, ratelimit, store
-from .errors import AlreadySubmitted
+from . import games, limits, links, turns
+from .deadlines import Waiting, utc, waiting
 from .extensions import db
 from .mail import notify
 from .mail.words import listing
-from .models import Event, Game, RateEvent, Reminder, Seat
+from .models import Reminder, Seat
+from .transaction import transaction
 
 WAITING, DEADLINE = "waiting", "deadline"
-
-
-@dataclass
-class Waiting:
-    game: Game
-    seat: int
-    seq: int
-    since: datetime
-    turn_seq: int = 0   # the point of the log where the seat's turn began (discards then turn: one turn)
-
-    @property
-    def deadline(self) -> datetime | None:
-        days = self.game.time_limit_days
-        return self.since + timedelta(days=days) if days else None
 
 
 @dataclass
@@ -54,64 +37,12 @@ class Report:
     reminded: list[str] = field(default_factory=list)   # addresses
 
 
-def utc(moment: datetime) -> datetime:
-    """The moment in UTC (naive: taken as UTC). SQLite keeps a time's digits, not its offset."""
-    return moment.astimezone(timezone.utc) if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
-
-
-def _turn_start(game_id: str, seat: int, fallback: datetime) -> datetime:
-    """When this seat's turn began: the last event by another seat (or the game's start)."""
-    moment = db.session.scalar(select(func.max(Event.created_at)).where(
-        Event.game_id == game_id, or_(Event.seat != seat, Event.seat.is_(None))))
-    return utc(moment or fallback)
-
-
-def _turn_seq(game_id: str, seat: int) -> int:
-    """Where this seat's turn began in the log: the last event by another seat (0: the start)."""
-    return db.session.scalar(select(func.max(Event.seq)).where(
-        Event.game_id == game_id, or_(Event.seat != seat, Event.seat.is_(None)))) or 0
-
-
-def _last(column):
-    """`column` of the game's last event (NULL before the first): an index probe per game,
-    so finding who waits does not read every event of every game stored."""
-    return (select(column).where(Event.game_id == Game.id).order_by(Event.seq.desc()).limit(1)
-            .correlate(Game).scalar_subquery())
-
-
-def waiting() -> list[Waiting]:
-    """Every decision owed now, in every running game."""
-    rows = db.session.execute(select(Game, _last(Event.seq), _last(Event.seat), _last(Event.owed),
-                                     _last(Event.created_at)))
-    out = []
-    for game, seq, actor, owed, created_at in rows:
-        if seq is None:   # no event yet: the game's start
-            seq, actor, owed, created_at = 0, None, game.owed, game.created_at
-        if owed is None:   # rows written before `owed` existed: ask the engine
-            loaded = store.load(game.id)
-            owed = store.owed_seats(loaded.engine, loaded.state)
-        for seat in owed:
-            since, turn_seq = utc(created_at), seq
-            if seq and actor == seat:
-                since = _turn_start(game.id, seat, game.created_at)
-                turn_seq = _turn_seq(game.id, seat)
-            out.append(Waiting(game, seat, seq, since, turn_seq))
-    return out
-
-
 def enforce_time_limits(now: datetime, report: Report) -> None:
     for w in waiting():
         if w.deadline is None or now < w.deadline:
             continue
-        loaded = store.load(w.game.id)
-        if loaded.seq != w.seq or loaded.owed(w.seat) is None:
-            continue
-        try:
-            time_out(loaded, w.seat)
-            store.commit()
-            report.timeouts.append(w.game.id)
-        except AlreadySubmitted:   # the player (or another worker) was quicker
-            continue
+        if turns.time_out(w.game.id, w.seat, w.seq) is not None:
+            report.timeouts.append(w.game.id)   # (None: the player or another worker was quicker)
 
 
 def _due(w: Waiting, now: datetime, after: timedelta, before: timedelta) -> list[str]:
@@ -140,7 +71,6 @@ def send_reminders(now: datetime, report: Report) -> None:
     config = current_app.config
     after = timedelta(hours=config["REMIND_AFTER_HOURS"])
     before = timedelta(hours=config["REMIND_BEFORE_HOURS"])
-    interval = timedelta(hours=config["DIGEST_INTERVAL_HOURS"])
     by_address: dict[str, list] = defaultdict(list)
     for w in waiting():
         sent = set(db.session.scalars(select(Reminder.kind).where(   # in this turn, discards too
@@ -152,40 +82,23 @@ def send_reminders(now: datetime, report: Report) -> None:
                                        .order_by(Seat.seat)).all()
             by_address[seats[w.seat].email].append((w, kinds, seats))
     for address, due in by_address.items():
-        last = db.session.scalar(select(func.max(RateEvent.at)).where(
-            RateEvent.key == f"digest:{address}"))
-        if last is not None and now - utc(last) < interval:
-            continue   # at most one digest a day: these wait for the next one
-        db.session.add(RateEvent(key=f"digest:{address}", at=now))
+        if remind(address, due, now):
+            report.reminded.append(address)
+
+
+def remind(address: str, due: list, now: datetime) -> bool:
+    """One digest of the games waiting for an address, unless it had one lately (those wait
+    for the next); whether it was sent."""
+    with transaction():
+        if not limits.allow(limits.DIGEST, address, now):
+            return False
         entries = sorted((_entry(w, seats[w.seat], [s.name for s in seats], now)
                           for w, _, seats in due), key=lambda e: e["urgency"])
         notify.reminder(address, entries[0]["name"], entries)
         for w, kinds, _ in due:
             db.session.add_all(Reminder(game_id=w.game.id, seat=w.seat, seq=w.seq, kind=k,
                                         sent_at=now) for k in kinds)
-        db.session.commit()
-        report.reminded.append(address)
-
-
-def deadline(loaded: store.Loaded, seat: int) -> datetime | None:
-    """When the seat's time for the decision it owes runs out (None: no limit, or nothing owed)."""
-    days = loaded.row.time_limit_days
-    if not days or loaded.owed(seat) is None:
-        return None
-    return _turn_start(loaded.id, seat, loaded.row.created_at) + timedelta(days=days)
-
-
-def expired(loaded: store.Loaded, seat: int, now: datetime | None = None) -> bool:
-    """The seat's time for its decision has run out (its game only waits for `remind`)."""
-    limit = deadline(loaded, seat)
-    return limit is not None and utc(now or datetime.now(timezone.utc)) >= limit
-
-
-def time_out(loaded: store.Loaded, seat: int) -> store.Loaded:
-    """End the game by time for this seat: the event and its mails (not committed)."""
-    after = store.append(loaded, loaded.engine.timeout_event(seat))
-    notify.event_appended(after, None)
-    return after
+    return True
 
 
 def run(now: datetime | None = None) -> Report:
@@ -194,7 +107,8 @@ def run(now: datetime | None = None) -> Report:
     report = Report()
     enforce_time_limits(now, report)
     send_reminders(now, report)
-    # The digest clock lives among the rate-limit rows: keep them as long as the digest interval.
-    ratelimit.prune(now, timedelta(hours=current_app.config["DIGEST_INTERVAL_HOURS"]))
-    db.session.commit()
+    turns.forget_unconfirmed(now)
+    with transaction():
+        # The digest clock lives among the rate-limit rows: keep them as long as its interval.
+        limits.prune(now, timedelta(hours=current_app.config["DIGEST_INTERVAL_HOURS"]))
     return report

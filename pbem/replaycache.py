@@ -13,23 +13,27 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .store import Cached
 
 
 class ReplayCache:
     def __init__(self, size: int = 2000):
         self.size = size
-        self._entries: OrderedDict[str, tuple] = OrderedDict()
+        self._entries: OrderedDict[str, Cached] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, game_id: str) -> tuple | None:
-        """(game info, seats, events, state) as last loaded, or None."""
+    def get(self, game_id: str) -> Cached | None:
+        """The game as last loaded in this process, or None."""
         with self._lock:
             entry = self._entries.get(game_id)
             if entry is not None:
                 self._entries.move_to_end(game_id)
             return entry
 
-    def put(self, game_id: str, entry: tuple) -> None:
+    def put(self, game_id: str, entry: Cached) -> None:
         if self.size <= 0:
             return
         with self._lock:

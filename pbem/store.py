@@ -3,7 +3,11 @@
 Appending says which `seq` it writes (one past the log as loaded); the
 database's primary key (game_id, seq) refuses a second writer for the same
 point of the log, so a double click or two servers never apply a turn twice.
-The caller adds the mails an event causes to the same session before `commit()`.
+Nothing here commits: the use case that appends (`pbem.turns`) adds the mails
+the event causes and commits them together.
+
+A seat's address is not kept with the cached game: the operator may correct it
+(`addresses.set_address`), so mails and checks read it fresh (`address_of`).
 """
 
 from __future__ import annotations
@@ -50,7 +54,16 @@ class GameInfo:
 class SeatInfo:
     seat: int
     name: str
-    email: str
+
+
+@dataclass(frozen=True)
+class Cached:
+    """A replayed game as this process keeps it (see `pbem.replaycache`)."""
+    info: GameInfo
+    seats: tuple[SeatInfo, ...]
+    seq: int
+    recent: tuple[dict, ...]
+    state: Any
 
 
 @dataclass
@@ -85,6 +98,13 @@ class Loaded:
     def owed(self, seat: int) -> Decision | None:
         return next((d for d in self.engine.to_act(self.state) if d.seat == seat), None)
 
+    @property
+    def over(self) -> bool:
+        return self.engine.outcome(self.state) is not None
+
+    def cached(self) -> Cached:
+        return Cached(self.row, tuple(self.seats), self.seq, self.recent, self.state)
+
     def last_event_by_other(self, seat: int) -> dict | None:
         for event in reversed(self.recent):
             if event.get("seat") is not None and event["seat"] != seat:
@@ -114,13 +134,13 @@ def owed_seats(engine: Engine, state) -> list[int]:
 
 def create_game(engine: Engine, players: list[tuple[str, str]], options: dict | None = None,
                 first: int | None = None, seed: int | None = None,
-                time_limit_days: int | None = None) -> Loaded:
+                time_limit_days: int | None = None, game_id: str | None = None) -> Loaded:
     """Add a new game, its seats and their first seat links to the session (not committed)."""
     options = engine.normalize_options(options)
     if seed is None:
         seed = secrets.randbits(SEED_BITS)
     state = engine.start(seed, options, len(players), first)
-    row = Game(id=new_id(), kind=engine.name, options=options, seed=seed, first=first,
+    row = Game(id=game_id or new_id(), kind=engine.name, options=options, seed=seed, first=first,
                seats=len(players), time_limit_days=time_limit_days,
                owed=owed_seats(engine, state))
     seats = [Seat(game_id=row.id, seat=i, name=name, email=email)
@@ -129,7 +149,7 @@ def create_game(engine: Engine, players: list[tuple[str, str]], options: dict | 
     db.session.flush()
     db.session.add_all(seats)
     db.session.add_all(SeatNonce(game_id=row.id, seat=i, nonce=new_nonce()) for i in range(len(players)))
-    return Loaded(GameInfo.of(row), engine, [SeatInfo(s.seat, s.name, s.email) for s in seats], 0, (), state)
+    return Loaded(GameInfo.of(row), engine, [SeatInfo(s.seat, s.name) for s in seats], 0, (), state)
 
 
 RECENT = 8             # events kept with a loaded game: enough for "the opponent's last turn"
@@ -144,9 +164,9 @@ def load(game_id: str) -> Loaded:
     cache = current_app.extensions["pbem.replay_cache"]
     cached = cache.get(game_id)
     if cached is not None:
-        loaded = _newer(*cached)
+        loaded = _newer(cached)
         if loaded is not None:
-            cache.put(game_id, (loaded.row, tuple(loaded.seats), loaded.seq, loaded.recent, loaded.state))
+            cache.put(game_id, loaded.cached())
             return loaded
         # The log no longer ends as cached (a rolled-back write, a restored database): read it anew.
     row = db.session.get(Game, game_id)
@@ -157,15 +177,17 @@ def load(game_id: str) -> Loaded:
     except games.UnknownGame:
         raise NotFound(f"This server no longer hosts {row.kind}.") from None
     info = GameInfo.of(row)
-    seats = tuple(SeatInfo(s.seat, s.name, s.email) for s in db.session.scalars(
-        select(Seat).where(Seat.game_id == row.id).order_by(Seat.seat)))
+    seats = tuple(SeatInfo(seat, name) for seat, name in db.session.execute(
+        select(Seat.seat, Seat.name).where(Seat.game_id == row.id).order_by(Seat.seat)))
     loaded = _from_snapshot(info, engine, seats)
-    cache.put(game_id, (info, seats, loaded.seq, loaded.recent, loaded.state))
+    cache.put(game_id, loaded.cached())
     return loaded
 
 
-def _newer(info: GameInfo, seats, seq: int, recent: tuple, state) -> Loaded | None:
+def _newer(cached: Cached) -> Loaded | None:
     """A cached game brought up to date, or None when its last cached event is no longer there."""
+    info, seats, seq, recent, state = (cached.info, cached.seats, cached.seq, cached.recent,
+                                       cached.state)
     engine = games.get(info.kind)
     newer = [engine.upcast(e) for e in _events(info.id, max(seq - 1, 0))]
     if seq:
@@ -220,11 +242,6 @@ def append(loaded: Loaded, event: dict) -> Loaded:
     return Loaded(loaded.row, engine, loaded.seats, seq, (loaded.recent + (event,))[-RECENT:], state)
 
 
-def commit() -> None:
-    """Commit the session; a lost race for a point of the log becomes AlreadySubmitted."""
-    _decided(db.session.commit)
-
-
 def _decided(write) -> None:
     try:
         write()
@@ -250,3 +267,8 @@ def games_of(email: str) -> list[tuple[str, int]]:
     """(game_id, seat) of every seat played from this address."""
     return [(s.game_id, s.seat) for s in db.session.scalars(
         select(Seat).where(Seat.email == email).order_by(Seat.game_id))]
+
+
+def address_of(game_id: str, seat: int) -> str:
+    """The address a seat is played from now (read fresh: the operator may have corrected it)."""
+    return db.session.scalar(select(Seat.email).where(Seat.game_id == game_id, Seat.seat == seat))

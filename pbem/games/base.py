@@ -238,3 +238,4 @@ class Game(ABC):
 
     def timeout_event(self, seat: int) -> dict[str, Any]:
         return {"v": self.event_version, "type": "timeout", "seat": seat}
+Engine = Game   # the name the server uses (the engines are being renamed to it)

@@ -18,14 +18,18 @@ from email.utils import formataddr, formatdate, parseaddr
 
 from flask import current_app, render_template
 
+from .. import links
 from ..config import mail_domain
 from ..extensions import db
 from ..models import Mail
 
 # Control characters, C1 controls too: "\x85" and the like break lines for str.splitlines(),
 # and the email package refuses header values that do. Lone surrogates (from JSON "\ud800")
-# cannot be encoded at all.
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]+")
+# cannot be encoded at all. Bidirectional controls (U+202A-202E, U+2066-2069, the marks) and
+# invisible characters would let a name read backwards or hide text in a Subject or From
+# ("Anna\u202egnp.exe"); the byte order mark and the soft hyphen hide too.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff"
+                      "\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\u00ad]+")
 NAME_LIMIT = 100
 FROM_LIMIT = 300   # a sender names the game and both players (100 each)
 
@@ -42,6 +46,11 @@ def clean(text: str, limit: int = NAME_LIMIT) -> str:
     while "=?" in text or "?=" in text:
         text = text.replace("=?", "= ?").replace("?=", "? =")
     return text.strip()[:limit].strip()
+
+
+def unsubscribe_url(address: str) -> str:
+    """The link that stops all mail to this address (one click, RFC 8058)."""
+    return links.url_of(links.UNSUBSCRIBE, address.strip().lower())
 
 
 def thread_root(game_id: str, seat: int) -> str:
@@ -68,12 +77,16 @@ def queue(kind: str, to_name: str, to_addr: str, subject: str, context: dict, *,
         message_id = _new_message_id(game_id, seat)
         if in_reply_to is None and game_id is not None and seat is not None:
             in_reply_to = thread_root(game_id, seat)
+    context["unsubscribe_url"] = unsubscribe_url(to_addr)
+    html = render_template(f"mail/{kind}.html", **context)
+    footer = render_template("mail/_footer.html", **context)
+    html = html.replace("</body>", footer + "</body>", 1) if "</body>" in html else html + footer
     mail = Mail(kind=kind, game_id=game_id, seat=seat, to_name=clean(to_name),
                 to_addr=to_addr.strip(), from_name=clean(from_name, FROM_LIMIT),
                 subject=clean(subject, 300),
-                text=render_template(f"mail/{kind}.txt", **context),
-                html=render_template(f"mail/{kind}.html", **context),
-                message_id=message_id, in_reply_to=in_reply_to, reply_to=reply_to)
+                text=render_template(f"mail/{kind}.txt", **context).rstrip("\n") + "\n"
+                + render_template("mail/_footer.txt", **context),
+                html=html, message_id=message_id, in_reply_to=in_reply_to, reply_to=reply_to)
     db.session.add(mail)
     return mail
 
@@ -99,6 +112,14 @@ def _address(header: str, name: str, addr: str) -> str:
     return f"{words}\n <{addr}>"
 
 
+def _references(mail: Mail) -> str:
+    """The thread a mail belongs to: the seat's thread root, then the message it answers."""
+    if mail.game_id is None or mail.seat is None:
+        return mail.in_reply_to
+    root = thread_root(mail.game_id, mail.seat)
+    return root if mail.in_reply_to == root else f"{root} {mail.in_reply_to}"
+
+
 def to_message(mail: Mail) -> EmailMessage:
     """The outbox row as an RFC 5322 message with a text and an HTML part."""
     sender = parseaddr(current_app.config["MAIL_FROM"])[1] or "pbem@localhost"
@@ -112,10 +133,13 @@ def to_message(mail: Mail) -> EmailMessage:
     msg["Message-ID"] = mail.message_id
     if mail.in_reply_to:
         msg["In-Reply-To"] = mail.in_reply_to
-        msg["References"] = mail.in_reply_to
+        msg["References"] = _references(mail)
     if mail.reply_to:   # our own address with a signed token: replies are moves
         msg["Reply-To"] = mail.reply_to
     msg["Auto-Submitted"] = "auto-generated"
+    # One click stops all mail to this address (RFC 8058): a POST to the link, never a GET.
+    msg["List-Unsubscribe"] = f"<{unsubscribe_url(mail.to_addr)}>"
+    msg["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     msg.set_content(mail.text)
     msg.add_alternative(mail.html, subtype="html")
     return msg

@@ -18,7 +18,8 @@ from sqlalchemy import and_, exists, func, select, update
 from sqlalchemy.orm import aliased
 
 from ..extensions import db
-from ..models import FAILED, PENDING, SENT, Mail, utcnow
+from ..models import FAILED, PENDING, SENT, SUPPRESSED, UNDELIVERED, Mail, Suppression, utcnow
+from .bounces import bounce_address
 from .compose import to_message
 from .transport import DeliveryFailure, from_url
 
@@ -79,6 +80,10 @@ def deliver_due(transport=None, now: datetime | None = None, limit: int = 1000) 
         if mail is None:
             break
         tried.add(mail.id)
+        if _suppressed(mail.to_addr):   # asked never to be mailed again (maybe after it was queued)
+            mail.status, mail.last_error = SUPPRESSED, "the address asked never to be mailed again"
+            db.session.commit()
+            continue
         try:
             message = to_message(mail)
         except Exception as error:   # a mail that cannot be composed must not block the outbox
@@ -88,7 +93,7 @@ def deliver_due(transport=None, now: datetime | None = None, limit: int = 1000) 
             db.session.commit()
             continue
         try:
-            transport.send(message)
+            transport.send(message, bounce_address(mail.id))
         except DeliveryFailure as failure:
             mail.attempts += 1
             mail.last_error = str(failure)[:2000]
@@ -124,5 +129,11 @@ def status() -> dict:
 
 
 def failed_for_game(game_id: str) -> list[Mail]:
-    return db.session.scalars(select(Mail).where(Mail.game_id == game_id, Mail.status == FAILED)
+    """The game's mail that will not arrive: failed, bounced or suppressed."""
+    return db.session.scalars(select(Mail).where(Mail.game_id == game_id,
+                                                 Mail.status.in_(UNDELIVERED))
                               .order_by(Mail.id)).all()
+
+
+def _suppressed(address: str) -> bool:
+    return db.session.get(Suppression, address.strip().lower()) is not None

@@ -1,16 +1,20 @@
 """Which mails each change causes. Called inside the transaction that makes the change.
 
-- a new game: each seat gets an invitation with its seat link, and the seat
-  to act its turn link too;
+- a proposed game: only its creator is mailed, with a link to confirm it;
+- a new game: each seat gets an invitation with its seat link (and a way to
+  decline), and the seat to act its turn link too;
 - an event: each seat that now owes a decision gets a turn mail, unless it is
   the seat that just acted on the web (it goes on at once in the page:
   discards, then its turn); when the game ends every seat is told how;
-- a mail reply: refused (a short note to its sender) or failed (the step and
-  its sentence, to the seat);
-- links asked for by address, and reminders: one mail per address, listing games.
+- a mail reply: refused (a short note to the seat's own address) or failed
+  (the step and its sentence, to the seat);
+- links: the current ones to an address or a seat (nothing is invalidated),
+  a link to replace them, and the new ones after a replacement;
+- reminders: one mail per address, listing games.
 
 Every mail that carries a turn link has a Reply-To address with a signed
-token, so the player may answer it with his steps.
+token, so the player may answer it with his steps. Addresses are read fresh
+(`store.address_of`): the operator may have corrected one.
 """
 
 from __future__ import annotations
@@ -67,35 +71,81 @@ def subject(loaded: Loaded, seat: int, what: str) -> str:
 
 
 def _to_seat(kind: str, loaded: Loaded, seat: int, what: str, **extra) -> None:
-    row = loaded.seats[seat]
     ctx = context(loaded, seat)
     ctx.update(extra.pop("context", {}))
     reply_to = reply_address(loaded.id, seat, loaded.seq) if ctx["decision"] else None
-    queue(kind, row.name, row.email, subject(loaded, seat, what), ctx, game_id=loaded.id,
-          seat=seat, from_name=_from_name(loaded), reply_to=reply_to, **extra)
+    queue(kind, loaded.names[seat], store.address_of(loaded.id, seat),
+          subject(loaded, seat, what), ctx, game_id=loaded.id, seat=seat,
+          from_name=_from_name(loaded), reply_to=reply_to, **extra)
+
+
+def confirm_game(proposal, spec) -> None:
+    """The creator's mail: the game as asked for, and the link that starts it."""
+    engine = spec.engine()
+    names = [name for name, _ in spec.players]
+    queue("confirm", names[0], proposal.creator, f"Confirm your game of {engine.title}",
+          {"game": engine, "names": names, "spec": spec,
+           "addresses": [address for _, address in spec.players],
+           "confirm_url": links.url_of(links.CONFIRM, proposal.id),
+           "hours": current_app.config["PROPOSAL_HOURS"]})
 
 
 def game_created(loaded: Loaded) -> None:
     for seat in range(len(loaded.seats)):
         what = "your turn" if loaded.owed(seat) else "you are invited"
-        _to_seat("invite", loaded, seat, what, root=True)
+        nonce = store.current_nonce(loaded.id, seat)
+        _to_seat("invite", loaded, seat, what, root=True,
+                 context={"decline_url": links.url_of(links.DECLINE, [loaded.id, seat, nonce])})
 
 
-def event_appended(loaded: Loaded, actor: int | None, by_mail: bool = False) -> None:
-    """Turn mails to the seats that now owe a decision; on the web, not to the actor himself."""
+def event_appended(loaded: Loaded, actor: int | None, actor_mailed: bool = True) -> None:
+    """Turn mails to the seats that now owe a decision (to the actor himself only when
+    `actor_mailed`: a person on the web goes on in his page); when the game ends, to all."""
     if loaded.engine.outcome(loaded.state) is not None:
         for seat in range(len(loaded.seats)):
             _to_seat("over", loaded, seat, "the game is over")
         return
     for decision in loaded.engine.to_act(loaded.state):
-        if decision.seat == actor and not by_mail:
+        if decision.seat == actor and not actor_mailed:
             continue
         _to_seat("turn", loaded, decision.seat, f"your turn, {loaded.names[decision.seat]}")
 
 
-def links_reissued(loaded: Loaded, seat: int) -> None:
-    """A fresh seat link (and turn link, if a decision is owed) to the seat's own address."""
+def current_links(loaded: Loaded, seat: int) -> None:
+    """The seat's current links (and turn link, if a decision is owed), to its own address."""
     _to_seat("links", loaded, seat, "your links")
+
+
+def replace_links(loaded: Loaded, seat: int, replace_url: str) -> None:
+    """A link that replaces the seat's links, for a player whose links leaked."""
+    _to_seat("replace", loaded, seat, "replace your links?", context={"replace_url": replace_url})
+
+
+def links_replaced(loaded: Loaded, seat: int) -> None:
+    """The seat's new links, after a replacement (the old seat link no longer works)."""
+    _to_seat("links", loaded, seat, "your new links", context={"replaced": True})
+
+
+def unreachable(loaded: Loaded, seat: int) -> None:
+    """Tell the other players that mail to a seat bounces (the game may wait for him)."""
+    for other in range(len(loaded.seats)):
+        if other != seat:
+            _to_seat("unreachable", loaded, other, f"{loaded.names[seat]} cannot be reached",
+                     context={"unreachable": loaded.names[seat]})
+
+
+def links_entry(loaded: Loaded, seat: int) -> dict | None:
+    """A running game's current links for the mail that lists an address's games."""
+    if loaded.over:
+        return None
+    decision = loaded.owed(seat)
+    return {
+        "title": loaded.engine.title,
+        "names": match_title(loaded.names),
+        "name": loaded.names[seat],
+        "seat_url": links.url(links.SEAT, loaded.id, seat, store.current_nonce(loaded.id, seat)),
+        "turn_url": links.url(links.TURN, loaded.id, seat, loaded.seq) if decision else None,
+    }
 
 
 def reply_failed(loaded: Loaded, seat: int, error: GameError, text: str, message_id: str | None) -> None:
@@ -104,14 +154,15 @@ def reply_failed(loaded: Loaded, seat: int, error: GameError, text: str, message
              context={"error": str(error), "steps": text}, in_reply_to=message_id)
 
 
-def reply_refused(to_addr: str, reason: str, message_id: str | None) -> None:
-    """A short refusal of a reply that cannot act (stale, forged, or from another address)."""
-    queue("reply_refused", "", to_addr, "Your reply was not applied", {"reason": reason},
-          in_reply_to=message_id)
+def reply_refused(loaded: Loaded, seat: int, reason: str, message_id: str | None) -> None:
+    """A short refusal of a reply that cannot act (stale, or from another address), to the
+    seat's own address only, in the game's thread."""
+    _to_seat("reply_refused", loaded, seat, "your reply was not applied",
+             context={"reason": reason}, in_reply_to=message_id)
 
 
 def seat_links(to_addr: str, entries: list[dict]) -> None:
-    """Fresh links to every running game of one address, in one mail."""
+    """The current links to every running game of one address, in one mail."""
     queue("seat_links", entries[0]["name"], to_addr, "Your links to your games",
           {"entries": entries})
 

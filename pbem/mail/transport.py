@@ -37,7 +37,7 @@ class ConsoleTransport:
     def __init__(self, stream=None):
         self.stream = stream
 
-    def send(self, msg: EmailMessage) -> None:
+    def send(self, msg: EmailMessage, envelope_from: str | None = None) -> None:
         out = self.stream or sys.stdout
         text = msg.get_body(("plain",)).get_content()
         print(f"--- mail to {msg['To']}\nSubject: {msg['Subject']}\n\n{text}---", file=out, flush=True)
@@ -64,12 +64,13 @@ class SmtpTransport:
             smtp.starttls(context=ssl.create_default_context())
         return smtp
 
-    def send(self, msg: EmailMessage) -> None:
+    def send(self, msg: EmailMessage, envelope_from: str | None = None) -> None:
+        """Send one message; `envelope_from` is where bounces go (MAIL FROM), else From."""
         try:
             with self._connect() as smtp:
                 if self.user:
                     smtp.login(self.user, self.password or "")
-                smtp.send_message(msg)
+                smtp.send_message(msg, from_addr=envelope_from)
         except smtplib.SMTPRecipientsRefused as error:
             codes = [code for code, _ in error.recipients.values()]
             kind = PermanentFailure if codes and min(codes) >= 500 else TransientFailure

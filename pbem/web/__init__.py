@@ -1,7 +1,8 @@
 """The web layer: thin blueprints over the store, the links and the engines.
 
-- `lobby`: the start page and creating games;
-- `play`: turn and seat links (pages and JSON): view, preview, submit, renew;
+- `lobby`: the start page, asking for games and confirming them;
+- `play`: turn and seat links (pages and JSON): view, preview, submit, resign, renew;
+- `addresses`: links mailed to an address, replacing leaked links, unsubscribing;
 - `record`: a game's record with its score chart;
 - `outbox`: the local outbox page (only when OUTBOX_PAGE is on);
 - `errors`: one handler turning every error into a page or JSON;
@@ -14,7 +15,7 @@ from flask import request
 
 from ..extensions import db
 from ..mail.words import listing, match_title
-from . import errors, lobby, outbox, play, record, security
+from . import addresses, errors, lobby, outbox, play, record, security
 
 
 def init_app(app) -> None:
@@ -32,6 +33,7 @@ def init_app(app) -> None:
 
     app.register_blueprint(lobby.bp)
     app.register_blueprint(play.bp)
+    app.register_blueprint(addresses.bp)
     app.register_blueprint(record.bp)
     if app.config.get("OUTBOX_PAGE"):
         app.register_blueprint(outbox.bp)

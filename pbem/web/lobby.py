@@ -1,25 +1,22 @@
-"""The start page: create a game for two (or more) players by name and address."""
+"""The start page: ask for a game for two (or more) players by name and address, and the
+creator's link that confirms it.
+
+The first player is the creator: only he is mailed until he confirms the game from his
+mailbox, so the start page cannot be used to mail strangers."""
 
 from __future__ import annotations
 
 from datetime import timedelta
 
-from flask import Blueprint, current_app, redirect, render_template, request
-from sqlalchemy import func, select
+from flask import Blueprint, current_app, redirect, render_template, request, url_for
 
-from .. import games, links, ratelimit, store
-from ..errors import BadInput, RateLimited
-from ..extensions import db
-from ..games.errors import GameError
-from ..mail import notify
-from ..mail.words import match_title
-from ..models import Mail, utcnow
+from .. import games, links, turns
+from ..errors import BadInput, LinkTampered
 from ..people import email_address, player_name
+from ..small import small_int
 from .errors import wants_json
 
 bp = Blueprint("lobby", __name__)
-
-INVITES_PER_ADDRESS_PER_DAY = 20
 
 
 def page(form=None, error=None, links_message=None, status=200):
@@ -73,9 +70,10 @@ def _first(form, seats: int) -> int | None:
     value = field(form, "first", "random")
     if value == "random":
         return None
-    if not (value.isascii() and value.isdigit()) or int(value) >= seats:   # int("²") fails
+    first = small_int(value)
+    if first is None or first >= seats:
         raise BadInput("Choose who starts: at random, or one of the players.")
-    return int(value)
+    return first
 
 
 TIME_LIMITS = (None, 3, 7, 14, 30)
@@ -85,22 +83,14 @@ def _time_limit(form) -> int | None:
     value = field(form, "time_limit", "")
     if value in ("", "none"):
         return None
-    if not (value.isascii() and value.isdigit()) or not 1 <= int(value) <= 365:
+    days = small_int(value)
+    if days is None or not 1 <= days <= 365:
         raise BadInput("A time limit is a number of days from 1 to 365, or none.")
-    return int(value)
+    return days
 
 
-def _check_invite_rate(addresses) -> None:
-    since = utcnow() - timedelta(days=1)
-    for addr in addresses:
-        count = db.session.scalar(select(func.count()).select_from(Mail).where(
-            Mail.to_addr == addr, Mail.kind == "invite", Mail.created_at >= since))
-        if count >= INVITES_PER_ADDRESS_PER_DAY:
-            raise RateLimited(f"{addr} was invited to {count} games today; please try tomorrow.")
-
-
-def create_from(form):
-    """Validate the form, create the game and queue its invitations (committed)."""
+def spec_from(form) -> turns.Spec:
+    """The game a form (or JSON object) asks for; BadInput names what is wrong."""
     try:
         engine = games.get(field(form, "game"))
     except games.UnknownGame:
@@ -108,78 +98,56 @@ def create_from(form):
     players = _players(form, engine)
     options = {o.name: field(form, f"option.{o.name}") for o in engine.options
                if f"option.{o.name}" in form}
-    first = _first(form, len(players))
-    time_limit = _time_limit(form)
-    _check_invite_rate(addr for _, addr in players)
-    try:
-        loaded = store.create_game(engine, players, options, first, time_limit_days=time_limit)
-    except GameError as error:   # options the game refuses
-        raise BadInput(str(error)) from None
-    notify.game_created(loaded)
-    db.session.commit()
-    return loaded
+    return turns.Spec(engine.name, players, options, _first(form, len(players)), _time_limit(form))
+
+
+def _form():
+    form = request.get_json(silent=True) if request.is_json else request.form
+    if not isinstance(form, dict) and not hasattr(form, "getlist"):
+        raise BadInput("Send the game as a form or a JSON object.")
+    return form
 
 
 @bp.post("/games")
 def create():
-    form = request.get_json(silent=True) if request.is_json else request.form
-    if not isinstance(form, dict) and not hasattr(form, "getlist"):
-        raise BadInput("Send the game as a form or a JSON object.")
+    """A game asked for: only its creator (the first player) is mailed, to confirm it."""
+    form = _form()
     try:
-        loaded = create_from(form)
+        proposal = turns.propose(spec_from(form), request.remote_addr or "")
     except BadInput as error:
         if wants_json():
             raise
         return page(form, error.message, status=400)
     if wants_json():
-        return {"game": loaded.id, "record": f"/games/{loaded.id}/record"}, 201
-    return redirect(f"/games/{loaded.id}/record?created=1", 303)
+        return {"game": proposal.id, "status": "unconfirmed",
+                "message": PROPOSED.format(addr=proposal.creator)}, 202
+    return redirect(url_for("lobby.proposed", game_id=proposal.id), 303)
 
 
-LINKS_SENT = ("If {addr} plays a game here, a mail with fresh links to its running games is on "
-              "its way to that address.")
+PROPOSED = ("A mail with a link to confirm the game went to {addr}. Nobody else is mailed before "
+            "the game is confirmed from that mail.")
 
 
-@bp.post("/links")
-def request_links():
-    """Fresh links to every running game of an address, mailed only to that address.
+@bp.get("/games/<game_id>/proposed")
+def proposed(game_id: str):
+    proposal, spec = turns.proposal_of(game_id)
+    return render_template("lobby/proposed.html", message=PROPOSED.format(addr=proposal.creator),
+                           hours=current_app.config["PROPOSAL_HOURS"])
 
-    The answer is the same whether or not the address plays here. Asking is
-    limited per client and per address, so nobody can mail-bomb a stranger.
-    """
-    form = request.get_json(silent=True) if request.is_json else request.form
-    if not isinstance(form, dict) and not hasattr(form, "getlist"):
-        raise BadInput('Send {"email": "..."}.')
-    addr = email_address(field(form, "email"))
-    config = current_app.config
-    if not ratelimit.allow(f"links-client:{request.remote_addr}",
-                           config["LINK_REQUESTS_PER_CLIENT_PER_HOUR"], timedelta(hours=1)):
-        db.session.commit()
-        raise RateLimited("Too many requests for links from here; please try again in an hour.")
-    interval = timedelta(seconds=config["LINK_REQUEST_INTERVAL_SECONDS"])
-    if ratelimit.allow(f"links-address:{addr}", 1, interval):
-        entries = [entry for game_id, seat in store.games_of(addr)
-                   if (entry := fresh_links(game_id, seat)) is not None]
-        if entries:
-            notify.seat_links(addr, entries)
-    db.session.commit()
-    message = LINKS_SENT.format(addr=addr)
+
+@bp.route("/c/<token>", methods=["GET", "POST"])
+def confirm(token: str):
+    """The creator's link: a GET shows the game as asked for, the button (a POST) starts it.
+    (A GET must not: mail scanners open every link in a mail.)"""
+    game_id = links.unsign(links.CONFIRM, token)
+    if not isinstance(game_id, str):
+        raise LinkTampered()
+    if request.method == "GET":
+        _, spec = turns.proposal_of(game_id)
+        return render_template("lobby/confirm.html", spec=spec, engine=spec.engine(),
+                               names=[name for name, _ in spec.players], path=request.path,
+                               time_limits=TIME_LIMITS)
+    loaded = turns.confirm(game_id)
     if wants_json():
-        return {"message": message}, 202
-    return page(links_message=message, status=202)
-
-
-def fresh_links(game_id: str, seat: int) -> dict | None:
-    """A new seat nonce (the old link dies) and the links to mail, for a running game."""
-    loaded = store.load(game_id)
-    if loaded.engine.outcome(loaded.state) is not None:
-        return None
-    nonce = store.reissue_nonce(game_id, seat)
-    decision = loaded.owed(seat)
-    return {
-        "title": loaded.engine.title,
-        "names": match_title(loaded.names),
-        "name": loaded.names[seat],
-        "seat_url": links.url(links.SEAT, game_id, seat, nonce),
-        "turn_url": links.url(links.TURN, game_id, seat, loaded.seq) if decision else None,
-    }
+        return {"game": loaded.id, "record": url_for("record.record", game_id=loaded.id)}, 201
+    return redirect(url_for("record.record", game_id=loaded.id, created=1), 303)

@@ -5,30 +5,24 @@
     POST /t/<token>/preview    the draft's preview: JSON, or an HTML fragment for the page's script
     GET  /s/<token>            the seat's standing view of the game
     GET|POST /s/<token>/resign resigning, after a confirmation
-    POST /t|s/<token>/renew    an expired or replaced link: mail a fresh one to the seat
+    GET|POST /s/<token>/decline declining an invitation (before the seat's first decision)
+    GET|POST /d/<token>        the same, from the invitation's decline link
+    POST /s/<token>/replace    mail the seat a link that replaces its links (they leaked)
+    POST /t|s/<token>/renew    an expired or replaced link: mail the seat its current links
 
 A turn link acts only while its seat owes a decision at the point of the log
-it names. What the seat sees is built in `seatview`.
+it names. What the seat sees is built in `seatview`; what a decision does is
+the turn service's (`pbem.turns`): these routes translate forms into calls
+and results into pages.
 """
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 from flask import Blueprint, current_app, jsonify, redirect, render_template, request
-from sqlalchemy import func, select
 
-from .. import links, ratelimit, reminders, store
-from ..errors import (
-    AlreadySubmitted,
-    BadInput,
-    LinkExpired,
-    RateLimited,
-)
-from ..extensions import db
+from .. import addresses, limits, links, turns
+from ..errors import AlreadySubmitted, BadInput, LinkExpired
 from ..games.errors import GameError
-from ..mail import notify
-from ..models import Mail, utcnow
 from .errors import wants_json
 from .seatview import (
     ALREADY,
@@ -38,6 +32,7 @@ from .seatview import (
     draft_context,
     edited,
     load_seat,
+    open_decline,
     open_seat,
     open_turn,
     payload,
@@ -64,44 +59,38 @@ def submit(token: str):
     access = open_turn(token)
     text = steps_text()
     if not access.live:
-        if wants_json():
-            return jsonify({"error": "This turn was already submitted."}), 409
-        return render_page(access, message=ALREADY, status=409)
+        return _already(access)
     action = request.form.get("action")
     if not request.is_json and action == "confirm":
         return confirm_page(access, text)
     if not request.is_json and action != "submit":
         return render_page(access, edited(access.loaded.engine, text))   # without JavaScript
-    _limit_submissions(access)
-    if reminders.expired(access.loaded, access.seat):
-        return _too_late(access)
+    origin = turns.Origin(turns.WEB, client=request.remote_addr)
     try:
-        event = access.loaded.engine.decide(access.loaded.state, access.seat, text)
+        after = turns.submit(access.loaded.id, access.seat, access.link.mark, text, origin)
     except GameError as error:
         if wants_json():
             return jsonify(error.to_json()), 422
         return render_page(access, text, status=422)
-    try:
-        after = store.append(access.loaded, event)
-        notify.event_appended(after, access.seat)
-        store.commit()
     except AlreadySubmitted:
-        if wants_json():
-            return jsonify({"error": "This turn was already submitted."}), 409
-        return render_page(open_turn(token), message=ALREADY, status=409)
+        return _already(open_turn(token))
+    except turns.TooLate as late:
+        return _too_late(Access(access.link, late.context["loaded"], None))
     return _after_submit(Access(access.link, after, None))
+
+
+def _already(access: Access):
+    if wants_json():
+        return jsonify({"error": "This turn was already submitted."}), 409
+    return render_page(access, message=ALREADY, status=409)
 
 
 @bp.post("/t/<token>/preview")
 def preview(token: str):
-    if not PREVIEWS.allow(f"preview:{request.remote_addr}",
-                          current_app.config["PREVIEWS_PER_CLIENT_PER_MINUTE"]):
-        raise RateLimited("Too many previews in a minute; please wait a little.")
+    limits.take_preview(request.remote_addr or "")
     access = open_turn(token)
     if not access.live:
-        if wants_json():
-            return jsonify({"error": "This turn was already submitted."}), 409
-        return render_page(access, message=ALREADY, status=409)
+        return _already(access)
     text = steps_text() if request.is_json else edited(access.loaded.engine, steps_text())
     if wants_json():
         draft = access.loaded.engine.draft(access.loaded.state, access.seat, text)
@@ -126,31 +115,67 @@ def seat(token: str):
 def resign(token: str):
     """Resigning asks first: a GET (or a POST without `confirm`) shows what it means."""
     access = open_seat(token)
-    loaded, seat = access.loaded, access.seat
-    if loaded.engine.outcome(loaded.state) is not None:
+    if access.loaded.over:
         raise BadInput("The game is already over.")
-    body = request.get_json(silent=True) if request.is_json else None
-    confirmed = request.method == "POST" and (
-        request.form.get("confirm") == "yes" or (isinstance(body, dict) and body.get("confirm") is True))
-    if not confirmed:
+    if not _confirmed():
         if wants_json():
             return jsonify({"error": 'Resigning loses the game; send {"confirm": true} to resign.'}), 400
-        context = common(access)
-        context.update(access=access, seat_path=seat_path(access))
-        return render_template("play/resign.html", **context)
-    after = None
-    while after is None:   # a resignation may come at any point of the log: retry a lost race
-        try:
-            after = store.append(loaded, loaded.engine.resign_event(seat))
-            notify.event_appended(after, None)
-            store.commit()
-        except AlreadySubmitted:
-            loaded = store.load(loaded.id)
-            if loaded.engine.outcome(loaded.state) is not None:
-                raise BadInput("The game is already over.") from None
+        return _seat_form(access, "play/resign.html")
+    after = turns.resign(access.loaded.id, access.seat)
     if wants_json():
         return jsonify(payload(Access(access.link, after, None)))
     return redirect(seat_path(access), 303)
+
+
+@bp.route("/s/<token>/decline", methods=["GET", "POST"])
+def decline(token: str):
+    return _decline(open_seat(token))
+
+
+@bp.route("/d/<token>", methods=["GET", "POST"])
+def decline_invitation(token: str):
+    """The invitation's own decline link (it works while the seat's link is the live one)."""
+    return _decline(open_decline(token))
+
+
+def _decline(access: Access):
+    """Declining an invitation calls the game off (no winner); it asks first, like resigning."""
+    if access.loaded.over:
+        raise BadInput("The game is already over.")
+    if not _confirmed():
+        if wants_json():
+            return jsonify({"error": 'Declining calls the game off; send {"confirm": true} '
+                                     'to decline.'}), 400
+        return _seat_form(access, "play/decline.html")
+    after = turns.decline(access.loaded.id, access.seat)
+    if wants_json():
+        return jsonify(payload(Access(access.link, after, None)))
+    return redirect(seat_path(access), 303)
+
+
+def _confirmed() -> bool:
+    body = request.get_json(silent=True) if request.is_json else None
+    return request.method == "POST" and (
+        request.form.get("confirm") == "yes" or (isinstance(body, dict) and body.get("confirm") is True))
+
+
+def _seat_form(access: Access, template: str):
+    context = common(access)
+    context.update(access=access, seat_path=seat_path(access))
+    return render_template(template, **context)
+
+
+@bp.post("/s/<token>/replace")
+def ask_to_replace(token: str):
+    """The seat's links leaked: mail its own address a link that replaces them."""
+    access = open_seat(token)
+    addresses.ask_to_replace(access.loaded.id, access.seat)
+    message = ("A mail with a link that replaces your links is on its way to your address. "
+               "Until you open it, your links keep working.")
+    if wants_json():
+        return jsonify({"message": message}), 202
+    return render_template("errors/error.html", status=202, title="Check your mailbox",
+                           message=message), 202
 
 
 @bp.post("/t/<token>/renew")
@@ -164,60 +189,26 @@ def renew_seat(token: str):
 
 
 def _renew(kind: str, token: str):
-    """Mail fresh links to the seat's own address: for expired or replaced links."""
+    """Mail the seat's current links to its own address: for expired or replaced links."""
     try:
         link = links.read(kind, token)
     except LinkExpired as expired:
         link = expired.context["link"]
-    loaded = load_seat(link)
-    interval = timedelta(seconds=current_app.config["LINK_REQUEST_INTERVAL_SECONDS"])
-    recent = db.session.scalar(select(func.count()).select_from(Mail).where(
-        Mail.game_id == loaded.id, Mail.seat == link.seat, Mail.kind == "links",
-        Mail.created_at >= utcnow() - interval))
-    if recent:
-        raise RateLimited("A fresh link was mailed to this seat a few minutes ago; please look "
-                          "for it in the player's mailbox.")
-    store.reissue_nonce(loaded.id, link.seat)
-    notify.links_reissued(loaded, link.seat)
-    db.session.commit()
-    message = "A fresh link is on its way to the player's mail address."
+    load_seat(link)
+    addresses.mail_seat_links(link.game_id, link.seat)
+    message = "The player's current links are on their way to the player's mail address."
     if wants_json():
         return jsonify({"message": message}), 202
     return render_template("errors/error.html", status=202, title="Link sent", message=message), 202
 
 
-# -- submitting ---------------------------------------------------------------
+# -- after submitting ------------------------------------------------------------------
 
-PREVIEWS = ratelimit.ProcessLimiter()
-
-
-TOO_LATE = "Your time for this turn ran out before you submitted it, so the game is lost on time."
-
-
-def _limit_submissions(access: Access) -> None:
-    """Submissions per client and per seat address, in the database (every process counts)."""
-    config, minute = current_app.config, timedelta(minutes=1)
-    address = access.loaded.seats[access.seat].email
-    allowed = (ratelimit.allow(f"submit-client:{request.remote_addr}",
-                               config["SUBMISSIONS_PER_CLIENT_PER_MINUTE"], minute)
-               and ratelimit.allow(f"submit-address:{address}",
-                                   config["SUBMISSIONS_PER_ADDRESS_PER_MINUTE"], minute))
-    db.session.commit()   # counted now: illegal submissions, which are never committed, count too
-    if not allowed:
-        raise RateLimited("Too many submissions in a minute; please wait a little.")
-
-
-def _too_late(access: Access):
-    """A submission after the deadline ends the game by time, even before `remind` has run."""
-    try:
-        after = reminders.time_out(access.loaded, access.seat)
-        store.commit()
-    except AlreadySubmitted:
-        after = store.load(access.loaded.id)
-    late = Access(access.link, after, None)
+def _too_late(late: Access):
+    """A submission after the deadline ended the game by time, even before `remind` ran."""
     if wants_json():
-        return jsonify({"error": TOO_LATE, **payload(late)}), 409
-    return render_page(late, message=TOO_LATE, status=409)
+        return jsonify({"error": turns.TOO_LATE, **payload(late)}), 409
+    return render_page(late, message=turns.TOO_LATE, status=409)
 
 
 def _after_submit(access: Access):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from flask import Blueprint, jsonify, render_template, request
 
 from .. import store
+from ..small import small_int
 from ..mail import deliver as delivery
 from ..mail.words import winner_names
 from .chart import score_chart
@@ -33,10 +34,8 @@ def entries(loaded: store.Loaded) -> tuple[list[dict], list[list[int]]]:
 
 def _turn_number(count: int) -> int:
     """The turn to show (`?turn=N`: the position after N decisions); the latest by default."""
-    value = request.args.get("turn", "")
-    if value.isascii() and value.isdigit():
-        return min(int(value), count)
-    return count
+    value = small_int(request.args.get("turn", ""))
+    return count if value is None else min(value, count)
 
 
 def _start_view(loaded: store.Loaded) -> dict:

@@ -11,20 +11,28 @@ from functools import cached_property
 from flask import render_template, request
 from sqlalchemy import func, select
 
-from .. import links, reminders, store
+from .. import deadlines, links, store
 from ..errors import BadInput, LinkReplaced, LinkTampered
 from ..extensions import db
 from ..games.base import Decision, Draft, Outcome, StepOption
 from ..games.errors import GameError
 from ..mail import deliver as delivery
 from ..mail.words import winner_names
-from ..models import FAILED, Mail, SeatNonce
+from ..models import UNDELIVERED, Event, Mail, SeatNonce
+from ..small import small_int
 from ..store import Loaded
 
 ALREADY = "This turn was already submitted; here is the game as it stands."
 
 
 MAX_STEPS_TEXT = 20_000
+
+
+@dataclass(frozen=True)
+class SeatFacts:
+    nonce: str | None      # the seat's live seat-link nonce
+    undelivered: int       # the game's mails that will not arrive
+    decided: int           # the seat's decisions so far (none: it may still decline)
 
 
 @dataclass
@@ -43,17 +51,20 @@ class Access:
         return self.decision is not None
 
     @cached_property
-    def facts(self) -> tuple[str | None, int]:
-        """The seat's live nonce and how many of the game's mails failed: one round trip."""
-        nonce = (select(SeatNonce.nonce).where(SeatNonce.game_id == self.loaded.id,
-                                               SeatNonce.seat == self.seat)
+    def facts(self) -> "SeatFacts":
+        """What the page needs from the database beyond the log: one round trip."""
+        game_id, seat = self.loaded.id, self.seat
+        nonce = (select(SeatNonce.nonce).where(SeatNonce.game_id == game_id, SeatNonce.seat == seat)
                  .order_by(SeatNonce.id.desc()).limit(1).scalar_subquery())
-        failed = (select(func.count()).select_from(Mail)
-                  .where(Mail.game_id == self.loaded.id, Mail.status == FAILED).scalar_subquery())
-        return tuple(db.session.execute(select(nonce, failed)).one())
+        undelivered = (select(func.count()).select_from(Mail)
+                       .where(Mail.game_id == game_id, Mail.status.in_(UNDELIVERED))
+                       .scalar_subquery())
+        decided = (select(func.count()).select_from(Event)
+                   .where(Event.game_id == game_id, Event.seat == seat).scalar_subquery())
+        return SeatFacts(*db.session.execute(select(nonce, undelivered, decided)).one())
 
     def undelivered(self) -> list[dict]:
-        if not self.facts[1]:
+        if not self.facts.undelivered:
             return []
         return [{"name": m.to_name, "subject": m.subject}
                 for m in delivery.failed_for_game(self.loaded.id)]
@@ -75,10 +86,23 @@ def open_turn(token: str) -> Access:
 
 
 def open_seat(token: str) -> Access:
-    link = links.read(links.SEAT, token)
+    return _seat_access(links.read(links.SEAT, token), token)
+
+
+def open_decline(token: str) -> Access:
+    """The seat a decline link (in an invitation) names, while its seat link is the live one."""
+    payload = links.unsign(links.DECLINE, token)
+    if not (isinstance(payload, list) and len(payload) == 3 and isinstance(payload[0], str)
+            and isinstance(payload[1], int) and not isinstance(payload[1], bool)):
+        raise LinkTampered()
+    link = links.Link(links.SEAT, payload[0], payload[1], payload[2])
+    return _seat_access(link, links.token(links.SEAT, *payload))
+
+
+def _seat_access(link: links.Link, token: str) -> Access:
     loaded = load_seat(link)
     access = Access(link, loaded, None)
-    if access.facts[0] != link.mark:
+    if access.facts.nonce != link.mark:
         raise LinkReplaced("This link was replaced by a newer one, which was mailed to the player.",
                            renew_path=f"/s/{token}/renew")
     return access
@@ -106,13 +130,14 @@ def edited(engine, text: str) -> str:
     add, remove = request.form.get("add", ""), request.form.get("remove", "")
     if add:
         text = text.rstrip("\n") + ("\n" if text.strip() else "") + add + "\n"
-    if remove.isascii() and remove.isdigit():   # not "²", which int() refuses
+    number = small_int(remove)
+    if number is not None:
         try:
             pieces = engine.split_steps(text)
         except GameError:
             return text
-        if 1 <= int(remove) <= len(pieces):
-            del pieces[int(remove) - 1]
+        if 1 <= number <= len(pieces):
+            del pieces[number - 1]
             text = "\n".join(pieces) + ("\n" if pieces else "")
     return text
 
@@ -121,7 +146,7 @@ def common(access: Access) -> dict:
     loaded, seat = access.loaded, access.seat
     last = loaded.last_event_by_other(seat)
     outcome = loaded.engine.outcome(loaded.state)
-    deadline = reminders.deadline(loaded, seat)
+    deadline = deadlines.deadline(loaded, seat)
     return {
         "deadline": deadline.strftime("%Y-%m-%d %H:%M UTC") if deadline else None,
         "time_limit_days": loaded.row.time_limit_days,
@@ -139,6 +164,7 @@ def common(access: Access) -> dict:
         "to_act": [{"seat": d.seat, "name": loaded.names[d.seat], "kind": d.kind, "label": d.label}
                    for d in loaded.engine.to_act(loaded.state)],
         "record_path": f"/games/{loaded.id}/record",
+        "can_decline": outcome is None and not access.facts.decided,
     }
 
 
@@ -258,7 +284,7 @@ def render_page(access: Access, text: str = "", message: str | None = None, stat
 
 
 def seat_path(access: Access) -> str:
-    return links.path(links.SEAT, access.loaded.id, access.seat, access.facts[0])
+    return links.path(links.SEAT, access.loaded.id, access.seat, access.facts.nonce)
 
 
 def sentence(phrases: list[str]) -> str:

@@ -41,15 +41,45 @@ def reply_to(mail, steps: str, names: Mapping[str, str], *, quote: str = "header
 
 
 def create(client, names=("Anna", "Bob"), emails=(ANNA, BOB), first=0, time_limit=None) -> str:
-    """A game of Babel created through the start page's form; its id."""
+    """A game of Babel as the operator's `new-game` makes it (its invitations queued, and no
+    confirmation: the start page's way is tested on its own); its id."""
+    from pbem import turns
+    with client.application.app_context():
+        spec = turns.Spec("babel", list(zip(names, emails)), {"sumerians": "top-run"}, first,
+                          time_limit)
+        return turns.create_game(spec).id
+
+
+def create_by_form(client, names=("Anna", "Bob"), emails=(ANNA, BOB), first=0,
+                   time_limit=None) -> str:
+    """A game of Babel asked for through the start page's form and confirmed by its creator."""
     data = {"game": "babel", "first": str(first), "option.sumerians": "top-run"}
     for i, (n, e) in enumerate(zip(names, emails)):
         data[f"name{i}"], data[f"email{i}"] = n, e
     if time_limit is not None:
         data["time_limit"] = str(time_limit)
-    response = client.post("/games", data=data)
+    return started(client, client.post("/games", data=data))
+
+
+def started(client, response) -> str:
+    """The game a POST to /games asked for (a 303 to its page, or 202 JSON), confirmed by its
+    creator; its id."""
+    if response.status_code == 202:
+        return confirm(client, response.get_json()["game"])
     assert response.status_code == 303, response.data
-    return response.headers["Location"].split("/")[2]
+    return confirm(client, response.headers["Location"].split("/")[2])
+
+
+def confirm(client, game_id: str) -> str:
+    """The creator's confirmation of a game asked for on the start page (the button behind the
+    link in his mail); the game's id."""
+    from pbem import links
+    with client.application.app_context():
+        path = links.path_of(links.CONFIRM, game_id)
+    response = client.post(path)
+    assert response.status_code == 303, response.data
+    assert response.headers["Location"].startswith(f"/games/{game_id}/record"), response.headers
+    return game_id
 
 
 def deliver(app, now: datetime | None = None):

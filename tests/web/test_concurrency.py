@@ -6,6 +6,7 @@ from pbem import store
 from pbem.errors import AlreadySubmitted
 from pbem.extensions import db
 from pbem.mail import notify
+from pbem.transaction import transaction
 
 
 def first_turn_text(loaded) -> str:
@@ -27,9 +28,9 @@ def test_two_writers_for_one_point_of_the_log_one_wins(actions, app):
             event = loaded.engine.decide(loaded.state, 0, first_turn_text(loaded))
             barrier.wait()          # both hold a loaded log of the same length
             try:
-                after = store.append(loaded, event)
-                notify.event_appended(after, 0)
-                store.commit()
+                with transaction():
+                    after = store.append(loaded, event)
+                    notify.event_appended(after, 0)
                 results.append("won")
             except AlreadySubmitted:
                 results.append("lost")

@@ -74,7 +74,9 @@ def pin_seed(monkeypatch):
     return pin
 
 
-def create_through_form(client, first: str, sumerians: str) -> str:
+def create_through_form(table, first: str, sumerians: str) -> str:
+    """The start page's form, then the link in the creator's mail and its button."""
+    client = table.client
     page = client.get("/")
     assert page.status_code == 200 and 'action="/games"' in page.data.decode()
     data = {"game": "babel", "first": first, "option.sumerians": sumerians}
@@ -83,7 +85,15 @@ def create_through_form(client, first: str, sumerians: str) -> str:
     response = client.post("/games", data=data)
     assert response.status_code == 303, response.data
     location = response.headers["Location"]
-    assert re.fullmatch(r"/games/[^/]+/record\?created=1", location)
+    assert re.fullmatch(r"/games/[^/]+/proposed", location)
+    assert "Check your mailbox" in client.get(location).data.decode()
+    [confirmation] = table.mails_to(0)
+    assert table.mails_to(1) == []   # nobody else hears of the game before it is confirmed
+    link = re.search(r"http://pbem\.test(/c/\S+)", text_of(confirmation)).group(1)
+    assert "Start the game" in client.get(link).data.decode()
+    started = client.post(link)
+    assert started.status_code == 303
+    assert re.fullmatch(r"/games/[^/]+/record\?created=1", started.headers["Location"])
     return location.split("/")[2]
 
 
@@ -190,9 +200,10 @@ GAMES = [
 def test_a_whole_game_by_following_the_mails(table, client, pin_seed, first, sumerians):
     seed = games_with_discards(None if first == "random" else int(first), sumerians)
     pin_seed(seed)
-    game_id = create_through_form(client, first, sumerians)
+    game_id = create_through_form(table, first, sumerians)
     invites = [table.mails_to(seat) for seat in (0, 1)]
-    assert all(len(m) == 1 and "Babel with" in m[0]["Subject"] for m in invites)
+    assert [len(m) for m in invites] == [2, 1]   # the creator's confirmation, then invitations
+    assert all("Babel with" in m[-1]["Subject"] for m in invites)
 
     played = table.play(game_id, Rng(seed))
 
@@ -248,7 +259,7 @@ def test_owed_discards_are_chosen_on_the_page_then_the_seat_plays_on(table, acti
                                                                        pin_seed):
     seed = games_with_discards(0, "top-run")
     pin_seed(seed)
-    game_id = create_through_form(client, "0", "top-run")
+    game_id = create_through_form(table, "0", "top-run")
     table.play(game_id, Rng(seed), until=lambda loaded, decision: decision.kind == "discard")
     loaded, decision = table.owed(game_id)
     assert decision.kind == "discard"

@@ -20,6 +20,7 @@ from hypothesis.control import currently_in_test_context
 from itsdangerous import URLSafeTimedSerializer
 
 from pbem.games.rng import Rng
+from pbem_web import started  # tests/helpers
 
 FUZZ = settings(max_examples=100, deadline=None,
                 suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
@@ -34,18 +35,17 @@ def counts(app) -> dict:
     from sqlalchemy import func, select
 
     from pbem.extensions import db
-    from pbem.models import Event, Game, Mail, Seat, SeatNonce
+    from pbem.models import Event, Game, Mail, Proposal, Seat, SeatNonce
     with app.app_context():
         return {model.__tablename__: db.session.scalar(select(func.count()).select_from(model))
-                for model in (Game, Seat, SeatNonce, Event, Mail)}
+                for model in (Game, Seat, SeatNonce, Event, Mail, Proposal)}
 
 
 def new_game(client, first=0) -> str:
     response = client.post("/games", data={
         "game": "babel", "first": str(first), "option.sumerians": "top-run",
         "name0": "Anna", "email0": "anna@example.org", "name1": "Bob", "email1": "bob@example.org"})
-    assert response.status_code == 303, response.data
-    return response.headers["Location"].split("/")[2]
+    return started(client, response)
 
 
 class Live:
@@ -389,11 +389,17 @@ def filled(form: dict, keep_none: bool = False) -> dict:
     return out
 
 
-def assert_created(app, response, before: dict, created_status: int) -> None:
+def assert_created(app, client, response, before: dict, created_status: int) -> None:
+    """Asked for: only the creator's confirmation is mailed; confirmed: the game and its
+    invitations."""
     assert response.status_code == created_status
     after = counts(app)
+    assert after["proposals"] == before["proposals"] + 1 and after["games"] == before["games"]
+    assert after["mails"] == before["mails"] + 1
+    started(client, response)
+    after = counts(app)
     assert after["games"] == before["games"] + 1 and after["seats"] == before["seats"] + 2
-    assert after["mails"] == before["mails"] + 2 and after["events"] == before["events"]
+    assert after["mails"] == before["mails"] + 3 and after["events"] == before["events"]
     from sqlalchemy import select
 
     from pbem.extensions import db
@@ -415,8 +421,8 @@ def test_new_game_form_refuses_bad_fields_clearly_and_writes_nothing(app, client
     event(f"status {response.status_code}")
     assert response.status_code in (303, 400, 429), response.status_code
     if response.status_code == 303:
-        assert re.fullmatch(r"/games/[A-Za-z0-9_-]+/record\?created=1", response.headers["Location"])
-        assert_created(app, response, before, 303)
+        assert re.fullmatch(r"/games/[A-Za-z0-9_-]+/proposed", response.headers["Location"])
+        assert_created(app, client, response, before, 303)
         return
     assert counts(app) == before
     if response.status_code == 429:
@@ -443,10 +449,10 @@ def test_new_game_json_of_wrong_types_is_refused_clearly(app, client, body):
     before = counts(app)
     response = client.post("/games", data=json.dumps(body), content_type="application/json")
     event(f"status {response.status_code}")
-    assert response.status_code in (201, 400, 422, 429), response.status_code
+    assert response.status_code in (202, 400, 422, 429), response.status_code
     assert response.is_json
-    if response.status_code == 201:
-        assert_created(app, response, before, 201)
+    if response.status_code == 202:
+        assert_created(app, client, response, before, 202)
         return
     assert counts(app) == before
     assert isinstance(response.get_json()["error"], str) and response.get_json()["error"]
@@ -472,14 +478,14 @@ def test_valid_new_game_form_is_created_and_redirects(app, client):
                                            "name1": "Bob", "email1": "bob@example.org", "first": "1",
                                            "option.sumerians": "all"})
     assert response.status_code == 303
-    assert response.headers["Location"].endswith("/record?created=1")
-    assert_created(app, response, before, 303)
-    # The same as JSON: 201 with the game's id.
+    assert response.headers["Location"].endswith("/proposed")
+    assert_created(app, client, response, before, 303)
+    # The same as JSON: 202 with the game's id, to be confirmed.
     before = counts(app)
     response = client.post("/games", json={"game": "babel", "name0": "Carol", "email0": "c@example.org",
                                            "name1": "Dave", "email1": "d@example.org"})
-    assert response.status_code == 201 and response.get_json()["record"].startswith("/games/")
-    assert_created(app, response, before, 201)
+    assert response.status_code == 202 and response.get_json()["status"] == "unconfirmed"
+    assert_created(app, client, response, before, 202)
 
 
 @pytest.mark.parametrize("field_name, value, words", [

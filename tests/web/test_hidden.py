@@ -110,17 +110,12 @@ def create(app, seed: int, via_cli: bool = False) -> str:
                 *(arg for name, addr in PLAYERS for arg in ("--player", f"{name} <{addr}>"))])
         assert result.exit_code == 0, result.output
         return result.output.strip()
-    from pbem import store
-    from pbem.extensions import db
-    from pbem.mail import notify
+    from pbem import turns
     with app.app_context():
-        loaded = store.create_game(GAME, PLAYERS, {}, BOB, seed)
-        notify.game_created(loaded)
-        db.session.commit()
-        return loaded.id
+        return turns.create_game(turns.Spec("babel", list(PLAYERS), {}, BOB, seed=seed)).id
 
 
-TOKEN = re.compile(r"/([ts])/[A-Za-z0-9_.\-]+")
+TOKEN = re.compile(r"/([tsdu])/[A-Za-z0-9_.\-]+")   # turn, seat, decline, unsubscribe links
 LINK = re.compile(r"https?://[^/\s]+(/[ts]/[A-Za-z0-9_.\-]+)")
 
 

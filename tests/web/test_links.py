@@ -40,7 +40,7 @@ def test_links_for_a_seat_or_game_that_does_not_exist(actions, app, client):
     assert client.get(no_game).status_code == 404
 
 
-def test_expired_link_offers_a_fresh_one_by_mail(actions, app, client, smtp):
+def test_expired_link_offers_a_fresh_one_by_mail_and_invalidates_nothing(actions, app, client, smtp):
     game = actions.create(first=0)
     old = actions.links("anna@example.org")
     app.config["LINK_MAX_AGE_DAYS"] = -1           # every link is now past its age
@@ -53,8 +53,9 @@ def test_expired_link_offers_a_fresh_one_by_mail(actions, app, client, smtp):
     mail = actions.last_mail("anna@example.org")
     assert "your links" in mail["Subject"]
     fresh = actions.links("anna@example.org")
-    assert fresh["turn"] and fresh["seat"] != old["seat"]
-    assert client.get(old["seat"]).status_code == 410          # the old seat link was replaced
+    assert fresh["turn"] and fresh["seat"]
+    # Freshly signed links to the same seat: anybody may press "renew", so nothing dies.
+    assert client.get(old["seat"]).status_code == 200
     assert client.get(fresh["seat"]).status_code == 200
     assert json_get(client, fresh["turn"]).get_json()["can_act"] is True
     assert actions.event_count(game) == 0

@@ -1,10 +1,12 @@
 """Creating games: the start page and `flask --app pbem new-game`."""
 
+import re
 from html import unescape
 
 import pytest
 
 from pbem import store
+from pbem_web import confirm, text_of
 
 
 def form(**changes):
@@ -13,6 +15,23 @@ def form(**changes):
             "option.sumerians": "top-run"}
     data.update(changes)
     return data
+
+
+def confirm_link(actions, creator: str) -> str:
+    """The confirmation link in the creator's mail (the only mail a new game sends)."""
+    mail = actions.last_mail(creator)
+    assert mail["Subject"].startswith("Confirm your game")
+    found = re.search(r"http://pbem\.test(/c/[A-Za-z0-9_.\-]+)", text_of(mail))
+    assert found, text_of(mail)
+    return found.group(1)
+
+
+def confirm_by_mail(actions, client, creator: str):
+    """Open the link in the creator's mail, and press its button."""
+    link = confirm_link(actions, creator)
+    page = client.get(link)
+    assert page.status_code == 200 and "Start the game" in page.data.decode()
+    return client.post(link)
 
 
 def test_start_page_offers_the_game_and_its_options(client):
@@ -26,6 +45,9 @@ def test_creating_a_game_invites_both_and_gives_the_starter_his_turn_link(action
     response = client.post("/games", data=form(first="1", **{"option.sumerians": "all"}))
     assert response.status_code == 303
     game = response.headers["Location"].split("/")[2]
+    confirmed = confirm_by_mail(actions, client, "anna@example.org")
+    assert confirmed.status_code == 303
+    response = confirmed
     loaded = actions.state(game)
     assert loaded.row.options == {"sumerians": "all"} and loaded.row.first == 1
     assert loaded.names == ["Anna", "Bob"]
@@ -58,13 +80,19 @@ def test_bad_forms_are_refused_with_a_message_and_nothing_is_written(actions, cl
 
 def test_json_creation(client, actions):
     response = client.post("/games", json=form())
-    assert response.status_code == 201
-    assert actions.state(response.get_json()["game"]).engine.name == "babel"
+    assert response.status_code == 202
+    game = response.get_json()["game"]
+    assert response.get_json()["status"] == "unconfirmed"
+    assert "anna@example.org" in response.get_json()["message"]
+    link = confirm_link(actions, "anna@example.org")
+    confirmed = client.post(link, json={})
+    assert confirmed.status_code == 201 and confirmed.get_json()["game"] == game
+    assert actions.state(game).engine.name == "babel"
 
 
 def test_names_without_a_name_take_the_address(actions, client):
     response = client.post("/games", data=form(name0=""))
-    game = response.headers["Location"].split("/")[2]
+    game = confirm(client, response.headers["Location"].split("/")[2])
     assert actions.state(game).names == ["anna", "Bob"]
 
 

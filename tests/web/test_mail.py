@@ -29,13 +29,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pbem.games.rng import Rng
-from pbem_web import create, deliver, html_of, text_of  # tests/helpers
+from pbem_web import create, deliver, html_of, started, text_of  # tests/helpers
 
 ANNA, BOB = "anna@example.org", "bob@example.org"
 DOMAIN = "pbem.test"
 LINK = re.compile(r"http://pbem\.test(/[ts]/[A-Za-z0-9_.\-]+)")
 HEADERS = {"from", "to", "subject", "date", "message-id", "auto-submitted", "mime-version",
-           "content-type"}
+           "content-type", "list-unsubscribe", "list-unsubscribe-post"}
 REPLY_HEADERS = HEADERS | {"in-reply-to", "references"}
 
 
@@ -414,7 +414,8 @@ def test_any_name_makes_one_recipient_and_no_extra_headers(name, client, smtp, a
         assert "name" in response.data.decode()
         return
     assert response.status_code == 303
-    game = response.headers["Location"].split("/")[2]
+    deliver(app)   # the creator's confirmation
+    game = started(client, response)
     smtp.clear()
     assert deliver(app).sent == 2
     with app.app_context():
@@ -439,9 +440,10 @@ def test_a_lone_surrogate_in_a_json_name_is_cleaned_and_the_mail_goes_out(client
     body = b'{"game": "babel", "first": "0", "name0": "Anna\\ud800", "email0": "anna@example.org",' \
            b' "name1": "\\udc80Bob", "email1": "bob@example.org"}'
     response = client.post("/games", data=body, content_type="application/json")
-    assert response.status_code == 201
-    assert deliver(app).sent == 2
-    anna = smtp.to(ANNA)[0]
+    assert response.status_code == 202
+    started(client, response)
+    assert deliver(app).sent == 3   # the creator's confirmation, then both invitations
+    anna = smtp.to(ANNA)[-1]
     assert shows(anna, "To", "Anna", ANNA) and shows(anna, "From", "Babel: Anna vs Bob", "turns@pbem.test")
     assert "Hello Anna," in text_of(anna)
 
@@ -452,7 +454,11 @@ def test_the_envelope_names_only_the_server_and_the_seat_whatever_the_names(app,
     names = ('evil@attacker.org "x" <evil@attacker.org>, ' + "y" * 50, "Bob <bob@attacker.org>")
     create(client, names=names)
     assert deliver(app).sent == 2
-    assert server.mailbox.senders == ["turns@pbem.test", "turns@pbem.test"]
+    # The envelope sender is the server's own reply address, with each mail's bounce token
+    # (VERP): a bounce names the mail that bounced.
+    assert len(server.mailbox.senders) == 2
+    assert all(re.fullmatch(r"turns\+bounce-\d+-[a-z2-7]{16}@pbem\.test", sender)
+               for sender in server.mailbox.senders), server.mailbox.senders
     assert sorted(rcpts for rcpts, _ in server.mailbox.received) == [[ANNA], [BOB]]
     for rcpts, msg in server.mailbox.received:
         assert [a.addr_spec for a in msg["To"].addresses] == rcpts

@@ -22,7 +22,7 @@ import pytest
 from sqlalchemy import delete, event as sa_event, func, select, text, update
 from sqlalchemy.engine import make_url
 
-from pbem import games, links, store
+from pbem import games, links, store, turns
 from pbem.extensions import db
 from pbem.games.babel import GAME
 from pbem.games.babel.game import Babel
@@ -30,6 +30,7 @@ from pbem.games.errors import GameError, WrongDecision
 from pbem.games.rng import Rng
 from pbem.models import Event, Game, Mail, RateEvent, SeatNonce
 from pbem.replaycache import ReplayCache
+from pbem_web import started  # tests/helpers
 
 ANNA, BOB = "anna@example.org", "bob@example.org"
 JSON = {"Accept": "application/json"}
@@ -51,8 +52,8 @@ def create(client, first=0, emails=(ANNA, BOB), **environ) -> str:
     body = {"game": "babel", "first": str(first), "name0": "Anna", "email0": emails[0],
             "name1": "Bob", "email1": emails[1]}
     response = client.post("/games", json=body, environ_base=environ)
-    assert response.status_code == 201, response.get_json()
-    return response.get_json()["game"]
+    assert response.status_code == 202, response.get_json()
+    return started(client, response)
 
 
 def full_replay(game_id: str):
@@ -317,7 +318,7 @@ def test_a_request_that_fails_after_its_write_leaves_no_trace_in_the_cache(make_
     app, client, game_id = played(make_app, 3)
     seat, path = turn_path(app, game_id)
 
-    def broken(loaded, actor, by_mail=False):
+    def broken(loaded, actor, actor_mailed=True):
         assert store.load(loaded.id).seq == loaded.seq   # the flushed event, now in the cache
         raise RuntimeError("the outbox is broken")
 
@@ -727,8 +728,8 @@ def test_the_database_going_away_in_the_middle_of_a_submission_writes_nothing(pr
     before = snapshot(app, counts=False)
     queue_mails = notify.event_appended
 
-    def then_cut(loaded, actor, by_mail=False):
-        queue_mails(loaded, actor, by_mail)
+    def then_cut(loaded, actor, actor_mailed=True):
+        queue_mails(loaded, actor, actor_mailed)
         db.session.flush()
         proxy.stop()
 
@@ -1017,17 +1018,14 @@ def test_the_queries_of_pages_and_workers_use_indexes(database_url, make_app):
 # == snapshots in the database ============================================================
 
 def play_by_store(game_id: str, decisions: int, k: int = 0) -> None:
-    """Random legal decisions appended through the store, as the web does (inside an app)."""
-    from pbem.mail import notify
+    """Random legal decisions submitted through the turn service (inside an app)."""
     for n in range(decisions):
         loaded = store.load(game_id)
         owed = loaded.engine.to_act(loaded.state)
         if not owed:
             return
         text = loaded.engine.random_submission(loaded.state, owed[0].seat, Rng(k * 1000 + n))
-        after = store.append(loaded, loaded.engine.decide(loaded.state, owed[0].seat, text))
-        notify.event_appended(after, owed[0].seat)
-        store.commit()
+        turns.submit(game_id, owed[0].seat, loaded.seq, text, turns.Origin(turns.BOT))
 
 
 def test_cold_loads_start_from_the_latest_snapshot_and_equal_a_full_replay(make_app):

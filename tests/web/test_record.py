@@ -39,14 +39,10 @@ def test_record_of_an_unknown_game_is_404(client):
 
 
 def test_resigned_game_shows_the_result(actions, client, app):
-    from pbem import store
-    from pbem.mail import notify
+    from pbem import turns
     game = actions.create(first=0)
     with app.app_context():
-        loaded = store.load(game)
-        after = store.append(loaded, loaded.engine.resign_event(0))
-        notify.event_appended(after, 0)
-        store.commit()
+        turns.resign(game, 0)
     page = client.get(f"/games/{game}/record").data.decode()
     assert "Bob wins" in page and "resigned" in page
     assert "is over" in actions.last_mail("anna@example.org")["Subject"]

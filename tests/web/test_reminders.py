@@ -19,13 +19,14 @@ from functools import lru_cache
 import pytest
 from sqlalchemy import func, select
 
-from pbem import links, reminders, store
+from pbem import deadlines, links, reminders, store, turns
 from pbem.extensions import db
 from pbem.games.babel.game import GAME
 from pbem.games.rng import Rng
 from pbem.mail import notify
 from pbem.models import Event, Game, Mail, Reminder
-from pbem_web import create, deliver, html_of, text_of  # tests/helpers
+from pbem.transaction import transaction
+from pbem_web import create, create_by_form, deliver, html_of, started, text_of  # tests/helpers
 
 ANNA, BOB, CAROL, DAVE, EVE = (f"{n}@example.org" for n in ("anna", "bob", "carol", "dave", "eve"))
 LINK = re.compile(r"http://pbem\.test(/[ts]/[A-Za-z0-9_.\-]+)")
@@ -338,14 +339,12 @@ def game_at_discards(app, time_limit: int | None) -> tuple[str, int, str]:
     """A game (seeded) played up to a seat's owed discards; returns it, that seat and a discard."""
     seed, events, seat, discard = first_discard()
     with app.app_context():
-        game = store.create_game(GAME, [("Anna", ANNA), ("Bob", BOB)], {"sumerians": "top-run"},
-                                 0, seed, time_limit)
-        notify.game_created(game)
-        db.session.commit()
-        for event in events:
-            game = store.append(game, event)
-            notify.event_appended(game, None)
-            store.commit()
+        game = turns.create_game(turns.Spec("babel", [("Anna", ANNA), ("Bob", BOB)],
+                                            {"sumerians": "top-run"}, 0, time_limit, seed))
+        for event in events:   # the game's events as they were played (the deal's seed decides)
+            with transaction():
+                game = store.append(game, event)
+                notify.event_appended(game, None)
         [decision] = game.engine.to_act(game.state)
         assert (decision.seat, decision.kind) == (seat, "discard")
         return game.id, seat, discard
@@ -385,7 +384,7 @@ def test_discards_and_the_turn_after_them_are_reminded_and_timed_as_one_turn(app
     discard(app, client, game, seat, text)
     # His deadline is still a week after his turn began, on the pages too.
     with app.app_context():
-        assert reminders.deadline(store.load(game), seat) == began + 7 * DAY
+        assert deadlines.deadline(store.load(game), seat) == began + 7 * DAY
     page = client.get(turn_path(app, game, seat)).data.decode()
     assert f"runs out on <strong>{stamp(began + 7 * DAY)} UTC</strong>" in page
     # Not reminded again for the same turn, though the discards made a new point of the log.
@@ -521,12 +520,12 @@ def test_the_time_limit_is_chosen_on_the_start_page(app, client):
                       .split("</select>")[0]) == ["none", "3", "7", "14", "30"]
     for value, days in (("7", 7), ("3", 3), ("30", 30), ("1", 1), ("365", 365), ("none", None),
                         ("", None), (" 14 ", 14)):
-        assert stored_limit(app, create(client, time_limit=value)) == days, value
-    assert stored_limit(app, create(client)) is None      # no limit by default
+        assert stored_limit(app, create_by_form(client, time_limit=value)) == days, value
+    assert stored_limit(app, create_by_form(client)) is None      # no limit by default
     response = client.post("/games", json={"game": "babel", "name0": "Anna", "email0": ANNA,
                                            "name1": "Bob", "email1": BOB, "time_limit": "14"})
-    assert response.status_code == 201
-    assert stored_limit(app, response.get_json()["game"]) == 14
+    assert response.status_code == 202
+    assert stored_limit(app, started(client, response)) == 14
 
 
 @pytest.mark.parametrize("value", ["0", "366", "-3", "abc", "7.5", "²", "1e3", "7 days", "１４"])
@@ -597,7 +596,7 @@ def test_a_turn_submitted_after_the_deadline_loses_on_time_even_before_remind_ru
 def test_a_mail_reply_after_the_deadline_loses_on_time_too(app, client, smtp):
     from email.message import EmailMessage
 
-    from pbem.mail.ingest import ingest_bytes
+    from pbem.inbound.ingest import ingest_bytes
     game = create(client, first=0, time_limit=3)
     deliver(app)
     [invite] = smtp.to(ANNA)

@@ -75,7 +75,7 @@ def answer(mail, steps: str, sender: str | None = None, *, to: str | None = None
 
 
 def ingest(app, raw: bytes, recipients=()):
-    from pbem.mail.ingest import ingest_bytes
+    from pbem.inbound.ingest import ingest_bytes
     with app.app_context():
         return ingest_bytes(raw, recipients)
 
@@ -510,8 +510,10 @@ def test_a_stale_reply_is_refused_and_changes_nothing(app, actions, client, smtp
     assert result.status == "refused" and STALE in result.detail
     assert actions.event_count(game) == 1
     refusal = actions.last_mail(ANNA)
-    assert refusal["Subject"] == "Your reply was not applied"
+    assert refusal["Subject"] == "Babel with Bob: your reply was not applied"
     assert refusal["In-Reply-To"] == parse(raw)["Message-ID"] and refusal["Reply-To"] is None
+    # It stays in the game's thread: the seat's thread root, then the reply it answers.
+    assert refusal["References"] == f"<{game}.0@pbem.test> {parse(raw)['Message-ID']}"
     assert STALE in text_of(refusal) and "Nothing was changed" in text_of(refusal)
     assert len(outbox(app)) == mails_before + 1 and len(smtp.to(BOB)) == bob_before
     # A second reply to the same old mail (another Message-ID) is just as stale.
@@ -529,7 +531,9 @@ def test_a_reply_sent_again_after_it_was_applied_is_stale(app, actions, game):
 
 
 @pytest.mark.parametrize("how", ["changed-character", "other-game", "no-token", "unknown-game"])
-def test_a_forged_token_is_refused(app, actions, smtp, game, how):
+def test_a_forged_token_is_dropped_unanswered(app, actions, smtp, game, how):
+    """A token that names no seat leaves nobody to answer but the From, which anybody can
+    forge: answering it would mail strangers (backscatter). Nothing is sent."""
     from pbem.mail.replies import make_token
     invite = actions.last_mail(ANNA)
     local, domain = str(invite["Reply-To"]).split("@")
@@ -549,31 +553,32 @@ def test_a_forged_token_is_refused(app, actions, smtp, game, how):
         with app.app_context():
             to = f"turns+{make_token('NoSuchGame', 0, 0)}@{domain}"
     raw = answer(invite, first_turn(hand(actions.state(game).state, 0)), to=to)
+    mails = len(outbox(app))
     result = ingest(app, raw)
-    assert result.status == "refused", result
-    assert actions.event_count(game) == 0
-    refusal = actions.last_mail(ANNA)
-    assert refusal["Subject"] == "Your reply was not applied"
-    expected = "its game does not exist." if how == "unknown-game" else FORGED
-    assert expected in text_of(refusal) and "/t/" not in text_of(refusal)
+    assert result.status == "dropped", result
+    expected = "its game does not exist" if how == "unknown-game" else FORGED.rstrip(".")
+    assert result.detail == expected
+    assert actions.event_count(game) == 0 and len(outbox(app)) == mails
+    assert inbound(app) == ["dropped"]
     assert len(smtp.to(BOB)) == 1
     assert ingest(app, answer(invite, first_turn(hand(actions.state(game).state, 0)))).status == "applied"
 
 
 @pytest.mark.parametrize("sender", [EVE, BOB])
-def test_the_right_token_from_another_address_is_refused_to_that_address(app, actions, smtp, game,
-                                                                         sender):
+def test_the_right_token_from_another_address_is_refused_to_the_seats_own_address(
+        app, actions, smtp, game, sender):
+    """Whoever sent it (a forged From, or the player from another mailbox), only the address that
+    plays the seat hears of it; the sender gets nothing."""
     invite, raw = first_reply(actions, game, sender=sender)
     anna_before, bob_before = len(smtp.to(ANNA)), len(smtp.to(BOB))
     result = ingest(app, raw)
     assert result.status == "refused" and result.detail == NOT_HIS
     assert actions.event_count(game) == 0
-    refusal = actions.last_mail(sender)
-    assert refusal["Subject"] == "Your reply was not applied" and NOT_HIS in text_of(refusal)
-    assert "/t/" not in text_of(refusal) and "/s/" not in text_of(refusal)   # no link leaks to him
-    assert refusal["Reply-To"] is None
-    assert len(smtp.to(ANNA)) == anna_before
-    assert len(smtp.to(BOB)) == bob_before + (sender == BOB)
+    actions.deliver()
+    assert not smtp.to(EVE) and len(smtp.to(BOB)) == bob_before
+    [refusal] = smtp.to(ANNA)[anna_before:]
+    assert refusal["Subject"] == "Babel with Bob: your reply was not applied"
+    assert NOT_HIS in text_of(refusal) and refusal["In-Reply-To"] == parse(raw)["Message-ID"]
     assert ingest(app, answer(invite, first_turn(hand(actions.state(game).state, 0)))).status == "applied"
 
 
@@ -629,7 +634,7 @@ def test_the_same_message_twice_applies_once(app, actions, smtp, game, kind):
     invite, raw = first_reply(actions, game, steps,
                               **({"to": "turns+aaaa-bbbb@pbem.test"} if kind == "forged" else {}))
     first = cli(app, "ingest", input=raw)
-    assert first.startswith({"valid": "applied", "invalid": "failed", "forged": "refused"}[kind])
+    assert first.startswith({"valid": "applied", "invalid": "failed", "forged": "dropped"}[kind])
     events, mails = actions.event_count(game), len(outbox(app))
     actions.deliver()
     received = len(smtp.messages)
@@ -755,6 +760,8 @@ def test_hostile_headers_are_answered_safely_or_not_at_all(app, actions, smtp, g
         [failed] = [m for m in smtp.to(ANNA) if "your reply was not applied" in str(m["Subject"])]
         assert "step 1 (settle A)" in text_of(failed) and failed["Bcc"] is None
         assert failed["In-Reply-To"] == f"<{game}.0@pbem.test>"      # the thread, not the bad id
+    elif status == "refused":   # answered to the seat's own address, never to the sender
+        assert [m.to_addr for m in answers] == [ANNA]
     else:
         assert answers == []
     assert not smtp.to(EVE)
@@ -890,43 +897,65 @@ def test_a_whole_game_played_only_by_mail_replies(app, actions, client, smtp, cr
 
 # -- no mail loop ----------------------------------------------------------------------------
 
-def test_refusals_to_one_sender_are_capped_per_hour(app, actions, smtp, game):
+def test_refusals_to_one_address_are_capped_per_hour(app, actions, smtp, game):
     from sqlalchemy import update
 
     from pbem.extensions import db
-    from pbem.mail.ingest import REFUSALS_PER_SENDER_PER_HOUR
     from pbem.models import RateEvent
     invite = actions.last_mail(ANNA)
+    anna_before = len(smtp.to(ANNA))
     results = [ingest(app, answer(invite, "pass", sender=EVE)).status for _ in range(12)]
     assert results == ["refused"] * 12
     actions.deliver()
-    assert len(smtp.to(EVE)) == REFUSALS_PER_SENDER_PER_HOUR == 5
+    assert app.config["REFUSALS_PER_ADDRESS_PER_HOUR"] == 5
+    assert len(smtp.to(ANNA)) - anna_before == 5 and not smtp.to(EVE)
     assert len(inbound(app)) == 12 and actions.event_count(game) == 0
-    # Another sender is still answered.
-    assert ingest(app, answer(invite, "pass", sender=BOB)).status == "refused"
+    # Bob's seat is answered all the same: the cap is per address.
+    from pbem.mail.replies import make_token
+    with app.app_context():
+        to_bob = f"turns+{make_token(game, 1, 0)}@pbem.test"
+    bob_before = len(smtp.to(BOB))
+    assert ingest(app, answer(invite, "pass", sender=EVE, to=to_bob)).status == "refused"
     actions.deliver()
-    assert len(smtp.to(BOB)) == 2
-    # An hour later Eve is answered again (once more, up to the cap).
+    assert len(smtp.to(BOB)) == bob_before + 1
+    # An hour later Anna's seat is answered again (once more, up to the cap).
     with app.app_context():
         db.session.execute(update(RateEvent).values(at=RateEvent.at - timedelta(hours=1, minutes=1)))
         db.session.commit()
     assert ingest(app, answer(invite, "pass", sender=EVE)).status == "refused"
     actions.deliver()
-    assert len(smtp.to(EVE)) == 6
-    # Anna herself is untouched by all this.
+    assert len(smtp.to(ANNA)) - anna_before == 6
+    # Anna herself can still play by mail.
     assert ingest(app, answer(invite, first_turn(hand(actions.state(game).state, 0)))).status == "applied"
+
+
+def test_refusals_have_a_small_budget_for_everybody_together(app, actions, smtp):
+    """Forged mails for many seats at once: beyond REFUSALS_PER_HOUR nobody is answered."""
+    app.config["REFUSALS_PER_HOUR"] = 3
+    games = [actions.create(first=0, emails=(f"p{i}@example.org", f"q{i}@example.org"))
+             for i in range(5)]
+    invites = [actions.last_mail(f"p{i}@example.org") for i in range(len(games))]
+    smtp.clear()
+    results = [ingest(app, answer(invite, "pass", sender=EVE)) for invite in invites]
+    assert [r.status for r in results] == ["refused"] * 5
+    assert [r.detail.endswith("(not answered: too many lately)") for r in results] == \
+        [False] * 3 + [True] * 2
+    actions.deliver()
+    assert len(smtp.messages) == 3 and not smtp.to(EVE)
 
 
 def test_our_own_refusal_bounced_back_is_ignored(app, actions, smtp, game):
     """A refusal that comes back (an auto-reply to it, or the mail itself) is not answered again."""
     invite = actions.last_mail(ANNA)
+    anna_before = len(smtp.to(ANNA))
     ingest(app, answer(invite, "pass", sender=EVE))
-    refusal = actions.last_mail(EVE)
+    refusal = actions.last_mail(ANNA)
+    assert "your reply was not applied" in refusal["Subject"]
     assert refusal["Auto-Submitted"] == "auto-generated"
     looped = refusal.as_bytes()
     assert ingest(app, looped).status == "ignored"
     actions.deliver()
-    assert len(smtp.to(EVE)) == 1
+    assert len(smtp.to(ANNA)) == anna_before + 1
 
 
 def test_steps_written_below_the_quote_are_read_when_nothing_is_above():

@@ -1,0 +1,123 @@
+"""The use cases of a player's address and links: mail his links, replace leaked ones, correct a
+seat's address, and stop mailing an address that asked so.
+
+Asking for links never invalidates anything: anybody can type anybody's address, so asking
+only mails the player his current links. Replacing links (when they leaked) kills the old
+seat link; the player confirms it from his own mailbox. Each use case owns its transaction.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import delete, select
+
+from . import limits, links, store
+from .errors import LinkReplaced, LinkTampered, NotFound
+from .extensions import db
+from .mail import notify
+from .models import Seat, Suppression, utcnow
+from .people import email_address
+from .transaction import transaction
+
+UNSUBSCRIBED, BY_OPERATOR = "unsubscribed", "operator"
+
+
+def mail_links(address: str, client: str) -> None:
+    """Mail an address its current links to every running game it plays (counted per client;
+    at most one such mail per address in a while, and the same answer whether it plays or not)."""
+    with transaction():
+        limits.take(limits.LINKS_CLIENT, client)
+        if limits.allow(limits.LINKS_ADDRESS, address):
+            entries = [entry for game_id, seat in store.games_of(address)
+                       if (entry := notify.links_entry(store.load(game_id), seat)) is not None]
+            if entries:
+                notify.seat_links(address, entries)
+
+
+def mail_seat_links(game_id: str, seat: int) -> None:
+    """Mail one seat its current links (from an expired or replaced link), at most once in a while."""
+    loaded = _seat(game_id, seat)
+    with transaction():
+        limits.take(limits.LINKS_SEAT, f"{game_id}.{seat}")
+        notify.current_links(loaded, seat)
+
+
+def resend(game_id: str, seat: int) -> None:
+    """The operator mails a seat its current links again."""
+    loaded = _seat(game_id, seat)
+    with transaction():
+        notify.current_links(loaded, seat)
+
+
+def ask_to_replace(game_id: str, seat: int) -> None:
+    """Mail the seat's own address a link that replaces its links (at most once in a while)."""
+    loaded = _seat(game_id, seat)
+    nonce = store.current_nonce(game_id, seat)
+    with transaction():
+        limits.take(limits.LINKS_SEAT, f"{game_id}.{seat}")
+        notify.replace_links(loaded, seat, links.url_of(links.REPLACE, [game_id, seat, nonce]))
+
+
+def replace_links(token: str) -> store.Loaded:
+    """The player confirmed from his mailbox: his seat gets a new link, the old one dies, and
+    the new links are mailed to him. A replacement link works once."""
+    payload = links.unsign(links.REPLACE, token, REPLACE_MAX_AGE)
+    if not (isinstance(payload, list) and len(payload) == 3 and isinstance(payload[0], str)
+            and isinstance(payload[1], int)):
+        raise LinkTampered()
+    game_id, seat, nonce = payload
+    loaded = _seat(game_id, seat)
+    with transaction():
+        limits.lock(f"seat-links:{game_id}.{seat}")   # two clicks of one link: one replacement
+        if store.current_nonce(game_id, seat) != nonce:
+            raise LinkReplaced("These links were replaced already; the new ones are in your "
+                               "mailbox.", renew_path=None)
+        store.reissue_nonce(game_id, seat)
+        notify.links_replaced(loaded, seat)
+    return loaded
+
+
+REPLACE_MAX_AGE = 2 * 86400
+
+
+def set_address(game_id: str, seat: int, address: str) -> None:
+    """The operator corrects a seat's address (a typo at creation): the new address gets fresh
+    links (the old seat link dies, since the old address may belong to somebody else)."""
+    address = email_address(address)
+    loaded = _seat(game_id, seat)
+    with transaction():
+        row = db.session.get(Seat, (game_id, seat))
+        row.email = address
+        store.reissue_nonce(game_id, seat)
+        db.session.flush()
+        notify.links_replaced(loaded, seat)
+
+
+def _seat(game_id: str, seat: int) -> store.Loaded:
+    loaded = store.load(game_id)
+    if not 0 <= seat < len(loaded.seats):
+        raise NotFound(f"Game {game_id} has no seat {seat}.")
+    return loaded
+
+
+# -- never mail me again -------------------------------------------------------------------
+
+def suppress(address: str, reason: str = UNSUBSCRIBED) -> None:
+    """No mail goes to this address any more (queued mail included): it is dropped at delivery."""
+    with transaction():
+        if db.session.get(Suppression, address) is None:
+            db.session.add(Suppression(address=address, reason=reason, created_at=utcnow()))
+
+
+def unsuppress(address: str) -> bool:
+    """Mail this address again (the player, or the operator); False when it was not suppressed."""
+    with transaction():
+        gone = db.session.execute(delete(Suppression).where(Suppression.address == address))
+    return bool(gone.rowcount)
+
+
+def suppressed(address: str) -> bool:
+    return db.session.scalar(select(Suppression.address).where(Suppression.address == address)) is not None
+
+
+def suppressions() -> list[Suppression]:
+    return list(db.session.scalars(select(Suppression).order_by(Suppression.created_at)))

@@ -1,0 +1,92 @@
+"""Who waits for whom, since when, and until when: read from the log, written by nobody.
+
+Who waits since when comes from the `owed` column written with each event
+(and with each game for its start), so no game is replayed to find out. A
+seat's turn starts at the last event by anybody else: owed halving discards
+and the turn after them are one turn. A game with a time limit gives each
+turn that many days from its start.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+
+from sqlalchemy import func, or_, select
+
+from . import store
+from .extensions import db
+from .models import Event, Game
+
+
+@dataclass
+class Waiting:
+    game: Game
+    seat: int
+    seq: int
+    since: datetime
+    turn_seq: int = 0   # the point of the log where the seat's turn began (discards then turn: one turn)
+
+    @property
+    def deadline(self) -> datetime | None:
+        days = self.game.time_limit_days
+        return self.since + timedelta(days=days) if days else None
+
+
+def utc(moment: datetime) -> datetime:
+    """The moment in UTC (naive: taken as UTC). SQLite keeps a time's digits, not its offset."""
+    return moment.astimezone(timezone.utc) if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+
+
+def _turn_start(game_id: str, seat: int, fallback: datetime) -> datetime:
+    """When this seat's turn began: the last event by another seat (or the game's start)."""
+    moment = db.session.scalar(select(func.max(Event.created_at)).where(
+        Event.game_id == game_id, or_(Event.seat != seat, Event.seat.is_(None))))
+    return utc(moment or fallback)
+
+
+def _turn_seq(game_id: str, seat: int) -> int:
+    """Where this seat's turn began in the log: the last event by another seat (0: the start)."""
+    return db.session.scalar(select(func.max(Event.seq)).where(
+        Event.game_id == game_id, or_(Event.seat != seat, Event.seat.is_(None)))) or 0
+
+
+def _last(column):
+    """`column` of the game's last event (NULL before the first): an index probe per game,
+    so finding who waits does not read every event of every game stored."""
+    return (select(column).where(Event.game_id == Game.id).order_by(Event.seq.desc()).limit(1)
+            .correlate(Game).scalar_subquery())
+
+
+def waiting() -> list[Waiting]:
+    """Every decision owed now, in every running game."""
+    rows = db.session.execute(select(Game, _last(Event.seq), _last(Event.seat), _last(Event.owed),
+                                     _last(Event.created_at)))
+    out = []
+    for game, seq, actor, owed, created_at in rows:
+        if seq is None:   # no event yet: the game's start
+            seq, actor, owed, created_at = 0, None, game.owed, game.created_at
+        if owed is None:   # rows written before `owed` existed: ask the engine
+            loaded = store.load(game.id)
+            owed = store.owed_seats(loaded.engine, loaded.state)
+        for seat in owed:
+            since, turn_seq = utc(created_at), seq
+            if seq and actor == seat:
+                since = _turn_start(game.id, seat, game.created_at)
+                turn_seq = _turn_seq(game.id, seat)
+            out.append(Waiting(game, seat, seq, since, turn_seq))
+    return out
+
+
+def deadline(loaded: store.Loaded, seat: int) -> datetime | None:
+    """When the seat's time for the decision it owes runs out (None: no limit, or nothing owed)."""
+    days = loaded.row.time_limit_days
+    if not days or loaded.owed(seat) is None:
+        return None
+    return _turn_start(loaded.id, seat, loaded.row.created_at) + timedelta(days=days)
+
+
+def expired(loaded: store.Loaded, seat: int, now: datetime | None = None) -> bool:
+    """The seat's time for its decision has run out (its game only waits for `remind`)."""
+    limit = deadline(loaded, seat)
+    return limit is not None and utc(now or datetime.now(timezone.utc)) >= limit

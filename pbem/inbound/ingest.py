@@ -1,0 +1,233 @@
+"""Mail replies as moves: one RFC 822 message in, at most one decision (or answer) out.
+
+A valid reply is a decision like a web submission: it goes through `turns.submit`, the same
+path with the same checks, event and mails (plus a turn mail to the replier if he owes the
+next decision, since no page takes him there). An invalid one is answered with the failing
+step and its sentence. A reply whose token is stale, or that comes from another address than
+the seat's, is refused to the seat's own address only (`inbox.refuse`); one whose token is
+forged or missing names no seat and is dropped unanswered: its From may be forged, and
+answering it would mail a stranger. Bounces of our own mail (to their VERP address) mark that
+mail failed. Other automatic mail (vacation notices, lists) is ignored, so two robots never
+talk forever. Each message is recorded by its Message-ID, in the same transaction as its
+effect: the same message applies once.
+
+No single message can stop ingest: one that cannot be read (too large, nested too deeply,
+or that breaks the parser) is quarantined and the next one is read. Only the database being
+unreachable stops it (`Transient`): the MTA keeps the message and tries again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import mailbox
+import re
+from dataclasses import dataclass
+from email.message import EmailMessage
+from email.utils import parseaddr
+
+from sqlalchemy.exc import InterfaceError, OperationalError
+
+from .. import inbox, store, turns
+from ..errors import AlreadySubmitted, NotFound
+from ..games.errors import GameError
+from ..mail.bounces import bounced_mail_id, failures
+from ..mail.replies import RECIPIENT_HEADERS, find_token, read_token, reply_steps
+from .reading import Unreadable, capped, parse
+
+log = logging.getLogger(__name__)
+
+_MESSAGE_ID = re.compile(r"<[!-;=?-~]{1,198}>")   # printable ASCII that fits mails.in_reply_to
+STALE = ("this turn was already submitted (or the game moved on); your latest turn mail has "
+         "the current link.")
+NOT_HIS = "it was not sent from the address that plays this seat."
+
+
+#: The database cannot be reached, or timed out: nothing was decided, so try again later.
+DATABASE_AWAY = (OperationalError, InterfaceError)
+
+
+class Transient(Exception):
+    """The message could not be handled now (the database is away): try it again later."""
+
+
+@dataclass
+class Result:
+    status: str   # applied, failed, refused, dropped, ignored, bounce, quarantined, duplicate
+    detail: str = ""
+    game_id: str | None = None
+
+    def __str__(self) -> str:
+        where = f" (game {self.game_id})" if self.game_id else ""
+        return f"{self.status}{where}: {self.detail}" if self.detail else self.status + where
+
+
+def message_key(msg: EmailMessage, raw: bytes) -> str:
+    ident = (msg.get("Message-ID") or "").strip()
+    return hashlib.sha256(ident.encode() if ident else raw).hexdigest()
+
+
+def answerable_id(msg: EmailMessage) -> str | None:
+    """The Message-ID an answer may name in In-Reply-To: not one with an encoded CR or LF
+    (no mail could be composed with it) or too long to keep."""
+    ident = str(msg.get("Message-ID") or "").strip()
+    return ident if _MESSAGE_ID.fullmatch(ident) else None
+
+
+def readable(msg: EmailMessage) -> bool:
+    """The email package refuses to read some address headers (an encoded CR or LF in a name):
+    such a message is nobody's reply. It is ignored, not left to fail on every run."""
+    try:
+        for header in ("From", "Message-ID", *RECIPIENT_HEADERS):
+            msg.get_all(header)
+    except Exception:   # whatever the header parser raises
+        return False
+    return True
+
+
+def automatic(msg: EmailMessage) -> bool:
+    """Bounces, auto-replies and lists: never answered."""
+    sender = parseaddr(msg.get("From", ""))[1].lower()
+    return ((msg.get("Auto-Submitted", "no").strip().lower() != "no")
+            or msg.get("Precedence", "").strip().lower() in ("bulk", "junk", "list")
+            or msg.get("X-Autoreply") is not None or msg.get("X-Autorespond") is not None
+            or msg.get("Return-Path", "").strip() == "<>"
+            or sender.startswith(("mailer-daemon@", "postmaster@")) or not sender
+            or msg.get_content_type() == "multipart/report")
+
+
+def ingest_bytes(raw: bytes, recipients=()) -> Result:
+    """Handle one message, committing what it did (or recorded), and say what happened.
+
+    Raises Transient when the database cannot be reached; any other failure to read the
+    message quarantines it, so that it stops nothing else.
+    """
+    try:
+        return _handle(raw, recipients)
+    except DATABASE_AWAY as error:
+        raise Transient(f"the database cannot be reached: {type(error.orig).__name__}") from None
+    except Exception as error:   # a message we cannot read must not stop the ones after it
+        log.exception("quarantining a mail that broke ingest")
+        return _quarantine(raw, f"could not be read ({type(error).__name__})")
+
+
+def _quarantine(raw: bytes, reason: str, msg: EmailMessage | None = None) -> Result:
+    sender = subject = ""
+    if msg is not None:
+        try:
+            sender, subject = parseaddr(str(msg.get("From", "")))[1], str(msg.get("Subject", ""))
+        except Exception:   # whatever a broken header raises: the raw bytes are kept anyway
+            pass
+    try:
+        row = inbox.quarantine(raw, reason, sender, subject)
+    except DATABASE_AWAY as error:
+        raise Transient(f"the database cannot be reached: {type(error.orig).__name__}") from None
+    return Result("quarantined", f"#{row.id}: {reason}")
+
+
+def _handle(raw: bytes, recipients) -> Result:
+    try:
+        msg = parse(raw)
+    except Unreadable as error:
+        return _quarantine(raw, str(error))
+    if not readable(msg):
+        key = hashlib.sha256(raw).hexdigest()
+        if inbox.seen(key):
+            return Result("duplicate", "this message was ingested before")
+        inbox.record(key, "", "ignored")
+        return Result("ignored", "unreadable headers")
+    key = message_key(msg, raw)
+    if inbox.seen(key):
+        return Result("duplicate", "this message was ingested before")
+    try:
+        return _ingest(msg, key, recipients)
+    except AlreadySubmitted:   # lost a race: to another ingest of this message, or to a click
+        if inbox.seen(key):
+            return Result("duplicate", "this message was ingested before")
+        return _ingest(msg, key, recipients)   # now it reads as stale
+
+
+def _ingest(msg: EmailMessage, key: str, recipients) -> Result:
+    sender = parseaddr(msg.get("From", ""))[1].lower()
+    bounced = bounced_mail_id(msg, recipients)
+    if bounced is not None:
+        return _bounce(msg, key, sender, bounced)
+    if automatic(msg):
+        inbox.record(key, sender, "ignored")
+        return Result("ignored", "automatic mail")
+    token = find_token(msg, recipients)
+    ref = read_token(token) if token else None
+    if ref is None:
+        inbox.drop(key, sender, "no seat's token")
+        return Result("dropped", "its address does not belong to a turn of any game")
+    try:
+        loaded = store.load(ref.game_id)
+    except NotFound:
+        inbox.drop(key, sender, "no such game")
+        return Result("dropped", "its game does not exist")
+    if not 0 <= ref.seat < len(loaded.seats):
+        inbox.drop(key, sender, "no such seat")
+        return Result("dropped", "its game has no such seat")
+    message_id = answerable_id(msg)
+    if store.address_of(loaded.id, ref.seat) != sender:
+        return _refuse(key, sender, loaded.id, ref.seat, NOT_HIS, message_id)
+    text = capped(reply_steps(msg))
+    origin = turns.Origin(turns.MAIL, receipt=inbox.receipt(key, sender, "applied", loaded.id))
+    try:
+        after = turns.submit(loaded.id, ref.seat, ref.seq, text, origin)
+    except AlreadySubmitted:
+        return _refuse(key, sender, loaded.id, ref.seat, STALE, message_id)
+    except turns.TooLate:
+        return Result("refused", "the time for this turn ran out", loaded.id)
+    except GameError as error:
+        inbox.failed(key, sender, loaded.id, ref.seat, error, text, message_id)
+        return Result("failed", str(error), loaded.id)
+    return Result("applied", loaded.engine.notation(after.recent[-1], ref.seat), loaded.id)
+
+
+def _refuse(key: str, sender: str, game_id: str, seat: int, reason: str,
+            message_id: str | None) -> Result:
+    answered = inbox.refuse(key, sender, game_id, seat, reason, message_id)
+    return Result("refused", reason + ("" if answered else " (not answered: too many lately)"),
+                  game_id)
+
+
+def _bounce(msg: EmailMessage, key: str, sender: str, mail_id: int) -> Result:
+    found = failures(msg)
+    if not found:   # a delay notice, or a vacation reply sent to the envelope sender
+        inbox.record(key, sender, "ignored")
+        return Result("ignored", "automatic mail to a bounce address")
+    mail = inbox.bounce(key, sender, mail_id, found[0])
+    where = mail.game_id if mail is not None else None
+    return Result("bounce", f"mail #{mail_id} {found[0]}", where)
+
+
+def ingest_maildir(path: str, recipients=()) -> list[Result]:
+    """Every message not yet seen in a Maildir folder, in order of arrival; each is then marked
+    seen (moved to cur/), or moved into the folder's Quarantine subfolder when unreadable.
+    Stops at the first Transient failure, leaving that message and the rest unseen."""
+    box = mailbox.Maildir(path, factory=None, create=False)
+    results = []
+    for key in _unseen(box):
+        raw = box.get_bytes(key)
+        result = ingest_bytes(raw, recipients)
+        results.append(result)
+        if result.status == "quarantined":
+            box.add_folder("Quarantine").add(mailbox.MaildirMessage(raw))
+            box.remove(key)
+            continue
+        message = box.get_message(key)
+        message.set_subdir("cur")
+        message.add_flag("S")
+        box[key] = message
+    return results
+
+
+def _unseen(box: mailbox.Maildir) -> list[str]:
+    """Unseen messages' keys in order of delivery (the time of each message's file)."""
+    unseen = []
+    for key in box.keys():
+        message = box.get_message(key)
+        if "S" not in message.get_flags():
+            unseen.append((message.get_date(), key))
+    return [key for _, key in sorted(unseen)]

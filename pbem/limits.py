@@ -1,0 +1,173 @@
+"""Rate limits: every limit the server keeps, in one table, counted one way.
+
+A request is counted under a key (a limit's name and whom it counts: a client, an address,
+a seat) in a sliding window, in the database, so every process of a deployment counts the
+same. Counting is safe under concurrent requests: the key's row in `rate_locks` is locked
+(an upsert) before its requests are counted, so of 40 simultaneous requests for one key with
+a limit of 20, exactly 20 pass. The lock is held until the transaction ends.
+
+Some limits refuse the request (429, with the limit's words); others are quiet budgets: the
+request is answered as usual, but what it would have mailed is not sent (a stranger must
+not learn whether an address plays here, nor use us to mail anybody much).
+
+Previews are the exception: they are cheap, frequent and write nothing, so they are counted
+in memory per process (`PREVIEWS`), where a database row per request would cost more than
+the request itself.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import defaultdict, deque
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from flask import current_app
+from sqlalchemy import delete, func, select
+from sqlalchemy.dialects import postgresql, sqlite
+
+from .errors import RateLimited
+from .extensions import db
+from .models import RateEvent, RateLock, utcnow
+
+KEEP = timedelta(days=2)   # the longest window in use: older counts are pruned
+
+MINUTE, HOUR, DAY = timedelta(minutes=1), timedelta(hours=1), timedelta(days=1)
+
+
+@dataclass(frozen=True)
+class Limit:
+    """At most `setting` (a config key, or a fixed number) requests per key in `window`."""
+    name: str
+    setting: str | int
+    window: timedelta | str          # a timedelta, or a config key holding seconds or hours
+    message: str = ""                # what a refused request is told ("": a quiet budget)
+
+    def count(self) -> int:
+        value = self.setting
+        return int(current_app.config[value]) if isinstance(value, str) else value
+
+    def span(self) -> timedelta:
+        window = self.window
+        if isinstance(window, timedelta):
+            return window
+        seconds = float(current_app.config[window]) * (3600 if window.endswith("_HOURS") else 1)
+        return timedelta(seconds=seconds)
+
+
+#: Turns submitted, per client and per seat's address.
+SUBMIT_CLIENT = Limit("submit-client", "SUBMISSIONS_PER_CLIENT_PER_MINUTE", MINUTE,
+                      "Too many submissions in a minute; please wait a little.")
+SUBMIT_ADDRESS = Limit("submit-address", "SUBMISSIONS_PER_ADDRESS_PER_MINUTE", MINUTE,
+                       "Too many submissions in a minute; please wait a little.")
+#: "Mail me my links", per client; and quietly, one mail per address in a while.
+LINKS_CLIENT = Limit("links-client", "LINK_REQUESTS_PER_CLIENT_PER_HOUR", HOUR,
+                     "Too many requests for links from here; please try again in an hour.")
+LINKS_ADDRESS = Limit("links-address", 1, "LINK_REQUEST_INTERVAL_SECONDS")
+#: Links mailed again to one seat (from an expired or replaced link), and replacements asked for.
+LINKS_SEAT = Limit("links-seat", 1, "LINK_REQUEST_INTERVAL_SECONDS",
+                   "Links were mailed to this seat a few minutes ago; please look for them in "
+                   "the player's mailbox.")
+#: Games asked for on the start page, per client and per creator's address (a day).
+PROPOSALS_CLIENT = Limit("proposals-client", "PROPOSALS_PER_CLIENT_PER_DAY", DAY,
+                         "Too many games were started from here today; please try tomorrow.")
+PROPOSALS_ADDRESS = Limit("proposals-address", "PROPOSALS_PER_ADDRESS_PER_DAY", DAY,
+                          "Too many games were started for this address today; please try "
+                          "tomorrow.")
+#: Games confirmed, per creator's address and per the client that asked for them (a day).
+GAMES_ADDRESS = Limit("games-address", "GAMES_PER_ADDRESS_PER_DAY", DAY,
+                      "This address started as many games today as one may; please confirm "
+                      "this one tomorrow.")
+GAMES_CLIENT = Limit("games-client", "GAMES_PER_CLIENT_PER_DAY", DAY,
+                     "As many games were started from there today as one may; please confirm "
+                     "this one tomorrow.")
+#: Invitations to one address (a day), whoever invites it.
+INVITES_ADDRESS = Limit("invites-address", "INVITES_PER_ADDRESS_PER_DAY", DAY,
+                        "{who} was invited to as many games today as one may; please try "
+                        "tomorrow.")
+#: Answers to mail replies that cannot act: per address, and for everybody together.
+REFUSALS_ADDRESS = Limit("refusal", "REFUSALS_PER_ADDRESS_PER_HOUR", HOUR)
+REFUSALS_ALL = Limit("refusals-all", "REFUSALS_PER_HOUR", HOUR)
+#: Telling the other players that a seat's mail bounces: once a day per seat.
+UNREACHABLE = Limit("unreachable", 1, DAY)
+#: Reminder digests: one per address in DIGEST_INTERVAL_HOURS.
+DIGEST = Limit("digest", 1, "DIGEST_INTERVAL_HOURS")
+#: Operator sign-in links mailed.
+SIGN_IN = Limit("sign-in", 3, HOUR)
+
+
+def _key(limit: Limit, who: str) -> str:
+    return f"{limit.name}:{who}"[:300]
+
+
+def lock(key: str, now: datetime | None = None) -> None:
+    """Hold `key` until the transaction ends: concurrent holders of one key wait their turn."""
+    dialect = db.engine.dialect.name
+    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    moment = now or utcnow()
+    db.session.execute(insert(RateLock).values(key=key[:300], at=moment)
+                       .on_conflict_do_update(index_elements=["key"], set_={"at": moment}))
+
+
+def used(limit: Limit, who: str, now: datetime | None = None) -> int:
+    """How many requests were counted under the limit for `who` in its window (one made a whole
+    window ago no longer counts: a digest a day may go out 24 hours after the last)."""
+    now = now or utcnow()
+    return db.session.scalar(select(func.count()).select_from(RateEvent).where(
+        RateEvent.key == _key(limit, who), RateEvent.at > now - limit.span()))
+
+
+def allow(limit: Limit, who: str, now: datetime | None = None) -> bool:
+    """Count one more request for `who` unless the limit is reached (not committed)."""
+    now = now or utcnow()
+    key = _key(limit, who)
+    lock(key, now)
+    if used(limit, who, now) >= limit.count():
+        return False
+    db.session.add(RateEvent(key=key, at=now))
+    return True
+
+
+def take(limit: Limit, who: str, now: datetime | None = None) -> None:
+    """Count one more request, or refuse it with RateLimited (nothing counted then)."""
+    if not allow(limit, who, now):
+        raise RateLimited(limit.message.format(who=who))
+
+
+def prune(now: datetime | None = None, keep: timedelta = KEEP) -> int:
+    """Forget requests older than any window in use (`keep`: the longest of them)."""
+    before = (now or utcnow()) - max(keep, KEEP)
+    db.session.execute(delete(RateLock).where(RateLock.at < before))
+    return db.session.execute(delete(RateEvent).where(RateEvent.at < before)).rowcount or 0
+
+
+class ProcessLimiter:
+    """A sliding window in memory, per process: for cheap, frequent requests such as previews,
+    where a database row per request would cost more than the request itself."""
+
+    def __init__(self):
+        self._hits: dict[str, deque] = defaultdict(deque)
+        self._lock = threading.Lock()
+
+    def allow(self, key: str, limit: int, window: float = 60.0) -> bool:
+        now = time.monotonic()
+        with self._lock:
+            hits = self._hits[key]
+            while hits and hits[0] <= now - window:
+                hits.popleft()
+            if len(hits) >= limit:
+                return False
+            hits.append(now)
+            if len(self._hits) > 10_000:   # forget idle clients
+                for idle in [k for k, v in self._hits.items() if not v]:
+                    del self._hits[idle]
+            return True
+
+
+PREVIEWS = ProcessLimiter()
+
+
+def take_preview(client: str) -> None:
+    if not PREVIEWS.allow(f"preview:{client}", current_app.config["PREVIEWS_PER_CLIENT_PER_MINUTE"]):
+        raise RateLimited("Too many previews in a minute; please wait a little.")

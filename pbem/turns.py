@@ -1,0 +1,280 @@
+"""The use cases of a game: propose, confirm, create, submit, resign, decline, time out, abort.
+
+Each takes plain arguments, owns its transaction (an event and the mails it causes commit
+together, or neither does) and returns the game as it is after it, or raises a typed error
+with nothing written. Entry points (web routes, mail ingest, the worker, the CLI, the
+operator's page) only translate their input into a call and the result into an answer, so a
+decision is checked by the same rules whichever way it arrives:
+
+- a person on the web (`Origin(WEB, client=...)`), counted per client and per address;
+- a mail reply (`Origin(MAIL, receipt=...)`), counted per address, its receipt recorded
+  with its effect so the same message applies once;
+- the clock (time limits), a bot or the operator: not counted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from flask import current_app
+from sqlalchemy import delete, func, select
+
+from . import deadlines, games, limits, store
+from .errors import AlreadySubmitted, BadInput, NotFound, ServerError
+from .extensions import db
+from .games.base import Engine
+from .games.errors import GameError
+from .mail import notify
+from .models import Event, Game, Inbound, Proposal, utcnow
+from .people import email_address, player_name
+from .transaction import transaction
+
+WEB, MAIL, CLOCK, BOT, OPERATOR = "web", "mail", "clock", "bot", "operator"
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a decision comes from: the policy (counting, answers) follows from it."""
+    channel: str
+    client: str | None = None            # the web client's address
+    receipt: Inbound | None = field(default=None, compare=False)   # a mail reply's record
+
+
+class TooLate(ServerError):
+    """The seat's time ran out before it decided: the game was ended by time (committed)."""
+    status, title = 409, "Too late"
+
+
+class GameOver(BadInput):
+    pass
+
+
+TOO_LATE = "Your time for this turn ran out before you submitted it, so the game is lost on time."
+
+
+# -- a new game -----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Spec:
+    """A game as asked for: checked, not yet created."""
+    kind: str
+    players: list[tuple[str, str]]          # (name, address), seat by seat
+    options: dict[str, str]
+    first: int | None = None
+    time_limit_days: int | None = None
+    seed: int | None = None
+
+    def engine(self) -> Engine:
+        return games.get(self.kind)
+
+    def to_json(self) -> dict:
+        return {"players": [list(p) for p in self.players], "options": self.options,
+                "first": self.first, "time_limit_days": self.time_limit_days}
+
+    @classmethod
+    def from_json(cls, kind: str, data: dict) -> "Spec":
+        return cls(kind, [tuple(p) for p in data["players"]], dict(data["options"]),
+                   data.get("first"), data.get("time_limit_days"))
+
+
+def checked(spec: Spec) -> Spec:
+    """The spec with names cleaned (no control or bidirectional characters, capped), addresses
+    checked and the game's options filled in; BadInput naming what is refused."""
+    players = [(player_name(name), email_address(address)) for name, address in spec.players]
+    spec = Spec(spec.kind, players, spec.options, spec.first, spec.time_limit_days, spec.seed)
+    engine = spec.engine()
+    try:   # the engine says what it refuses: options, seats, who starts
+        options = engine.normalize_options(spec.options)
+        engine.start(0, options, len(spec.players), spec.first)
+    except GameError as error:
+        raise BadInput(str(error)) from None
+    return Spec(spec.kind, spec.players, options, spec.first, spec.time_limit_days, spec.seed)
+
+
+def create_game(spec: Spec) -> store.Loaded:
+    """A game created at once (by the operator): its invitations are mailed."""
+    spec = checked(spec)
+    with transaction():
+        loaded = _create(spec)
+    return loaded
+
+
+def _create(spec: Spec, game_id: str | None = None) -> store.Loaded:
+    loaded = store.create_game(spec.engine(), spec.players, spec.options, spec.first, spec.seed,
+                               time_limit_days=spec.time_limit_days, game_id=game_id)
+    notify.game_created(loaded)
+    return loaded
+
+
+def propose(spec: Spec, client: str) -> Proposal:
+    """A game asked for on the start page: only its creator (the first player) is mailed,
+    with a link to confirm it. Counted per client and per creator's address."""
+    spec = checked(spec)
+    creator = spec.players[0][1]
+    with transaction():
+        limits.take(limits.PROPOSALS_CLIENT, client)
+        limits.take(limits.PROPOSALS_ADDRESS, creator)
+        proposal = Proposal(id=store.new_id(), kind=spec.kind, spec=spec.to_json(),
+                            creator=creator, client=client[:64])
+        db.session.add(proposal)
+        db.session.flush()
+        notify.confirm_game(proposal, spec)
+    return proposal
+
+
+class ProposalGone(NotFound):
+    """A confirmation link whose game was confirmed already, or forgotten unconfirmed."""
+    status, title = 410, "Nothing to confirm"
+
+
+def proposal_of(proposal_id: str) -> tuple[Proposal, Spec]:
+    """A proposal still waiting for its creator; ProposalGone when there is none."""
+    proposal = db.session.get(Proposal, proposal_id)
+    if proposal is None or _expired(proposal):
+        raise ProposalGone(_gone(proposal_id))
+    return proposal, Spec.from_json(proposal.kind, proposal.spec)
+
+
+def _gone(proposal_id: str) -> str:
+    if db.session.get(Game, proposal_id) is not None:
+        return "This game was confirmed already; the players have their mails."
+    return (f"This game was not confirmed within {current_app.config['PROPOSAL_HOURS']:g} hours "
+            "and is forgotten; start it again from the start page.")
+
+
+def _expired(proposal: Proposal, now: datetime | None = None) -> bool:
+    created = deadlines.utc(proposal.created_at)
+    return (now or utcnow()) - created > timedelta(hours=current_app.config["PROPOSAL_HOURS"])
+
+
+def confirm(proposal_id: str) -> store.Loaded:
+    """The creator confirms: the game is created (with the proposal's id) and every player is
+    invited. Counted per creator's address and per client; each invited address per day."""
+    proposal, spec = proposal_of(proposal_id)
+    with transaction():
+        taken = db.session.execute(delete(Proposal).where(Proposal.id == proposal_id))
+        if taken.rowcount != 1:   # confirmed at the same moment from another click
+            raise ProposalGone(_gone(proposal_id))
+        limits.take(limits.GAMES_ADDRESS, proposal.creator)
+        limits.take(limits.GAMES_CLIENT, proposal.client)
+        for _, address in spec.players:
+            limits.take(limits.INVITES_ADDRESS, address)
+        loaded = _create(checked(spec), game_id=proposal_id)
+    return loaded
+
+
+def forget_unconfirmed(now: datetime | None = None) -> int:
+    """Delete proposals older than PROPOSAL_HOURS (the worker's round); how many."""
+    before = (now or utcnow()) - timedelta(hours=current_app.config["PROPOSAL_HOURS"])
+    with transaction():
+        gone = db.session.execute(delete(Proposal).where(Proposal.created_at < before)).rowcount
+    return gone or 0
+
+
+# -- decisions --------------------------------------------------------------------------
+
+def submit(game_id: str, seat: int, seq: int, text: str, origin: Origin) -> store.Loaded:
+    """A seat's decision at a point of the log: checked, appended with its mails, committed.
+
+    Raises RateLimited (counted first: illegal submissions count too), AlreadySubmitted when
+    the seat does not owe a decision at `seq`, TooLate after ending the game by time when the
+    seat's time ran out, and the engine's GameError (nothing written) for an illegal decision.
+    """
+    _count(game_id, seat, origin)
+    loaded = store.load(game_id)
+    if loaded.seq != seq or loaded.owed(seat) is None:
+        raise AlreadySubmitted("This turn was already submitted.")
+    if deadlines.expired(loaded, seat):
+        try:
+            _time_out(loaded, seat, origin.receipt)
+        except AlreadySubmitted:
+            pass   # the clock (or another submission) ended it first
+        raise TooLate(TOO_LATE, loaded=store.load(game_id))
+    event = loaded.engine.decide(loaded.state, seat, text)
+    with transaction():
+        after = store.append(loaded, event)
+        # A person on the web goes on in his page; anyone else needs his next turn mailed.
+        notify.event_appended(after, seat, actor_mailed=origin.channel != WEB)
+        _record(origin.receipt)
+    return after
+
+
+def _count(game_id: str, seat: int, origin: Origin) -> None:
+    """A person's submissions are counted, per client on the web and per seat's address."""
+    if origin.channel not in (WEB, MAIL):
+        return
+    with transaction():
+        if origin.channel == WEB:
+            limits.take(limits.SUBMIT_CLIENT, origin.client or "")
+        limits.take(limits.SUBMIT_ADDRESS, store.address_of(game_id, seat) or "")
+
+
+def _record(receipt: Inbound | None) -> None:
+    if receipt is not None:
+        db.session.add(receipt)
+
+
+def resign(game_id: str, seat: int) -> store.Loaded:
+    """The seat gives up; possible at any point of the log while the game runs."""
+    return _end(game_id, lambda engine: engine.resign_event(seat))
+
+
+def abort(game_id: str, why: str) -> store.Loaded:
+    """The operator ends the game with no winner; every player is told why."""
+    return _end(game_id, lambda engine: engine.abort_event(why.strip()[:500]))
+
+
+def _end(game_id: str, event_of) -> store.Loaded:
+    """Append a generic event that ends the game, retrying a lost race for the log."""
+    while True:
+        loaded = store.load(game_id)
+        if loaded.over:
+            raise GameOver("The game is already over.")
+        try:
+            with transaction():
+                after = store.append(loaded, event_of(loaded.engine))
+                notify.event_appended(after, None)
+            return after
+        except AlreadySubmitted:
+            continue   # somebody decided meanwhile: end the game as it stands now
+
+
+def decline(game_id: str, seat: int) -> store.Loaded:
+    """An invited player does not want to play: before his first decision the game is called
+    off (no winner), and the others are told; afterwards he may resign."""
+    loaded = store.load(game_id)
+    if loaded.over:
+        raise GameOver("The game is already over.")
+    if _has_decided(game_id, seat):
+        raise BadInput("You have played in this game already; you can resign from your page.")
+    name = loaded.names[seat]
+    return _end(game_id, lambda engine: engine.abort_event(f"{name} declined the invitation."))
+
+
+def _has_decided(game_id: str, seat: int) -> bool:
+    return bool(db.session.scalar(select(func.count()).select_from(Event).where(
+        Event.game_id == game_id, Event.seat == seat)))
+
+
+def time_out(game_id: str, seat: int, seq: int) -> store.Loaded | None:
+    """The clock ends the game for a seat whose time ran out at that point of the log;
+    None when the seat decided meanwhile (or another worker was first)."""
+    loaded = store.load(game_id)
+    if loaded.seq != seq or loaded.owed(seat) is None:
+        return None
+    try:
+        return _time_out(loaded, seat)
+    except AlreadySubmitted:
+        return None
+
+
+def _time_out(loaded: store.Loaded, seat: int, receipt: Inbound | None = None) -> store.Loaded:
+    with transaction():
+        after = store.append(loaded, loaded.engine.timeout_event(seat))
+        notify.event_appended(after, None)
+        if receipt is not None:
+            receipt.result = "refused"
+            _record(receipt)
+    return after
+

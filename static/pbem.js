@@ -1,6 +1,8 @@
 // pbem: the turn page without page reloads. Everything also works without this file:
 // the buttons are plain form buttons the server understands. No rules live here: every
 // edit is sent to the server, which answers the draft's preview and its next steps.
+// No game is named here either: a game's own script lives beside its templates
+// (templates/games/<name>/<name>.js), loaded after this one on the pages that show that game.
 (function () {
   "use strict";
 
@@ -18,18 +20,6 @@
     }
     setTimeout(function () { button.disabled = true; }, 0);
   });
-
-  // The owed-discards form counts what is still to choose.
-  var discard = document.querySelector("form.discard");
-  if (discard) {
-    var owed = Number(discard.dataset.owed), counter = discard.querySelector(".still");
-    discard.addEventListener("change", function () {
-      var chosen = discard.querySelectorAll("input[type=checkbox]:checked").length;
-      var left = owed - chosen;
-      counter.textContent = left > 0 ? "Choose " + left + " more." :
-        left === 0 ? "That is all you owe." : "That is " + (-left) + " too many.";
-    });
-  }
 
   // The start page shows as many player rows as its largest game seats: only the chosen
   // game's rows (and its options) are shown; the server refuses rows the game has no seat for.

@@ -5,6 +5,7 @@
 - `addresses`: links mailed to an address, replacing leaked links, unsubscribing;
 - `record`: a game's record with its score chart;
 - `outbox`: the local outbox page (only when OUTBOX_PAGE is on);
+- `gamestatic`: each game's own stylesheet and script, kept beside its templates;
 - `errors`: one handler turning every error into a page or JSON;
 - `security`: response headers.
 """
@@ -15,7 +16,7 @@ from flask import request
 
 from ..extensions import db
 from ..mail.words import listing, match_title
-from . import addresses, errors, lobby, outbox, play, record, security
+from . import addresses, errors, gamestatic, lobby, outbox, play, record, security
 
 
 def init_app(app) -> None:
@@ -35,6 +36,7 @@ def init_app(app) -> None:
     app.register_blueprint(play.bp)
     app.register_blueprint(addresses.bp)
     app.register_blueprint(record.bp)
+    gamestatic.init_app(app)
     if app.config.get("OUTBOX_PAGE"):
         app.register_blueprint(outbox.bp)
     errors.init_app(app)

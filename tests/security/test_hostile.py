@@ -27,6 +27,7 @@ from itsdangerous.encoding import base64_encode, int_to_bytes
 
 from pbem import links, store
 from pbem.extensions import db
+from pbem.games import INSTALLED
 from pbem.games.rng import Rng
 from pbem.mail.deliver import deliver_due
 from pbem.models import FAILED, Game, Mail, RateEvent
@@ -39,6 +40,9 @@ IMG = '"><img src=x onerror=alert(1)>'
 ESCAPED = {SCRIPT: "&lt;script&gt;alert(1)&lt;/script&gt;",
            IMG: "&#34;&gt;&lt;img src=x onerror=alert(1)&gt;"}
 STATIC_SCRIPT = '<script src="/static/pbem.js" defer></script>'
+# The server's own scripts: the shared one, and each game's own beside its templates.
+OWN_SCRIPTS = ({"src": "/static/pbem.js", "defer": None},) + tuple(
+    {"src": f"/static/games/{name}/{name}.js", "defer": None} for name in INSTALLED)
 LEAKS = re.compile(r"Traceback|File \"|sqlalchemy|psycopg|sqlite|IntegrityError|OperationalError|"
                    r"itsdangerous|BadSignature|BadPayload|SignatureExpired|RecursionError|werkzeug|"
                    r"jinja|(?-i:\b(SELECT|INSERT|UPDATE|DELETE)\b)", re.IGNORECASE)
@@ -339,8 +343,8 @@ class Tags(HTMLParser):
             self.scripts.append(data)
 
 
-def assert_no_active_content(text: str, scripts_allowed=({"src": "/static/pbem.js", "defer": None},)) -> None:
-    """No element a name could have smuggled in: no script but the page's own file, no handler
+def assert_no_active_content(text: str, scripts_allowed=OWN_SCRIPTS) -> None:
+    """No element a name could have smuggled in: no script but the server's own files, no handler
     attribute, no image, frame or object."""
     parsed = Tags(text)
     assert not parsed.scripts, parsed.scripts

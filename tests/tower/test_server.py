@@ -427,7 +427,7 @@ def test_the_board_draws_each_cube_with_its_type_and_bump_faces_in_words(app, cl
         number = 2 if (seat, step) == steps[-1] else 1
         cells = next(f["cells"] for f in drawn if f["number"] == number)
         assert cells[corner] == (kind, bump_words(faces), ("Anna", "Bob")[seat])
-    css = (ROOT / "static" / "pbem.css").read_text()
+    css = (ROOT / "templates" / "games" / "babel-tower" / "babel-tower.css").read_text()   # its own
     assert ".tower .floor.current .cell" in css and ".tower .floor:not(.current) .square" in css
 
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from flask import current_app
-from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
+from itsdangerous import BadSignature, SignatureExpired, URLSafeSerializer, URLSafeTimedSerializer
 
 from .errors import LinkExpired, LinkTampered
 
@@ -90,8 +90,21 @@ CONFIRM, REPLACE, DECLINE, UNSUBSCRIBE, SIGN_IN = (
 ONE_THING = {CONFIRM: "c", REPLACE: "r", DECLINE: "d", UNSUBSCRIBE: "u", SIGN_IN: "admin/in"}
 
 
+#: Links that never expire carry no time: an unsubscribe link must work for as long as the
+#: mail it came in is kept, and is the same in a mail's header and its text.
+UNTIMED = {UNSUBSCRIBE}
+
+
+def _one_thing_serializer(kind: str) -> URLSafeSerializer | URLSafeTimedSerializer:
+    if kind in UNTIMED:
+        config = current_app.config
+        keys = [*config.get("SECRET_KEY_FALLBACKS", []), config["SECRET_KEY"]]
+        return URLSafeSerializer(keys, salt=f"pbem-{kind}-link")
+    return _serializer(kind)
+
+
 def sign(kind: str, payload) -> str:
-    return _serializer(kind).dumps(payload)
+    return _one_thing_serializer(kind).dumps(payload)
 
 
 def url_of(kind: str, payload) -> str:
@@ -106,8 +119,11 @@ def unsign(kind: str, value: str, max_age_seconds: float | None = None):
     """What a one-thing link carries; LinkTampered when forged, LinkExpired when too old."""
     if len(value) > 400:
         raise LinkTampered()
+    serializer = _one_thing_serializer(kind)
     try:
-        return _serializer(kind).loads(value, max_age=max_age_seconds)
+        if isinstance(serializer, URLSafeTimedSerializer):
+            return serializer.loads(value, max_age=max_age_seconds)
+        return serializer.loads(value)
     except SignatureExpired:
         raise LinkExpired("This link is too old; ask for a new one.", link=None,
                           renew_path=None) from None

@@ -28,8 +28,8 @@ from ..models import Mail
 # cannot be encoded at all. Bidirectional controls (U+202A-202E, U+2066-2069, the marks) and
 # invisible characters would let a name read backwards or hide text in a Subject or From
 # ("Anna\u202egnp.exe"); the byte order mark and the soft hyphen hide too.
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff"
-                      "\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\u00ad]+")
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]+")
+_INVISIBLE = re.compile("[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\u00ad]+")
 NAME_LIMIT = 100
 FROM_LIMIT = 300   # a sender names the game and both players (100 each)
 
@@ -42,7 +42,7 @@ def clean(text: str, limit: int = NAME_LIMIT) -> str:
     into the header unquoted, which could add an address to To; and mail readers split
     encoded words wrongly where a name holds their delimiters.
     """
-    text = _CONTROL.sub(" ", text or "")
+    text = _CONTROL.sub(" ", _INVISIBLE.sub("", text or ""))
     while "=?" in text or "?=" in text:
         text = text.replace("=?", "= ?").replace("?=", "? =")
     return text.strip()[:limit].strip()

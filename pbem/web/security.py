@@ -15,18 +15,26 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' 
 def init_app(app) -> None:
     @app.before_request
     def form_or_json():
-        """Any other body would be read as an empty form (a page answered 200): refuse it."""
-        if request.method != "POST" or not (request.content_length or request.headers.get("Transfer-Encoding")):
+        """Any other body would be read as an empty form (a page answered 200): refuse it.
+        A form is read here, whatever its length says (a multipart form with no length and
+        no body at all cannot be read either): one that cannot be read is a 400."""
+        if request.method != "POST":
             return
         if (request.content_length or 0) > current_app.config["MAX_CONTENT_LENGTH"]:
             raise RequestEntityTooLarge()
-        if request.mimetype not in BODY_TYPES and not request.is_json:
-            raise UnsupportedMediaType("Send a form or JSON (application/json).")
+        try:   # read the body once (it is small): one that breaks off is the client's fault
+            request.get_data(cache=True, parse_form_data=False)
+        except RequestEntityTooLarge:
+            raise
+        except Exception:   # what the WSGI server raises for a malformed chunked body varies
+            raise BadRequest("The request's body could not be read.") from None
         if request.mimetype in BODY_TYPES:
             try:
                 request.form   # parsed now: a form that cannot be read is refused here
             except ValueError:
                 raise BadRequest("The form could not be read.") from None
+        elif (request.content_length or request.headers.get("Transfer-Encoding")) and not request.is_json:
+            raise UnsupportedMediaType("Send a form or JSON (application/json).")
 
     @app.after_request
     def headers(response):

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import mailbox
 import re
 from dataclasses import dataclass
 from email.message import EmailMessage
@@ -33,6 +32,7 @@ from ..errors import AlreadySubmitted, NotFound
 from ..games.errors import GameError
 from ..mail.bounces import bounced_mail_id, failures
 from ..mail.replies import RECIPIENT_HEADERS, find_token, read_token, reply_steps
+from . import maildir
 from .reading import Unreadable, capped, parse
 
 log = logging.getLogger(__name__)
@@ -203,31 +203,19 @@ def _bounce(msg: EmailMessage, key: str, sender: str, mail_id: int) -> Result:
 
 
 def ingest_maildir(path: str, recipients=()) -> list[Result]:
-    """Every message not yet seen in a Maildir folder, in order of arrival; each is then marked
-    seen (moved to cur/), or moved into the folder's Quarantine subfolder when unreadable.
-    Stops at the first Transient failure, leaving that message and the rest unseen."""
-    box = mailbox.Maildir(path, factory=None, create=False)
+    """Every message not yet seen in a Maildir folder, in order of delivery; each is then marked
+    seen (moved to cur/), or moved into the folder's .Quarantine subfolder when unreadable.
+    Stops at the first Transient failure, leaving that message and the rest unseen.
+
+    The folder is read as files (maildir.py), not through the mailbox module, which parses
+    every message to read its flags: the message that cannot be parsed would stop the loop.
+    """
     results = []
-    for key in _unseen(box):
-        raw = box.get_bytes(key)
-        result = ingest_bytes(raw, recipients)
+    for message in maildir.unseen(path):
+        result = ingest_bytes(message.read(), recipients)
         results.append(result)
         if result.status == "quarantined":
-            box.add_folder("Quarantine").add(mailbox.MaildirMessage(raw))
-            box.remove(key)
-            continue
-        message = box.get_message(key)
-        message.set_subdir("cur")
-        message.add_flag("S")
-        box[key] = message
+            message.move_to_quarantine()
+        else:
+            message.mark_seen()
     return results
-
-
-def _unseen(box: mailbox.Maildir) -> list[str]:
-    """Unseen messages' keys in order of delivery (the time of each message's file)."""
-    unseen = []
-    for key in box.keys():
-        message = box.get_message(key)
-        if "S" not in message.get_flags():
-            unseen.append((message.get_date(), key))
-    return [key for _, key in sorted(unseen)]

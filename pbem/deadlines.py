@@ -81,7 +81,7 @@ def waiting() -> list[Waiting]:
 def deadline(loaded: store.Loaded, seat: int) -> datetime | None:
     """When the seat's time for the decision it owes runs out (None: no limit, or nothing owed)."""
     days = loaded.row.time_limit_days
-    if not days or loaded.owed(seat) is None:
+    if not days or loaded.decision_of(seat) is None:
         return None
     return _turn_start(loaded.id, seat, loaded.row.created_at) + timedelta(days=days)
 

@@ -95,7 +95,8 @@ class Loaded:
             return list(self.recent)
         return [self.engine.upcast(e) for e in _events(self.id)]
 
-    def owed(self, seat: int) -> Decision | None:
+    def decision_of(self, seat: int) -> Decision | None:
+        """The decision the seat owes now, if any."""
         return next((d for d in self.engine.to_act(self.state) if d.seat == seat), None)
 
     @property

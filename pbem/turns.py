@@ -183,7 +183,7 @@ def submit(game_id: str, seat: int, seq: int, text: str, origin: Origin) -> stor
     """
     _count(game_id, seat, origin)
     loaded = store.load(game_id)
-    if loaded.seq != seq or loaded.owed(seat) is None:
+    if loaded.seq != seq or loaded.decision_of(seat) is None:
         raise AlreadySubmitted("This turn was already submitted.")
     if deadlines.expired(loaded, seat):
         try:
@@ -261,7 +261,7 @@ def time_out(game_id: str, seat: int, seq: int) -> store.Loaded | None:
     """The clock ends the game for a seat whose time ran out at that point of the log;
     None when the seat decided meanwhile (or another worker was first)."""
     loaded = store.load(game_id)
-    if loaded.seq != seq or loaded.owed(seat) is None:
+    if loaded.seq != seq or loaded.decision_of(seat) is None:
         return None
     try:
         return _time_out(loaded, seat)

@@ -20,6 +20,7 @@ from sqlalchemy.orm import aliased
 from ..extensions import db
 from ..models import FAILED, PENDING, SENT, SUPPRESSED, UNDELIVERED, Mail, Suppression, utcnow
 from .bounces import bounce_address
+from ..transaction import transaction
 from .compose import to_message
 from .transport import DeliveryFailure, from_url
 
@@ -53,11 +54,12 @@ def _claim(now: datetime, skip: set[int]) -> Mail | None:
     # No row locks (SQLite): claim the mail by moving its next attempt past a lease, in one
     # conditional UPDATE. Of two senders that found the same mail, only one moves it.
     while (mail := db.session.scalars(query).first()) is not None:
-        claimed = db.session.execute(
-            update(Mail).where(Mail.id == mail.id, Mail.status == PENDING, Mail.next_attempt_at <= now)
-            .values(next_attempt_at=_aware(now) + CLAIM_LEASE)
-            .execution_options(synchronize_session=False))
-        db.session.commit()
+        with transaction():   # the lease holds from now, whatever the sending takes
+            claimed = db.session.execute(
+                update(Mail).where(Mail.id == mail.id, Mail.status == PENDING,
+                                   Mail.next_attempt_at <= now)
+                .values(next_attempt_at=_aware(now) + CLAIM_LEASE)
+                .execution_options(synchronize_session=False))
         if claimed.rowcount == 1:
             return mail
         skip.add(mail.id)   # another sender took it
@@ -72,52 +74,58 @@ def _aware(moment: datetime) -> datetime:
 def deliver_due(transport=None, now: datetime | None = None, limit: int = 1000) -> Report:
     """Send every mail that is due; returns what happened."""
     transport = transport or from_url(current_app.config["MAIL_URL"])
-    retry_limit = current_app.config["MAIL_RETRY_LIMIT"]
     report, tried = Report(), set()
     for _ in range(limit):
-        moment = now or utcnow()
-        mail = _claim(moment, tried)
-        if mail is None:
+        if not _deliver_next(transport, now or utcnow(), tried, report):
             break
-        tried.add(mail.id)
-        if _suppressed(mail.to_addr):   # asked never to be mailed again (maybe after it was queued)
-            mail.status, mail.last_error = SUPPRESSED, "the address asked never to be mailed again"
-            db.session.commit()
-            continue
-        try:
-            message = to_message(mail)
-        except Exception as error:   # a mail that cannot be composed must not block the outbox
-            mail.attempts += 1
-            mail.status, mail.last_error = FAILED, f"cannot compose: {error}"[:2000]
-            report.failed += 1
-            db.session.commit()
-            continue
-        try:
-            transport.send(message, bounce_address(mail.id))
-        except DeliveryFailure as failure:
-            mail.attempts += 1
-            mail.last_error = str(failure)[:2000]
-            if failure.permanent or mail.attempts >= retry_limit:
-                mail.status = FAILED
-                report.failed += 1
-            else:
-                mail.next_attempt_at = _aware(moment) + backoff(mail.attempts)
-                report.retrying += 1
-        else:
-            mail.attempts += 1
-            mail.status, mail.sent_at, mail.last_error = SENT, utcnow(), None
-            report.sent += 1
-        db.session.commit()
     db.session.remove()
     return report
 
 
+def _deliver_next(transport, moment: datetime, tried: set[int], report: Report) -> bool:
+    """Claim the next due mail, send it and record how it went, in one transaction (on
+    PostgreSQL the claim's row lock holds while it is sent); False when none is due."""
+    with transaction():
+        mail = _claim(moment, tried)
+        if mail is None:
+            return False
+        tried.add(mail.id)
+        _send(mail, transport, moment, report)
+    return True
+
+
+def _send(mail: Mail, transport, moment: datetime, report: Report) -> None:
+    if _suppressed(mail.to_addr):   # asked never to be mailed again (maybe after it was queued)
+        mail.status, mail.last_error = SUPPRESSED, "the address asked never to be mailed again"
+        return
+    mail.attempts += 1
+    try:
+        message = to_message(mail)
+    except Exception as error:   # a mail that cannot be composed must not block the outbox
+        mail.status, mail.last_error = FAILED, f"cannot compose: {error}"[:2000]
+        report.failed += 1
+        return
+    try:
+        transport.send(message, bounce_address(mail.id))
+    except DeliveryFailure as failure:
+        mail.last_error = str(failure)[:2000]
+        if failure.permanent or mail.attempts >= current_app.config["MAIL_RETRY_LIMIT"]:
+            mail.status = FAILED
+            report.failed += 1
+        else:
+            mail.next_attempt_at = _aware(moment) + backoff(mail.attempts)
+            report.retrying += 1
+    else:
+        mail.status, mail.sent_at, mail.last_error = SENT, utcnow(), None
+        report.sent += 1
+
+
 def retry_failed(now: datetime | None = None) -> int:
     """Put every failed mail back in the queue, due now; returns how many."""
-    failed = db.session.scalars(select(Mail).where(Mail.status == FAILED)).all()
-    for mail in failed:
-        mail.status, mail.attempts, mail.next_attempt_at = PENDING, 0, now or utcnow()
-    db.session.commit()
+    with transaction():
+        failed = db.session.scalars(select(Mail).where(Mail.status == FAILED)).all()
+        for mail in failed:
+            mail.status, mail.attempts, mail.next_attempt_at = PENDING, 0, now or utcnow()
     return len(failed)
 
 

@@ -21,12 +21,12 @@ from __future__ import annotations
 
 from flask import current_app
 
-from .. import links, store
+from .. import links, seatview, store
 from ..games.errors import GameError
 from ..store import Loaded
 from .compose import queue
 from .replies import reply_address
-from .words import listing, match_title, winner_names
+from .words import listing, match_title
 
 
 def _from_name(loaded: Loaded) -> str:
@@ -38,30 +38,16 @@ def record_url(game_id: str) -> str:
 
 
 def context(loaded: Loaded, seat: int) -> dict:
-    nonce = store.current_nonce(loaded.id, seat)
-    decision = loaded.owed(seat)
-    last = loaded.last_event_by_other(seat)
-    outcome = loaded.engine.outcome(loaded.state)
-    to_act = loaded.engine.to_act(loaded.state)
+    """A seat's mail is rendered from its seat view (the same one its page shows), with the
+    links the mail carries."""
+    view = seatview.build(loaded, seat, for_mail=True)
+    decision = view.owes
     return {
-        "game": loaded.engine,
-        "game_id": loaded.id,
-        "seat": seat,
-        "names": loaded.names,
-        "opponents": [n for i, n in enumerate(loaded.names) if i != seat],
+        **view.context(),
         "decision": decision,
         "turn_url": links.url(links.TURN, loaded.id, seat, loaded.seq) if decision else None,
-        "seat_url": links.url(links.SEAT, loaded.id, seat, nonce),
+        "seat_url": links.url(links.SEAT, loaded.id, seat, store.current_nonce(loaded.id, seat)),
         "record_url": record_url(loaded.id),
-        "last_turn": loaded.engine.notation(last, seat) if last else None,   # as this seat sees it
-        "last_name": loaded.names[last["seat"]] if last else None,
-        "scores": loaded.engine.scores(loaded.state),
-        "summary": loaded.engine.summary(loaded.state, seat),
-        "outcome": outcome,
-        "winner_name": (loaded.names[outcome.winner]
-                        if outcome and outcome.winner is not None else None),
-        "winner_names": winner_names(outcome, loaded.names),   # several: a shared win
-        "to_act_names": [loaded.names[d.seat] for d in to_act if d.seat != seat],
     }
 
 
@@ -92,7 +78,7 @@ def confirm_game(proposal, spec) -> None:
 
 def game_created(loaded: Loaded) -> None:
     for seat in range(len(loaded.seats)):
-        what = "your turn" if loaded.owed(seat) else "you are invited"
+        what = "your turn" if loaded.decision_of(seat) else "you are invited"
         nonce = store.current_nonce(loaded.id, seat)
         _to_seat("invite", loaded, seat, what, root=True,
                  context={"decline_url": links.url_of(links.DECLINE, [loaded.id, seat, nonce])})
@@ -138,7 +124,7 @@ def links_entry(loaded: Loaded, seat: int) -> dict | None:
     """A running game's current links for the mail that lists an address's games."""
     if loaded.over:
         return None
-    decision = loaded.owed(seat)
+    decision = loaded.decision_of(seat)
     return {
         "title": loaded.engine.title,
         "names": match_title(loaded.names),

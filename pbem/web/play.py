@@ -23,23 +23,16 @@ from flask import Blueprint, current_app, jsonify, redirect, render_template, re
 from .. import addresses, limits, links, turns
 from ..errors import AlreadySubmitted, BadInput, LinkExpired
 from ..games.errors import GameError
+from .access import Access, edited, load_seat, open_decline, open_seat, open_turn, steps_text
 from .errors import wants_json
-from .seatview import (
+from .pages import (
     ALREADY,
-    Access,
-    common,
     confirm_page,
-    draft_context,
-    edited,
-    load_seat,
-    open_decline,
-    open_seat,
-    open_turn,
-    payload,
+    draft_fragment,
+    preview_json,
     render_page,
+    seat_form,
     seat_path,
-    sentence,
-    steps_text,
 )
 
 bp = Blueprint("play", __name__)
@@ -49,8 +42,8 @@ bp = Blueprint("play", __name__)
 def turn(token: str):
     access = open_turn(token)
     if wants_json():
-        return jsonify(payload(access))
-    message = None if access.live or access.loaded.engine.outcome(access.loaded.state) else ALREADY
+        return jsonify(access.seat_view.to_json())
+    message = None if access.live or access.loaded.over else ALREADY
     return render_page(access, message=message)
 
 
@@ -75,8 +68,8 @@ def submit(token: str):
     except AlreadySubmitted:
         return _already(open_turn(token))
     except turns.TooLate as late:
-        return _too_late(Access(access.link, late.context["loaded"], None))
-    return _after_submit(Access(access.link, after, None))
+        return _too_late(access.after(late.context["loaded"]))
+    return _after_submit(access.after(after))
 
 
 def _already(access: Access):
@@ -93,21 +86,15 @@ def preview(token: str):
         return _already(access)
     text = steps_text() if request.is_json else edited(access.loaded.engine, steps_text())
     if wants_json():
-        draft = access.loaded.engine.draft(access.loaded.state, access.seat, text)
-        data = payload(access, draft)
-        data["explain"] = access.loaded.engine.explain(access.loaded.state, access.seat, text)
-        data["sentence"] = sentence(data["explain"])
-        return jsonify(data)
-    context = common(access)
-    context.update(draft_context(access, text), access=access)
-    return render_template("play/_draft.html", **context)
+        return jsonify(preview_json(access, text))
+    return draft_fragment(access, text)
 
 
 @bp.get("/s/<token>")
 def seat(token: str):
     access = open_seat(token)
     if wants_json():
-        return jsonify(payload(access))
+        return jsonify(access.seat_view.to_json())
     return render_page(access)
 
 
@@ -120,10 +107,10 @@ def resign(token: str):
     if not _confirmed():
         if wants_json():
             return jsonify({"error": 'Resigning loses the game; send {"confirm": true} to resign.'}), 400
-        return _seat_form(access, "play/resign.html")
+        return seat_form(access, "play/resign.html")
     after = turns.resign(access.loaded.id, access.seat)
     if wants_json():
-        return jsonify(payload(Access(access.link, after, None)))
+        return jsonify(access.after(after).seat_view.to_json())
     return redirect(seat_path(access), 303)
 
 
@@ -146,10 +133,10 @@ def _decline(access: Access):
         if wants_json():
             return jsonify({"error": 'Declining calls the game off; send {"confirm": true} '
                                      'to decline.'}), 400
-        return _seat_form(access, "play/decline.html")
+        return seat_form(access, "play/decline.html")
     after = turns.decline(access.loaded.id, access.seat)
     if wants_json():
-        return jsonify(payload(Access(access.link, after, None)))
+        return jsonify(access.after(after).seat_view.to_json())
     return redirect(seat_path(access), 303)
 
 
@@ -157,12 +144,6 @@ def _confirmed() -> bool:
     body = request.get_json(silent=True) if request.is_json else None
     return request.method == "POST" and (
         request.form.get("confirm") == "yes" or (isinstance(body, dict) and body.get("confirm") is True))
-
-
-def _seat_form(access: Access, template: str):
-    context = common(access)
-    context.update(access=access, seat_path=seat_path(access))
-    return render_template(template, **context)
 
 
 @bp.post("/s/<token>/replace")
@@ -207,17 +188,17 @@ def _renew(kind: str, token: str):
 def _too_late(late: Access):
     """A submission after the deadline ended the game by time, even before `remind` ran."""
     if wants_json():
-        return jsonify({"error": turns.TOO_LATE, **payload(late)}), 409
+        return jsonify({"error": turns.TOO_LATE, **late.seat_view.to_json()}), 409
     return render_page(late, message=turns.TOO_LATE, status=409)
 
 
 def _after_submit(access: Access):
     """Post/redirect/get: on to the seat's next decision, or its standing view."""
     loaded, seat = access.loaded, access.seat
-    decision = loaded.owed(seat)
+    decision = loaded.decision_of(seat)
     next_path = links.path(links.TURN, loaded.id, seat, loaded.seq) if decision else seat_path(access)
     if wants_json():
-        data = payload(Access(access.link, loaded, None))
+        data = access.seat_view.to_json()
         data["next"] = current_app.config["BASE_URL"] + next_path
         return jsonify(data), 200
     return redirect(next_path, 303)

@@ -11,7 +11,7 @@ from ..mail import deliver as delivery
 from ..mail.words import winner_names
 from .chart import score_chart
 from .errors import wants_json
-from .seatview import outcome_json
+from ..seatview import outcome_json
 
 bp = Blueprint("record", __name__)
 
@@ -55,7 +55,8 @@ def record(game_id: str):
                         "turns": turns, "scores": series,
                         "view": loaded.engine.view(loaded.state, None),
                         "outcome": outcome_json(outcome)})
-    return render_template("record/record.html", loaded=loaded, names=loaded.names, turns=turns,
+    return render_template("record/record.html", game_id=loaded.id, kind=loaded.engine.name,
+                           time_limit_days=loaded.row.time_limit_days, names=loaded.names, turns=turns,
                            chart=score_chart(series, loaded.names), outcome=outcome,
                            winner_name=winner, winner_names=winner_names(outcome, loaded.names),
                            created=request.args.get("created") == "1",

@@ -292,7 +292,7 @@ def test_turn_mails_name_the_turn_carry_the_last_turn_and_stay_in_the_seats_thre
             assert fresh
             for rcpts, msg in fresh:
                 s = [ANNA, BOB].index(rcpts[0])
-                assert loaded.owed(s) is not None
+                assert loaded.decision_of(s) is not None
                 assert msg["In-Reply-To"] == msg["References"] == f"<{game}.{s}@{DOMAIN}>"
                 assert msg["Subject"] == f"Babel with {loaded.names[1 - s]}: your turn, {loaded.names[s]}"
                 assert len(paths_in(text_of(msg))["turn"]) == 1

@@ -355,7 +355,7 @@ def discard(app, client, game: str, seat: int, text: str) -> None:
     assert response.status_code == 200, response.get_json()
     after = loaded(app, game)
     assert after.events[-1]["type"] == "discard"
-    assert after.owed(seat).kind == "turn"                # the same seat goes on with its turn
+    assert after.decision_of(seat).kind == "turn"                # the same seat goes on with its turn
 
 
 def test_discarding_does_not_restart_the_clock(app, client, smtp):
@@ -468,7 +468,7 @@ def test_a_turn_submitted_just_before_the_deadline_is_not_timed_out(app, client,
     for moment in (deadline, deadline + HOUR, played + 3 * DAY - SECOND):
         assert remind(app, moment).timeouts == []
     now_game = loaded(app, game)
-    assert now_game.engine.outcome(now_game.state) is None and now_game.owed(1) is not None
+    assert now_game.engine.outcome(now_game.state) is None and now_game.decision_of(1) is not None
     # Bob's own time runs out three days after Anna's turn.
     assert remind(app, played + 3 * DAY).timeouts == [game]
     after = loaded(app, game)

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from pbem import games, links
+from pbem_web import started  # tests/helpers
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = ROOT / "templates"
@@ -248,9 +249,7 @@ def new_game(client, name: str) -> str:
     data = {"game": name, "first": "0"}
     for seat in range(engine.min_seats):
         data[f"name{seat}"], data[f"email{seat}"] = f"P{seat}", f"p{seat}@example.org"
-    response = client.post("/games", data=data)
-    assert response.status_code == 303, response.data
-    return response.headers["Location"].split("/")[2]
+    return started(client, client.post("/games", data=data))
 
 
 @pytest.mark.parametrize("name", NAMES)

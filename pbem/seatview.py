@@ -1,0 +1,268 @@
+"""What one seat sees of a game, built once and rendered three ways: a page, JSON, a mail.
+
+A `SeatView` holds exactly what its seat may know, computed by the game's engine for that
+seat (None: a spectator), plus the server's facts about the game (who waits, deadlines, mail
+that did not arrive). Pages, the JSON API and mails are all rendered from it, so they cannot
+disagree; templates get its fields (`context()`), never the loaded game or its state, which
+carry the secret seed. A `DraftView` is what a seat composing a decision sees of its draft.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from . import deadlines
+from .games.base import Decision, Draft, Outcome, StepOption
+from .mail.words import winner_names
+from .store import Loaded
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """A seat the game waits for, and for what."""
+    seat: int
+    name: str
+    kind: str
+    label: str
+
+
+@dataclass(frozen=True)
+class LastTurn:
+    """The latest decision by another seat, in notation as this seat may see it."""
+    seat: int
+    name: str
+    notation: str
+
+
+@dataclass(frozen=True)
+class Undelivered:
+    """A mail of the game that will not arrive (failed, bounced, or to a suppressed address)."""
+    name: str
+    subject: str
+
+
+@dataclass(frozen=True)
+class SeatView:
+    game_id: str
+    kind: str                          # the engine's name: "babel"
+    title: str                         # the game's title: "Babel"
+    example_step: str
+    seat: int | None                   # None: a spectator
+    seq: int                           # the point of the log seen
+    names: tuple[str, ...]
+    owes: Decision | None              # what the seat owes now
+    live: bool                         # whether this view may answer `owes` (a current turn link)
+    view: dict[str, Any]
+    legal_steps: tuple[StepOption, ...]   # every legal next step, when live
+    last_turn: LastTurn | None
+    outcome: Outcome | None
+    to_act: tuple[Waiting, ...]
+    deadline: datetime | None
+    time_limit_days: int | None
+    scores: tuple[int, ...]
+    board_template: str
+    form_template: str | None          # the game's own form for the decision owed, if any
+    undelivered: tuple[Undelivered, ...] = ()
+    summary: tuple[str, ...] = ()      # a few lines for mails (built for mails only)
+
+    @property
+    def decision(self) -> Decision | None:
+        """The decision this view may answer now."""
+        return self.owes if self.live else None
+
+    @property
+    def winner_names(self) -> list[str]:
+        return winner_names(self.outcome, self.names)
+
+    @property
+    def opponents(self) -> list[str]:
+        return [n for i, n in enumerate(self.names) if i != self.seat]
+
+    def context(self) -> dict[str, Any]:
+        """The fields templates use (pages and mails): nothing the seat may not know."""
+        outcome = self.outcome
+        return {
+            "game_id": self.game_id, "kind": self.kind, "title": self.title,
+            "example_step": self.example_step, "seat": self.seat, "seq": self.seq,
+            "names": list(self.names), "opponents": self.opponents,
+            "decision": self.decision, "live": self.live, "view": self.view,
+            "last_turn": self.last_turn.notation if self.last_turn else None,
+            "last_name": self.last_turn.name if self.last_turn else None,
+            "outcome": outcome, "winner_names": self.winner_names,
+            "winner_name": (self.names[outcome.winner]
+                            if outcome and outcome.winner is not None else None),
+            "to_act": [w.__dict__ for w in self.to_act],
+            "to_act_names": [w.name for w in self.to_act if w.seat != self.seat],
+            "deadline": self.deadline.strftime("%Y-%m-%d %H:%M UTC") if self.deadline else None,
+            "time_limit_days": self.time_limit_days, "scores": list(self.scores),
+            "summary": list(self.summary), "board_template": self.board_template,
+            "form_template": self.form_template,
+            "undelivered": [u.__dict__ for u in self.undelivered],
+            "record_path": f"/games/{self.game_id}/record",
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON a link answers: the seat's view, and its legal steps when it may act."""
+        return {
+            "game": self.game_id, "kind": self.kind, "title": self.title, "seat": self.seat,
+            "seq": self.seq, "names": list(self.names),
+            "decision": ({"kind": self.owes.kind, "label": self.owes.label}
+                         if self.live and self.owes else None),
+            "can_act": self.live, "view": self.view,
+            "legal_steps": [step_json(o) for o in self.legal_steps],
+            "last_turn": self.last_turn.notation if self.last_turn else None,
+            "last_name": self.last_turn.name if self.last_turn else None,
+            "outcome": outcome_json(self.outcome),
+            "winner_names": self.winner_names,
+            "to_act": [w.__dict__ for w in self.to_act],
+            "deadline": self.deadline.strftime("%Y-%m-%d %H:%M UTC") if self.deadline else None,
+            "time_limit_days": self.time_limit_days,
+            "undelivered": [u.__dict__ for u in self.undelivered],
+            "record_path": f"/games/{self.game_id}/record",
+        }
+
+
+def build(loaded: Loaded, seat: int | None, *, live: bool = False, for_mail: bool = False,
+          undelivered: tuple[Undelivered, ...] = ()) -> SeatView:
+    """The seat's view of the game as loaded. `live`: the view answers the decision the seat
+    owes (its legal steps are listed); `for_mail`: with the summary mails print."""
+    engine, state = loaded.engine, loaded.state
+    owes = loaded.decision_of(seat) if seat is not None else None
+    live = live and owes is not None
+    last = loaded.last_event_by_other(seat) if seat is not None else None
+    return SeatView(
+        game_id=loaded.id, kind=engine.name, title=engine.title, example_step=engine.example_step,
+        seat=seat, seq=loaded.seq, names=tuple(loaded.names), owes=owes, live=live,
+        view=engine.view(state, seat),
+        legal_steps=tuple(engine.legal_steps(state, seat)) if live and seat is not None else (),
+        last_turn=(LastTurn(last["seat"], loaded.names[last["seat"]], engine.notation(last, seat))
+                   if last else None),
+        outcome=engine.outcome(state),
+        to_act=tuple(Waiting(d.seat, loaded.names[d.seat], d.kind, d.label)
+                     for d in engine.to_act(state)),
+        deadline=deadlines.deadline(loaded, seat) if seat is not None else None,
+        time_limit_days=loaded.row.time_limit_days,
+        scores=tuple(engine.scores(state)),
+        board_template=engine.board_template,
+        form_template=engine.form_templates.get(owes.kind) if live and owes else None,
+        undelivered=undelivered,
+        summary=tuple(engine.summary(state, seat)) if for_mail and seat is not None else (),
+    )
+
+
+# -- a draft ---------------------------------------------------------------------------
+
+#: A group of more options than this is folded (a grid of small buttons in a <details>).
+FOLD_OVER = 8
+
+
+@dataclass(frozen=True)
+class DraftView:
+    """A decision being composed: the draft as far as it is legal, and what may come next."""
+    text: str
+    draft: Draft = field(compare=False)
+    view: dict[str, Any]                 # the seat's view after the draft's legal steps
+    legal: tuple[StepOption, ...]        # every legal next step after them
+    explained: tuple[str, ...]           # the draft's text in words, step by step
+    afresh: bool = False                 # a game's own form: `legal` are the decision's own
+
+    @property
+    def shown(self) -> tuple[StepOption, ...]:
+        """The next steps a page offers: after a draft whose first step fails, none (a game's
+        own form offers the decision's steps whatever the draft)."""
+        return () if self.draft.error and not self.draft.steps and not self.afresh else self.legal
+
+    @property
+    def next_steps(self) -> list[StepOption]:
+        return [o for o in self.shown if not o.ends]
+
+    @property
+    def can_end(self) -> bool:
+        return any(o.ends for o in self.shown) or self.draft.done
+
+    def context(self) -> dict[str, Any]:
+        steps = self.next_steps
+        return {"draft": self.draft, "draft_text": self.text, "view": self.view, "legal": steps,
+                "legal_blocks": step_blocks(steps, self.draft.steps), "can_end": self.can_end,
+                "explained": list(self.explained) if self.draft.steps else []}
+
+    def to_json(self) -> dict[str, Any]:
+        draft, explain = self.draft, list(self.explained)
+        return {"view": self.view, "legal_steps": [step_json(o) for o in self.legal],
+                "steps": draft.steps, "done": draft.done, "todo": draft.todo,
+                "error": str(draft.error) if draft.error else None,
+                "step": draft.error.step if draft.error else None,
+                "explain": explain, "sentence": sentence(explain)}
+
+
+def compose(loaded: Loaded, seat_view: SeatView, text: str, *, next_steps: bool = True,
+            afresh: bool = False) -> DraftView:
+    """The seat's draft of the decision it owes, as its page and preview show it.
+
+    `afresh`: a game's own form (`form_template`) composes the whole decision anew, its
+    buttons replacing the draft rather than adding to it, so its page offers the decision's
+    legal steps on the game as it stands (the seat view's, not computed again), also after
+    an illegal draft. Without `next_steps` (a confirmation), no next steps are listed.
+    """
+    engine, state, seat = loaded.engine, loaded.state, seat_view.seat
+    draft = engine.draft(state, seat, text)
+    explained = tuple(engine.explain(state, seat, text))
+    if afresh:
+        return DraftView(text, draft, seat_view.view, seat_view.legal_steps, explained, afresh=True)
+    legal = tuple(engine.legal_steps(draft.state, seat)) if next_steps else ()
+    return DraftView(text, draft, engine.view(draft.state, seat), legal, explained)
+
+
+def step_blocks(legal: list[StepOption], steps: list[str]) -> list[dict]:
+    """The legal next steps in the engine's order, grouped for the composer.
+
+    Each block is {"group", "options", "large", "open"}: ungrouped options side by side form a
+    block with group "" (plain buttons, as always); options of one group form one block.
+    Without JavaScript a page shows every group closed, except the one the draft's last step
+    came from (its notation starts with the same word), so adding several alike stays handy.
+    """
+    blocks: list[dict] = []
+    index: dict[str, dict] = {}
+    for option in legal:
+        if not option.group:
+            if not blocks or blocks[-1]["group"]:
+                blocks.append({"group": "", "options": [], "large": False, "open": True})
+            blocks[-1]["options"].append(option)
+        elif option.group in index:
+            index[option.group]["options"].append(option)
+        else:
+            index[option.group] = {"group": option.group, "options": [option], "large": False,
+                                   "open": False}
+            blocks.append(index[option.group])
+    head = steps[-1].split()[0].lower() if steps and steps[-1].split() else None
+    for block in index.values():
+        block["large"] = len(block["options"]) > FOLD_OVER
+        block["open"] = head is not None and any(
+            (o.notation.split() or [""])[0].lower() == head for o in block["options"])
+    return blocks
+
+
+# -- in words and JSON -----------------------------------------------------------------------
+
+def sentence(phrases: list[str]) -> str:
+    """Steps in words as one sentence: "Move to the Medes, settle 2 Medes there, build level 4."."""
+    if not phrases:
+        return ""
+    text = ", ".join(phrases)
+    return text[0].upper() + text[1:] + "."
+
+
+def outcome_json(outcome: Outcome | None) -> dict | None:
+    """A result for JSON: winner (None for a draw or a shared win), winners, reason, description."""
+    if outcome is None:
+        return None
+    return {"winner": outcome.winner, "winners": list(outcome.winners), "reason": outcome.reason,
+            "description": outcome.description}
+
+
+def step_json(option: StepOption) -> dict:
+    """A legal step for JSON: notation, label, ends, group ("" when it has none)."""
+    return {"notation": option.notation, "label": option.label, "ends": option.ends,
+            "group": option.group}

@@ -1,0 +1,142 @@
+"""What a link opens: the seat it names in a loaded game, whether it may act now, and the
+seat's view built once per request (`pbem.seatview`); and the draft a request carries.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from flask import render_template, request
+from sqlalchemy import func, select
+
+from .. import links, seatview, store
+from ..errors import BadInput, LinkReplaced, LinkTampered
+from ..extensions import db
+from ..games.errors import GameError
+from ..mail import deliver as delivery
+from ..models import UNDELIVERED, Event, Mail, SeatNonce
+from ..seatview import SeatView, Undelivered
+from ..small import small_int
+from ..store import Loaded
+
+MAX_STEPS_TEXT = 20_000
+
+
+@dataclass(frozen=True)
+class SeatFacts:
+    nonce: str | None      # the seat's live seat-link nonce
+    undelivered: int       # the game's mails that will not arrive
+    decided: int           # the seat's decisions so far (none: it may still decline)
+
+
+@dataclass
+class Access:
+    """What a link opens: its seat in a loaded game, and whether it may act now."""
+    link: links.Link
+    loaded: Loaded
+    live: bool = False     # the link may answer the decision its seat owes now
+
+    @property
+    def seat(self) -> int:
+        return self.link.seat
+
+    @cached_property
+    def facts(self) -> SeatFacts:
+        """What the page needs from the database beyond the log: one round trip."""
+        game_id, seat = self.loaded.id, self.seat
+        nonce = (select(SeatNonce.nonce).where(SeatNonce.game_id == game_id, SeatNonce.seat == seat)
+                 .order_by(SeatNonce.id.desc()).limit(1).scalar_subquery())
+        undelivered = (select(func.count()).select_from(Mail)
+                       .where(Mail.game_id == game_id, Mail.status.in_(UNDELIVERED))
+                       .scalar_subquery())
+        decided = (select(func.count()).select_from(Event)
+                   .where(Event.game_id == game_id, Event.seat == seat).scalar_subquery())
+        return SeatFacts(*db.session.execute(select(nonce, undelivered, decided)).one())
+
+    @cached_property
+    def seat_view(self) -> SeatView:
+        """What the seat sees, built once for the request."""
+        return seatview.build(self.loaded, self.seat, live=self.live,
+                              undelivered=self._undelivered())
+
+    def _undelivered(self) -> tuple[Undelivered, ...]:
+        if not self.facts.undelivered:
+            return ()
+        return tuple(Undelivered(m.to_name, m.subject)
+                     for m in delivery.failed_for_game(self.loaded.id))
+
+    def after(self, loaded: Loaded) -> "Access":
+        """The same link on the game as it is after a decision (no longer live)."""
+        return Access(self.link, loaded, False)
+
+
+def load_seat(link: links.Link) -> Loaded:
+    """The link's game; a seat the game does not have is a forged link."""
+    loaded = store.load(link.game_id)
+    if not 0 <= link.seat < len(loaded.seats):
+        raise LinkTampered()
+    return loaded
+
+
+def open_turn(token: str) -> Access:
+    link = links.read(links.TURN, token)
+    loaded = load_seat(link)
+    return Access(link, loaded, link.mark == loaded.seq and loaded.decision_of(link.seat) is not None)
+
+
+def open_seat(token: str) -> Access:
+    return _seat_access(links.read(links.SEAT, token), token)
+
+
+def open_decline(token: str) -> Access:
+    """The seat a decline link (in an invitation) names, while its seat link is the live one."""
+    payload = links.unsign(links.DECLINE, token)
+    if not (isinstance(payload, list) and len(payload) == 3 and isinstance(payload[0], str)
+            and isinstance(payload[1], int) and not isinstance(payload[1], bool)):
+        raise LinkTampered()
+    link = links.Link(links.SEAT, payload[0], payload[1], payload[2])
+    return _seat_access(link, links.token(links.SEAT, *payload))
+
+
+def _seat_access(link: links.Link, token: str) -> Access:
+    loaded = load_seat(link)
+    access = Access(link, loaded)
+    if access.facts.nonce != link.mark:
+        raise LinkReplaced("This link was replaced by a newer one, which was mailed to the player.",
+                           renew_path=f"/s/{token}/renew")
+    return access
+
+
+def steps_text() -> str:
+    """The draft from a form or a JSON body. Form fields named `compose` are joined with spaces
+    (a game's own form, such as Babel's discard form, spells its steps that way)."""
+    if request.is_json:
+        body = request.get_json(silent=True)
+        if not isinstance(body, dict) or not isinstance(body.get("steps", ""), str):
+            raise BadInput('Send a JSON object like {"steps": "move M"}.')
+        text = body.get("steps", "")
+    elif request.form.getlist("compose"):
+        text = " ".join(request.form.getlist("compose"))
+    else:
+        text = request.form.get("steps", "")
+    if len(text) > MAX_STEPS_TEXT:
+        raise BadInput(f"The turn is too long ({len(text)} characters).")
+    return text.replace("\r\n", "\n")
+
+
+def edited(engine, text: str) -> str:
+    """The draft after a step button: `add` appends a step, `remove` drops step N."""
+    add, remove = request.form.get("add", ""), request.form.get("remove", "")
+    if add:
+        text = text.rstrip("\n") + ("\n" if text.strip() else "") + add + "\n"
+    number = small_int(remove)
+    if number is not None:
+        try:
+            pieces = engine.split_steps(text)
+        except GameError:
+            return text
+        if 1 <= number <= len(pieces):
+            del pieces[number - 1]
+            text = "\n".join(pieces) + ("\n" if pieces else "")
+    return text

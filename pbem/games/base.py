@@ -26,7 +26,7 @@ from .errors import GameError, IllegalStep, NotationError, PositionError, WrongD
 from .text import split_steps
 
 __all__ = [
-    "Decision", "Draft", "Game", "GameError", "IllegalStep", "NotationError", "Option",
+    "Decision", "Draft", "Engine", "GameError", "IllegalStep", "NotationError", "Option",
     "Outcome", "PositionError", "StepOption", "WrongDecision",
 ]
 
@@ -100,7 +100,7 @@ class Draft:
     todo: str | None = None
 
 
-class Game(ABC):
+class Engine(ABC):
     """A rules engine as the server sees it."""
 
     name: str            # the key in URLs, the database and the CLI: "babel"

@@ -1,4 +1,4 @@
-"""Babel as the server sees it: the `pbem.games.base.Game` interface.
+"""Babel as the server sees it: the `pbem.games.base.Engine` interface.
 
 Events of a Babel log (each also has "v", the format version):
 - `{"type": "discard", "seat": s, "cards": "AAM"}`: owed halving discards,
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..base import EVENT_VERSION, Decision, Draft, Game, Option, Outcome, StepOption, required
+from ..base import EVENT_VERSION, Decision, Draft, Engine, Option, Outcome, StepOption, required
 from ..errors import GameError, WrongDecision
 from ..rng import Rng
 from . import explain as explaining
@@ -25,7 +25,7 @@ from .view import OUTCOME_WORDS, view
 DISCARD, TURN = "discard", "turn"
 
 
-class Babel(Game):
+class Babel(Engine):
     name = "babel"
     title = "Babel"
     min_seats = max_seats = 2

@@ -1,4 +1,4 @@
-"""Babel Tower (cuboro) as the server sees it: the `pbem.games.base.Game` interface.
+"""Babel Tower (cuboro) as the server sees it: the `pbem.games.base.Engine` interface.
 
 A decision is exactly one step. Events (each also has "v"):
 - `{"type": "pick", "seat": s, "step": "pick 3"}` during the draft;
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..base import EVENT_VERSION, Decision, Draft, Game, Option, Outcome, StepOption, required
+from ..base import EVENT_VERSION, Decision, Draft, Engine, Option, Outcome, StepOption, required
 from ..errors import GameError, IllegalStep, NotationError, WrongDecision
 from ..rng import Rng
 from . import rules
@@ -28,7 +28,7 @@ OUTCOMES = {
 }
 
 
-class BabelTower(Game):
+class BabelTower(Engine):
     name = "babel-tower"
     title = "Babel Tower (cuboro)"
     min_seats = max_seats = 2

@@ -1,4 +1,4 @@
-"""Babylonia as the server sees it: the `pbem.games.base.Game` interface, for 2 to 4 seats.
+"""Babylonia as the server sees it: the `pbem.games.base.Engine` interface, for 2 to 4 seats.
 
 Events (each also has "v"):
 - `{"type": "turn", "seat": s, "steps": "farmer g7\\nscore i7\\ncard 3"}`: a whole turn in
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..base import EVENT_VERSION, Decision, Draft, Game, Option, Outcome, StepOption, required
+from ..base import EVENT_VERSION, Decision, Draft, Engine, Option, Outcome, StepOption, required
 from ..errors import GameError, IllegalStep, NotationError, WrongDecision
 from ..rng import Rng
 from . import snapshot, turn
@@ -30,7 +30,7 @@ OUTCOMES = {"end": "the game ended; most points wins, then most cities",
             "resigned": "a player resigned", "timeout": "a player's time ran out"}
 
 
-class Babylonia(Game):
+class Babylonia(Engine):
     name = "babylonia"
     title = "Babylonia"
     min_seats, max_seats = 2, 4

@@ -33,13 +33,13 @@ __all__ = [
 EVENT_VERSION = 1
 
 
-def required(owed: str | None, over: bool) -> str:
+def required(kind: str | None, over: bool) -> str:
     """The kind of decision a seat owes now, or the WrongDecision its submission meets."""
     if over:
         raise WrongDecision("the game is over.")
-    if owed is None:
+    if kind is None:
         raise WrongDecision("it is not your turn.")
-    return owed
+    return kind
 
 
 @dataclass(frozen=True)

@@ -204,10 +204,10 @@ def states(games, every):
         before = None
         for n, (event, state) in enumerate(walk(Rng(i).next_u64(), players, cards,
                                                greedy=i % 4 != 3)):
-            if n % every == 0 or state.owed is not None or state.result is not None:
+            if n % every == 0 or state.card_due is not None or state.result is not None:
                 yield i, state.copy()
             if event is not None and event["type"] == "turn" and (
-                    n % every == 1 or state.owed is not None):
+                    n % every == 1 or state.card_due is not None):
                 steps = event["steps"].splitlines()
                 for k in range(1, len(steps)):
                     draft = GAME.draft(before, event["seat"], "\n".join(steps[:k]))
@@ -262,7 +262,7 @@ def two_ziggurats():
     assert state.stands[0][KIND_INDEX["F"]] >= 2
     event = GAME.decide(state, 0, "farmer k3\nfarmer h6\nscore l3\nscore i7\ncard 3")
     paused = GAME.apply(state, event)
-    assert paused.owed == 1 and paused.turn.cards == [3]
+    assert paused.card_due == 1 and paused.turn.cards == [3]
     return paused
 
 
@@ -276,7 +276,7 @@ def test_a_paused_turn_hides_the_movers_named_cards():
     assert {"named", "spectator named", "own named cards"} <= tried
     for card in (3, 5):                     # seat 1 takes card 3 away from him, or leaves it
         after = GAME.apply(paused, {"v": 1, "type": "card", "seat": 1, "card": card})
-        assert (after.owed == 0) == (card == 3)
+        assert (after.card_due == 0) == (card == 3)
         check_spectator(after)
         check_hidden(after, rng)
         check_known(after, rng)

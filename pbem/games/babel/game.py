@@ -1,7 +1,7 @@
 """Babel as the server sees it: the `pbem.games.base.Engine` interface.
 
 Events of a Babel log (each also has "v", the format version):
-- `{"type": "discard", "seat": s, "cards": "AAM"}`: owed halving discards,
+- `{"type": "discard", "seat": s, "cards": "AAM"}`: the halving discards due,
   after which the seat draws;
 - `{"type": "turn", "seat": s, "steps": "move M\\nsettle M M"}`: a whole
   phase 2 in canonical notation, then phase 3 and the next player's draw;
@@ -65,7 +65,7 @@ class Babel(Engine):
                 raise WrongDecision(f"{seat!r} is not a seat of this game; seats are 0 and 1.")
             rules.resign(state, seat, "resigned" if kind == "resign" else "timeout")
             return
-        owed = self._owed(state, seat)
+        owed = self.decision_kind(state, seat)
         if kind != owed:
             raise WrongDecision(f"seat {seat} owes {owed or 'nothing'} now, not {kind}.")
         if kind == DISCARD:
@@ -80,26 +80,26 @@ class Babel(Engine):
         return state
 
     @staticmethod
-    def _owed(state: State, seat) -> str | None:
+    def decision_kind(state: State, seat) -> str | None:
         if state.result is not None or seat != state.to_move:
             return None
-        if state.phase == DRAW and state.owed_by(seat):
+        if state.phase == DRAW and state.discards_due(seat):
             return DISCARD
         return TURN if state.phase == ACTIONS else None
 
     def to_act(self, state: State) -> list[Decision]:
         seat = state.to_move
-        kind = self._owed(state, seat)
+        kind = self.decision_kind(state, seat)
         if kind == DISCARD:
-            owed = state.owed_by(seat)
-            return [Decision(seat, DISCARD, f"discard {owed} card{'s' if owed > 1 else ''} "
+            due = state.discards_due(seat)
+            return [Decision(seat, DISCARD, f"discard {due} card{'s' if due > 1 else ''} "
                                             f"(halving), then play your turn")]
         if kind == TURN:
             return [Decision(seat, TURN, "play your turn")]
         return []
 
     def _require(self, state: State, seat: int) -> str:
-        return required(self._owed(state, seat), state.result is not None)
+        return required(self.decision_kind(state, seat), state.result is not None)
 
     def decide(self, state: State, seat: int, text: str) -> dict[str, Any]:
         kind = self._require(state, seat)

@@ -214,7 +214,7 @@ def from_json(obj) -> Position:
         result=_outcome(obj.get("outcome")),
         seed=_int(obj, "seed", 0, 0, (1 << 64) - 1),
     )
-    if state.phase == ACTIONS and state.owed_by(state.to_move):
+    if state.phase == ACTIONS and state.discards_due(state.to_move):
         _fail("pending_discard.seat", "the player to move owes discards, which come before his "
               "draw: the position must be in phase draw")
     complete = _bool(obj, "complete", "")

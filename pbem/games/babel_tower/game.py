@@ -64,26 +64,26 @@ class BabelTower(Engine):
                 raise WrongDecision(f"seat {seat!r} does not play this game.")
             state.result = Result(1 - seat, "resigned" if kind == "resign" else "timeout")
             return state
-        if kind != self._owed(state, seat):
-            raise WrongDecision(f"seat {seat} owes {self._owed(state, seat) or 'nothing'} now, not {kind}.")
+        if kind != self.decision_kind(state, seat):
+            raise WrongDecision(f"seat {seat} owes {self.decision_kind(state, seat) or 'nothing'} now, not {kind}.")
         _act(state, parse(event["step"])[0])
         return state
 
     @staticmethod
-    def _owed(state: Tower, seat) -> str | None:
+    def decision_kind(state: Tower, seat) -> str | None:
         if state.result is not None or seat != state.to_move:
             return None
         return "pick" if state.phase == DRAFT else "place"
 
     def to_act(self, state: Tower) -> list[Decision]:
-        kind = self._owed(state, state.to_move)
+        kind = self.decision_kind(state, state.to_move)
         if kind is None:
             return []
         label = "pick a cube" if kind == "pick" else "place a cube"
         return [Decision(state.to_move, kind, label)]
 
     def _one_step(self, state: Tower, seat: int, text: str) -> tuple[Pick | Place, Tower]:
-        kind = required(self._owed(state, seat), state.result is not None)
+        kind = required(self.decision_kind(state, seat), state.result is not None)
         parsed = parse_steps(text)
         if not parsed:
             raise NotationError(f"the turn has no step; write one {kind} step.", 1, "")
@@ -105,7 +105,7 @@ class BabelTower(Engine):
     def draft(self, state: Tower, seat: int, text: str) -> Draft:
         try:
             if not parse_steps(text):
-                required(self._owed(state, seat), state.result is not None)
+                required(self.decision_kind(state, seat), state.result is not None)
                 return Draft(state)
             step, trial = self._one_step(state, seat, text)
         except GameError as error:
@@ -113,7 +113,7 @@ class BabelTower(Engine):
         return Draft(trial, [str(step)], None, done=True)
 
     def legal_steps(self, state: Tower, seat: int) -> list[StepOption]:
-        if self._owed(state, seat) == "pick":
+        if self.decision_kind(state, seat) == "pick":
             steps = [Pick(t) for t in range(5) if state.pool[t]]
         else:
             steps = [Place(c, k, b) for c, k, b in rules.placements(state, seat)]

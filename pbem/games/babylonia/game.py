@@ -41,6 +41,8 @@ class Babylonia(Engine):
     )
     board_template = "games/babylonia/board.html"
     example_step = "farmer g7"
+    #: 2: snapshots name the seat that owes a ziggurat card `card_due` (it was `owed`).
+    rules_version = 2
 
     # -- setting up and the log -------------------------------------------
     def start(self, seed: int, options: Mapping[str, str] | None = None, seats: int = 2,
@@ -61,7 +63,7 @@ class Babylonia(Engine):
                 raise WrongDecision(f"{seat!r} is not a seat of this game.")
             turn.resign(state, seat, "resigned" if kind == "resign" else "timeout")
             return state
-        owed = _owed(state, seat)
+        owed = decision_kind(state, seat)
         if kind != owed:
             raise WrongDecision(f"seat {seat} owes {owed or 'nothing'} now, not {kind}.")
         if kind == CARD:
@@ -74,13 +76,13 @@ class Babylonia(Engine):
     def to_act(self, state: State) -> list[Decision]:
         if state.result is not None:
             return []
-        if state.owed is not None:
+        if state.card_due is not None:
             hex = state.turn.order[state.turn.resolved]
-            return [Decision(state.owed, CARD, f"choose a ziggurat card for the ziggurat won at {hex}")]
+            return [Decision(state.card_due, CARD, f"choose a ziggurat card for the ziggurat won at {hex}")]
         return [Decision(state.to_move, TURN, "play your turn")]
 
     def _require(self, state: State, seat: int) -> str:
-        return required(_owed(state, seat), state.result is not None)
+        return required(decision_kind(state, seat), state.result is not None)
 
     def decide(self, state: State, seat: int, text: str) -> dict[str, Any]:
         kind = self._require(state, seat)
@@ -172,17 +174,17 @@ class Babylonia(Engine):
                 return "\n".join(steps)
             choices = [o for o in options if not o.ends]
             pick = choices[rng.below(len(choices))].notation
-            if _owed(trial, seat) == CARD:
+            if decision_kind(trial, seat) == CARD:
                 return pick
             turn.apply_step(trial, seat, parse(pick)[0])
             steps.append(pick)
 
 
-def _owed(state: State, seat) -> str | None:
+def decision_kind(state: State, seat) -> str | None:
     if state.result is not None:
         return None
-    if state.owed is not None:
-        return CARD if seat == state.owed else None
+    if state.card_due is not None:
+        return CARD if seat == state.card_due else None
     return TURN if seat == state.to_move else None
 
 

@@ -352,3 +352,32 @@ def test_a_refused_step_after_the_tokens_leaves_the_draft_before_it():
     # The city is not scored in the draft's state: the prefix has not ended step 1 yet.
     assert draft.state.tiles["f10"] == "city MP" and not draft.state.turn.closed
     assert draft.state.scores == [0, 0]
+
+
+def test_an_abort_ends_the_game_with_no_winner_also_while_a_card_is_due():
+    running = position(3, stands=["FF", "FF", "FF"], scores=[5, 9, 7])
+    paused = submit(position(3, tokens=THEIRS_C10, stands=["FFPMO"] * 3, scores=[1, 2, 3]),
+                    "farmer b9\nfarmer h9")
+    assert paused.card_due == 1
+    for state in (running, paused):
+        over = GAME.apply(state, GAME.abort_event("two players left the club"))
+        outcome = GAME.outcome(over)
+        assert (outcome.winner, outcome.winners, outcome.reason, outcome.description) == \
+            (None, (), "aborted", "The game was aborted.")
+        assert GAME.to_act(over) == [] and over.card_due is None and over.turn is None
+        assert GAME.outcome(state) is None                      # the state is left unchanged
+        assert GAME.restore(GAME.snapshot(over)) == over
+        for seat in (0, 1, 2, None):
+            view = GAME.view(over, seat)
+            assert view["phase"] == "over" and view["outcome"] == {"winners": [], "reason": "aborted"}
+            assert GAME.notation(GAME.abort_event("x"), seat) == "aborted"
+        for seat in (0, 1, 2):
+            assert GAME.legal_steps(over, seat) == [] and GAME.summary(over, seat)
+            with pytest.raises(WrongDecision, match="the game is over"):
+                GAME.decide(over, seat, "card 4")
+        for event in (GAME.abort_event("again"), GAME.resign_event(0), GAME.timeout_event(1)):
+            with pytest.raises(WrongDecision, match="the game is over; a .* event cannot follow"):
+                GAME.apply(over, event)
+    for event in ({"type": "abort", "seat": 0, "why": "x"}, {"type": "abort", "seat": None, "why": None}):
+        with pytest.raises(WrongDecision, match="an abort is"):
+            GAME.apply(running, event)

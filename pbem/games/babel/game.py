@@ -5,15 +5,16 @@ Events of a Babel log (each also has "v", the format version):
   after which the seat draws;
 - `{"type": "turn", "seat": s, "steps": "move M\\nsettle M M"}`: a whole
   phase 2 in canonical notation, then phase 3 and the next player's draw;
-- `{"type": "resign" | "timeout", "seat": s}`: the seat loses.
+- the generic events (`pbem.games.base`): resign, timeout (the seat loses), abort.
 """
 
 from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..base import EVENT_VERSION, Decision, Draft, Engine, Option, Outcome, StepOption, required
-from ..errors import GameError, WrongDecision
+from ..base import (ABORTED, Decision, Draft, Engine, Event, Option, Outcome, StepOption,
+                    event_field, required)
+from ..errors import GameError
 from ..rng import Rng
 from . import explain as explaining
 from . import legal, notation, position, rules, turn
@@ -25,7 +26,7 @@ from .view import OUTCOME_WORDS, view
 DISCARD, TURN = "discard", "turn"
 
 
-class Babel(Engine):
+class Babel(Engine[State]):
     name = "babel"
     title = "Babel"
     min_seats = max_seats = 2
@@ -51,41 +52,27 @@ class Babel(Engine):
         return state
 
     # -- the log ----------------------------------------------------------
-    def apply(self, state: State, event: Mapping[str, Any]) -> State:
-        state = state.copy()
-        self.apply_in_place(state, event)
-        return state
+    def seat_count(self, state: State) -> int:
+        return 2
 
-    def apply_in_place(self, state: State, event: Mapping[str, Any]) -> None:
-        kind, seat = event.get("type"), event.get("seat")
-        if state.result is not None:
-            raise WrongDecision(f"the game is over; a {kind} event cannot follow.")
-        if kind in ("resign", "timeout"):
-            if seat not in (0, 1) or isinstance(seat, bool):
-                raise WrongDecision(f"{seat!r} is not a seat of this game; seats are 0 and 1.")
-            rules.resign(state, seat, "resigned" if kind == "resign" else "timeout")
-            return
-        owed = self.decision_kind(state, seat)
-        if kind != owed:
-            raise WrongDecision(f"seat {seat} owes {owed or 'nothing'} now, not {kind}.")
-        if kind == DISCARD:
-            turn.play_discard(state, "discard " + event["cards"])
-        else:
-            turn.play_turn(state, event["steps"])
+    def is_over(self, state: State) -> bool:
+        return state.result is not None
 
-    def replay(self, seed, options, seats, first, events) -> State:
-        state = self.start(seed, options, seats, first)
-        for event in events:
-            self.apply_in_place(state, event)
-        return state
-
-    @staticmethod
-    def decision_kind(state: State, seat) -> str | None:
+    def decision_kind(self, state: State, seat: int) -> str | None:
         if state.result is not None or seat != state.to_move:
             return None
         if state.phase == DRAW and state.discards_due(seat):
             return DISCARD
         return TURN if state.phase == ACTIONS else None
+
+    def play(self, state: State, event: Event) -> None:
+        if event["type"] == DISCARD:
+            turn.play_discard(state, "discard " + event_field(event, "cards", str))
+        else:
+            turn.play_turn(state, event_field(event, "steps", str))
+
+    def end_game(self, state: State, loser: int | None, reason: str) -> None:
+        rules.end(state, loser, reason)
 
     def to_act(self, state: State) -> list[Decision]:
         seat = state.to_move
@@ -107,9 +94,9 @@ class Babel(Engine):
         if kind == DISCARD:
             turn.play_discard(trial, text)
             cards = notation.parse(text)[0].tribes
-            return {"v": EVENT_VERSION, "type": DISCARD, "seat": seat, "cards": "".join(sorted(cards))}
+            return {"v": self.event_version, "type": DISCARD, "seat": seat, "cards": "".join(sorted(cards))}
         turn.play_turn(trial, text)
-        return {"v": EVENT_VERSION, "type": TURN, "seat": seat, "steps": notation.canonical(text)}
+        return {"v": self.event_version, "type": TURN, "seat": seat, "steps": notation.canonical(text)}
 
     def draft(self, state: State, seat: int, text: str) -> Draft:
         try:
@@ -151,6 +138,8 @@ class Babel(Engine):
         result = state.result
         if result is None:
             return None
+        if result.reason == ABORTED.reason:
+            return ABORTED
         words = OUTCOME_WORDS[result.reason]
         if result.winner is None:
             words = "equal scores and equal hands when the temple supply ran out"
@@ -159,13 +148,10 @@ class Babel(Engine):
     def scores(self, state: State) -> list[int]:
         return state.scores()
 
-    def notation(self, event: Mapping[str, Any], seat: int | None = None) -> str:
-        kind = event.get("type")
-        if kind == TURN:
+    def event_notation(self, event: Event, seat: int | None) -> str:
+        if event["type"] == TURN:
             return notation.one_line(notation.parse(event["steps"]))
-        if kind == DISCARD:
-            return "discard " + " ".join(event["cards"])
-        return str(kind)
+        return "discard " + " ".join(event["cards"])
 
     def snapshot(self, state: State) -> dict:
         """A complete position file (BABEL-NOTATION.md), which holds every part of the state."""

@@ -350,9 +350,11 @@ def pass_turn(state: State) -> None:
     state.phase = DRAW
 
 
-def resign(state: State, seat: int, reason: str = "resigned") -> None:
-    state.result = Result(1 - seat, reason)
+def end(state: State, loser: int | None, reason: str) -> None:
+    """The game ends off the board: `loser` resigned or ran out of time, and the other wins;
+    with no loser (an abort) nobody does."""
+    state.result = Result(None if loser is None else 1 - loser, reason)
 
 
-__all__ = ["act", "check_end", "finish_turn", "draw_temples", "resign", "starting_card_unbuilt",
+__all__ = ["act", "check_end", "finish_turn", "draw_temples", "end", "starting_card_unbuilt",
            "longest_run", "where", "TRIBES"]

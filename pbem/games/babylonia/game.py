@@ -4,7 +4,8 @@ Events (each also has "v"):
 - `{"type": "turn", "seat": s, "steps": "farmer g7\\nscore i7\\ncard 3"}`: a whole turn in
   canonical notation; it ends the turn, or leaves it paused for someone's card;
 - `{"type": "card", "seat": s, "card": 4}`: a ziggurat card owed while a turn pauses;
-- `{"type": "resign" | "timeout", "seat": s}`: the game ends (see `turn.resign`).
+- the generic events (`pbem.games.base`): resign and timeout end the game (see
+  `turn.end_off_the_board`), and so does abort, with no winner.
 Each seat's view hides the other stands, every supply and the kinds of the
 others' face-down river tokens; so does the record of a turn (`notation`).
 """
@@ -13,8 +14,9 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..base import EVENT_VERSION, Decision, Draft, Engine, Option, Outcome, StepOption, required
-from ..errors import GameError, IllegalStep, NotationError, WrongDecision
+from ..base import (ABORTED, Decision, Draft, Engine, Event, Option, Outcome, StepOption,
+                    event_field, required)
+from ..errors import GameError, IllegalStep, NotationError
 from ..rng import Rng
 from . import snapshot, turn
 from .board import board
@@ -30,7 +32,7 @@ OUTCOMES = {"end": "the game ended; most points wins, then most cities",
             "resigned": "a player resigned", "timeout": "a player's time ran out"}
 
 
-class Babylonia(Engine):
+class Babylonia(Engine[State]):
     name = "babylonia"
     title = "Babylonia"
     min_seats, max_seats = 2, 4
@@ -53,25 +55,25 @@ class Babylonia(Engine):
             raise GameError(f"the first player must be a seat from 0 to {seats - 1}, not {first!r}.")
         return deal(seed, seats, first, self.normalize_options(options)["ziggurat_cards"])
 
-    def apply(self, state: State, event: Mapping[str, Any]) -> State:
-        state = state.copy()
-        kind, seat = event.get("type"), event.get("seat")
-        if state.result is not None:
-            raise WrongDecision(f"the game is over; a {kind} event cannot follow.")
-        if kind in ("resign", "timeout"):
-            if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.players:
-                raise WrongDecision(f"{seat!r} is not a seat of this game.")
-            turn.resign(state, seat, "resigned" if kind == "resign" else "timeout")
-            return state
-        owed = decision_kind(state, seat)
-        if kind != owed:
-            raise WrongDecision(f"seat {seat} owes {owed or 'nothing'} now, not {kind}.")
-        if kind == CARD:
-            turn.answer_card(state, seat, event["card"])
+    def seat_count(self, state: State) -> int:
+        return state.players
+
+    def is_over(self, state: State) -> bool:
+        return state.result is not None
+
+    def decision_kind(self, state: State, seat: int) -> str | None:
+        return decision_kind(state, seat)
+
+    def play(self, state: State, event: Event) -> None:
+        seat = event["seat"]
+        if event["type"] == CARD:
+            turn.answer_card(state, seat, event_field(event, "card", int))
         else:
-            turn.play_steps(state, seat, event["steps"])
+            turn.play_steps(state, seat, event_field(event, "steps", str))
             turn.finish_submission(state, seat)
-        return state
+
+    def end_game(self, state: State, loser: int | None, reason: str) -> None:
+        turn.end_off_the_board(state, loser, reason)
 
     def to_act(self, state: State) -> list[Decision]:
         if state.result is not None:
@@ -89,13 +91,13 @@ class Babylonia(Engine):
         trial = state.copy()
         if kind == CARD:
             card = _answer(trial, seat, text)
-            return {"v": EVENT_VERSION, "type": CARD, "seat": seat, "card": card}
+            return {"v": self.event_version, "type": CARD, "seat": seat, "card": card}
         steps = turn.play_steps(trial, seat, text)
         try:
             turn.finish_submission(trial, seat)
         except IllegalStep as error:
             raise IllegalStep(f"the turn is not finished: {error.message}") from None
-        return {"v": EVENT_VERSION, "type": TURN, "seat": seat,
+        return {"v": self.event_version, "type": TURN, "seat": seat,
                 "steps": "\n".join(str(s) for s in steps)}
 
     def draft(self, state: State, seat: int, text: str) -> Draft:
@@ -131,6 +133,8 @@ class Babylonia(Engine):
         result = state.result
         if result is None:
             return None
+        if result.reason == ABORTED.reason:
+            return ABORTED
         words = OUTCOMES[result.reason]
         if len(result.winners) > 1:
             words += "; equal points and cities: the win is shared"
@@ -140,12 +144,9 @@ class Babylonia(Engine):
     def scores(self, state: State) -> list[int]:
         return list(state.scores)
 
-    def notation(self, event: Mapping[str, Any], seat: int | None = None) -> str:
-        kind = event.get("type")
-        if kind == CARD:
+    def event_notation(self, event: Event, seat: int | None) -> str:
+        if event["type"] == CARD:
             return f"card {event['card']}"
-        if kind != TURN:
-            return str(kind)
         steps = parse(event["steps"])
         return "; ".join(_hidden(step, event["seat"], seat) for step in steps)
 
@@ -180,7 +181,7 @@ class Babylonia(Engine):
             steps.append(pick)
 
 
-def decision_kind(state: State, seat) -> str | None:
+def decision_kind(state: State, seat: int) -> str | None:
     if state.result is not None:
         return None
     if state.card_due is not None:

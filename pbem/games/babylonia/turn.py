@@ -235,9 +235,10 @@ def ranking(state: State, seats) -> tuple[int, ...]:
     return tuple(s for s in seats if key[s] == best)
 
 
-def resign(state: State, seat: int, reason: str) -> None:
+def end_off_the_board(state: State, loser: int | None, reason: str) -> None:
     """Decision: a resigning (or timed-out) player ends the game; the others are ranked as at
-    its end, so in a game of two the other player wins."""
-    others = [s for s in range(state.players) if s != seat]
-    state.result = Result(ranking(state, others), reason)
+    its end, so in a game of two the other player wins. An aborted game (no loser) has no
+    winner."""
+    others = [s for s in range(state.players) if s != loser]
+    state.result = Result(ranking(state, others) if loser is not None else (), reason)
     state.turn, state.card_due = None, None

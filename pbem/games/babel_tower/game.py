@@ -108,8 +108,9 @@ class BabelTower(Engine[Tower]):
 
     def draft(self, state: Tower, seat: int, text: str) -> Draft:
         try:
+            # The seat first, as `decide` does: a seat that owes nothing meets WrongDecision.
+            required(self.decision_kind(state, seat), state.result is not None)
             if not parse_steps(text):
-                required(self.decision_kind(state, seat), state.result is not None)
                 return Draft(state)
             step, trial = self._one_step(state, seat, text)
         except GameError as error:

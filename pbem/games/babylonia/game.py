@@ -1,13 +1,16 @@
 """Babylonia as the server sees it: the `pbem.games.base.Engine` interface, for 2 to 4 seats.
 
 Events (each also has "v"):
-- `{"type": "turn", "seat": s, "steps": "farmer g7\\nscore i7\\ncard 3"}`: a whole turn in
-  canonical notation; it ends the turn, or leaves it paused for someone's card;
+- `{"type": "turn", "seat": s, "steps": "farmer g7\\nscore i7\\ncard 3", "named": [3]}`: a
+  whole turn in canonical notation; it ends the turn, or leaves it paused for someone's card.
+  `named` numbers the card steps (from 1) that name cards for after such a pause: the
+  mover's secret (version 1 turns had no `named`: see `_named_unknown`);
 - `{"type": "card", "seat": s, "card": 4}`: a ziggurat card owed while a turn pauses;
 - the generic events (`pbem.games.base`): resign and timeout end the game (see
   `turn.end_off_the_board`), and so does abort, with no winner.
-Each seat's view hides the other stands, every supply and the kinds of the
-others' face-down river tokens; so does the record of a turn (`notation`).
+Each seat's view hides the other stands, every supply, the kinds of the others'
+face-down river tokens and the cards the mover named for after a pause; so does the
+record of a turn (`notation`), and so does the preview of an answered pause (`draft`).
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from . import snapshot, turn
 from .board import board
 from .cards import CARD_WORDS
 from .legal import legal_steps, words
-from .notation import Card, Play, parse, parse_steps
+from .notation import Card, Play, Step, parse, parse_steps
 from .state import State, deal
 from .view import summary, view
 
@@ -30,6 +33,15 @@ TURN, CARD = "turn", "card"
 BASIC, ADVANCED = "basic", "advanced"
 OUTCOMES = {"end": "the game ended; most points wins, then most cities",
             "resigned": "a player resigned", "timeout": "a player's time ran out"}
+
+
+def _named_unknown(event: Event) -> Event:
+    """Event format 2 says which cards of a turn were named for after a pause (`named`);
+    format 1 did not, and the state before the turn is not at hand here, so every card of a
+    version 1 turn is hidden from the other seats' record (the views still show the cards
+    taken at once)."""
+    steps = parse(event["steps"])
+    return {**event, "named": [n for n, step in enumerate(steps, 1) if isinstance(step, Card)]}
 
 
 class Babylonia(Engine[State]):
@@ -45,6 +57,9 @@ class Babylonia(Engine[State]):
     example_step = "farmer g7"
     #: 2: snapshots name the seat that owes a ziggurat card `card_due` (it was `owed`).
     rules_version = 2
+    #: 2: a turn says which of its cards were named for after a pause ("named").
+    event_version = 2
+    upcasters = {(TURN, 1): _named_unknown}
 
     # -- setting up and the log -------------------------------------------
     def start(self, seed: int, options: Mapping[str, str] | None = None, seats: int = 2,
@@ -93,12 +108,13 @@ class Babylonia(Engine[State]):
             card = _answer(trial, seat, text)
             return {"v": self.event_version, "type": CARD, "seat": seat, "card": card}
         steps = turn.play_steps(trial, seat, text)
+        named = _named_ahead(steps, trial)
         try:
             turn.finish_submission(trial, seat)
         except IllegalStep as error:
             raise IllegalStep(f"the turn is not finished: {error.message}") from None
         return {"v": self.event_version, "type": TURN, "seat": seat,
-                "steps": "\n".join(str(s) for s in steps)}
+                "steps": "\n".join(str(s) for s in steps), "named": named}
 
     def draft(self, state: State, seat: int, text: str) -> Draft:
         trial = state.copy()
@@ -147,8 +163,9 @@ class Babylonia(Engine[State]):
     def event_notation(self, event: Event, seat: int | None) -> str:
         if event["type"] == CARD:
             return f"card {event['card']}"
-        steps = parse(event["steps"])
-        return "; ".join(_hidden(step, event["seat"], seat) for step in steps)
+        named = event.get("named") or ()
+        return "; ".join(_hidden(number in named, step, event["seat"], seat)
+                         for number, step in enumerate(parse(event["steps"]), 1))
 
     def explain(self, state: State, seat: int, text: str) -> list[str]:
         try:
@@ -190,23 +207,37 @@ def decision_kind(state: State, seat: int) -> str | None:
 
 
 def _answer(state: State, seat: int, text: str) -> int:
-    """Take the owed card a one-step answer names (in place); errors name step 1."""
+    """Take the owed card a one-step answer names (in place; the paused turn is not resumed,
+    see `turn.take_card_due`); errors name step 1."""
     parsed = parse_steps(text)
     if len(parsed) != 1 or not isinstance(parsed[0][0], Card):
         raise NotationError("answer with one step: card N, the ziggurat card you take.",
                             1, parsed[0][1] if parsed else "")
     step, piece = parsed[0]
     try:
-        turn.answer_card(state, seat, step.number)
+        turn.take_card_due(state, seat, step.number)
     except IllegalStep as error:
         raise error.at(1, piece) from None
     return step.number
 
 
-def _hidden(step, mover: int, seat: int | None) -> str:
-    """A river play's kind is its owner's secret: others read `? i7`."""
-    if isinstance(step, Play) and seat != mover and board(4).is_river(step.hex):
+def _named_ahead(steps: list[Step], paused: State) -> list[int]:
+    """The numbers (from 1) of the `card N` steps naming cards for after a pause: the cards in
+    `turn.cards` once every step is played (a card taken at once is gone from the available
+    ones, so it is never also named)."""
+    return [number for number, step in enumerate(steps, 1)
+            if isinstance(step, Card) and step.number in paused.turn.cards]
+
+
+def _hidden(named: bool, step: Step, mover: int, seat: int | None) -> str:
+    """The mover's secrets as the others read them: a river play's kind (`? i7`), and the
+    cards he named for after a pause (`card ?`)."""
+    if seat == mover:
+        return str(step)
+    if isinstance(step, Play) and board(4).is_river(step.hex):
         return f"? {step.hex}"
+    if isinstance(step, Card) and named:
+        return "card ?"
     return str(step)
 
 

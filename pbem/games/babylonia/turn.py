@@ -4,7 +4,10 @@ refill and the end (BABYLONIA-RULINGS.md, "A turn", "End", "Decisions owed by ot
 Scoring runs as soon as it can: a city at once, a ziggurat the mover wins
 when his `card N` follows, a ziggurat another player wins by pausing the turn
 (`state.card_due`). Cards the mover names after a pause wait in `turn.cards` and
-are taken in order when the turn resumes; one gone by then is owed again.
+are taken in order when the turn resumes; one gone by then is owed again. Until
+then they are his secret: the other seats see neither them in a view nor their
+steps in the record (`card ?`), and a seat answering the pause does not see the
+turn resume in its preview.
 """
 
 from __future__ import annotations
@@ -200,13 +203,23 @@ def finish_submission(state: State, seat: int) -> None:
 
 def answer_card(state: State, seat: int, card: int) -> None:
     """The owed `card N`; the rest of the turn then resolves by itself."""
+    take_card_due(state, seat, card)
+    resume(state)
+
+
+def take_card_due(state: State, seat: int, card: int) -> None:
+    """The owed `card N` taken, the paused turn not yet resumed: what the seat's own preview
+    shows. Resuming may take cards the mover named ahead, a secret until the answer is in."""
     if state.card_due != seat:
         raise WrongDecision("no ziggurat card is owed by you now.")
     _check_available(state, card)
-    turn = state.turn
     scoring.take_card(state, seat, card)
     state.card_due = None
-    turn.resolved += 1
+    state.turn.resolved += 1
+
+
+def resume(state: State) -> None:
+    """The rest of a paused turn after an answered card: scoring on, then the turn's end."""
     resolve(state, resuming=True)
     if state.card_due is None:
         end_turn(state)

@@ -1,12 +1,14 @@
-"""The engine's command line (BABEL-NOTATION.md).
+"""The engine's command line (BABEL-NOTATION.md; what every game's shares: `pbem.games.commands`).
 
     python -m pbem.games.babel play --position FILE (--turn TEXT | --turn-file FILE|-)
-    python -m pbem.games.babel random-game --seed N [--sumerians all] [--first 0|1] [--json]
+    python -m pbem.games.babel random-game --seed N [--sumerians all] [--first 0|1]
+        [--json [--after N]]
     python -m pbem.games.babel bench [--games N] [--seed N]
 
 `play` prints the position after the turn as JSON and exits 0; an illegal
 turn prints {"error": ..., "step": N} and an unreadable position
-{"error": ...} naming the field, both with exit code 2.
+{"error": ...} naming the field, both with exit code 2. `random-game --json
+--after N` prints the position after the game's first N decisions.
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ import json
 import sys
 import time
 
-from .. import bench
+from .. import bench, commands
+from ..commands import EXIT_OK, read, refuse
 from ..errors import GameError, PositionError
 from . import position as positions
 from .game import GAME
@@ -25,45 +28,25 @@ from .randomplay import play_random_game
 from .state import SUMERIANS_ALL, SUMERIANS_TOP_RUN
 from .turn import play_from_position
 
-EXIT_OK, EXIT_REFUSED = 0, 2
-
-
-def _read(path: str, what: str) -> str:
-    try:
-        if path == "-":
-            return sys.stdin.read()
-        with open(path, encoding="utf-8") as f:
-            return f.read()
-    except OSError as error:
-        raise PositionError(f"{what}: cannot read {path}: {error.strerror}") from None
-    except UnicodeDecodeError:
-        raise PositionError(f"{what}: cannot read {path}: it is not UTF-8 text") from None
-
-
-def _fail(error: GameError, out) -> int:
-    body = {"error": str(error)}
-    if not isinstance(error, PositionError):
-        body["step"] = error.step
-    print(json.dumps(body), file=out)
-    return EXIT_REFUSED
+NAMES = ["Player 1", "Player 2"]
 
 
 def cmd_play(args, out) -> int:
     try:
-        pos = positions.loads(_read(args.position, "position"))
+        pos = positions.loads(read(args.position, "position"))
     except GameError as error:
-        return _fail(error, out)
+        return refuse(error, out)
     try:
-        text = args.turn if args.turn is not None else _read(args.turn_file, "turn")
+        text = args.turn if args.turn is not None else read(args.turn_file, "turn")
     except PositionError as error:
-        return _fail(error, out)
+        return refuse(error, out)
     state = pos.state.copy()
     try:
         if state.result is not None:
             raise GameError("the game is over; no turn can follow.", 1, None)
         play_from_position(state, text)
     except GameError as error:
-        return _fail(error, out)
+        return refuse(error, out)
     pos.state = state
     print(positions.dumps(pos), file=out)
     return EXIT_OK
@@ -86,11 +69,17 @@ def record_lines(game) -> list[str]:
 
 def cmd_random_game(args, out) -> int:
     game = play_random_game(args.seed, args.sumerians, args.first)
+    if args.after is not None:
+        states = [GAME.start(args.seed, {"sumerians": game.sumerians}, 2, game.first)]
+        for event in game.events:
+            states.append(GAME.apply(states[-1], event))
+        return commands.position_after(
+            states, args.after, lambda s: positions.dumps(positions.Position(s, NAMES, True)), out)
     state = game.state
     summary = {"outcome": {"winner": state.result.winner, "reason": state.result.reason},
                "scores": state.scores(), "turns": sum(e["type"] == "turn" for e in game.events)}
     if args.json:
-        final = positions.to_json(positions.Position(state, ["Player 1", "Player 2"], True))
+        final = positions.to_json(positions.Position(state, NAMES, True))
         print(json.dumps({"seed": args.seed, "first": game.first, "sumerians": game.sumerians,
                           "events": game.events, **summary, "final": final}, indent=1), file=out)
         return EXIT_OK
@@ -125,19 +114,17 @@ def cmd_bench(args, out) -> int:
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m pbem.games.babel", description=__doc__.split("\n\n")[0])
     sub = p.add_subparsers(dest="command", required=True)
-    play = sub.add_parser("play", help="play the rest of a turn from a position file")
-    play.add_argument("--position", required=True, metavar="FILE")
-    turn = play.add_mutually_exclusive_group(required=True)
-    turn.add_argument("--turn", metavar="TEXT")
-    turn.add_argument("--turn-file", metavar="FILE", help="- reads standard input")
+    commands.add_play(sub, "the rest of a turn")
     rand = sub.add_parser("random-game", help="play a whole game of random legal steps")
     rand.add_argument("--seed", type=int, required=True)
     rand.add_argument("--sumerians", choices=(SUMERIANS_TOP_RUN, SUMERIANS_ALL), default=SUMERIANS_TOP_RUN)
     rand.add_argument("--first", type=int, choices=(0, 1), default=None)
     rand.add_argument("--json", action="store_true", help="the whole record and final position as JSON")
+    commands.add_after(rand)
     bench = sub.add_parser("bench", help="measure random play and replay")
     bench.add_argument("--games", type=int, default=300)
     bench.add_argument("--seed", type=int, default=1)
+    p.set_defaults(commands={"random-game": rand})
     return p
 
 
@@ -146,4 +133,6 @@ COMMANDS = {"play": cmd_play, "random-game": cmd_random_game, "bench": cmd_bench
 
 def main(argv=None, out=None) -> int:
     args = parser().parse_args(argv)
+    if args.command == "random-game":
+        commands.check_after(args.commands["random-game"], args)
     return COMMANDS[args.command](args, out or sys.stdout)

@@ -15,7 +15,7 @@ from ..base import (ABORTED, Decision, Draft, Engine, Event, Option, Outcome, St
                     event_field, required)
 from ..errors import GameError, IllegalStep, NotationError
 from ..rng import Rng
-from . import rules
+from . import position, rules
 from .cubes import CORNERS, FACES, canonical
 from .notation import Pick, Place, parse, parse_steps
 from .state import BUILD, DRAFT, PICK, RANDOM, Placed, Result, Tower, start
@@ -172,19 +172,12 @@ class BabelTower(Engine[Tower]):
                     f"{c} {p.cube} {canonical(p.bumps)}" for c, p in floor.items()))
         return lines
 
-    def snapshot(self, state: Tower) -> dict:
-        return {"pool": state.pool, "hands": state.hands, "to_move": state.to_move,
-                "phase": state.phase, "picks": state.picks,
-                "result": None if state.result is None else [state.result.winner, state.result.reason],
-                "floors": [{c: [p.cube, canonical(p.bumps), p.seat] for c, p in f.items()}
-                           for f in state.floors]}
+    def snapshot(self, state: Tower) -> dict[str, Any]:
+        """A position file (`position.py`), which holds every part of the state."""
+        return position.to_json(state)
 
-    def restore(self, data) -> Tower:
-        floors = [{c: Placed(cube, frozenset(b.replace("-", "")), s) for c, (cube, b, s) in f.items()}
-                  for f in data["floors"]]
-        result = None if data["result"] is None else Result(*data["result"])
-        return Tower(data["pool"], data["hands"], floors, data["to_move"], data["phase"], result,
-                     data["picks"])
+    def restore(self, data: Mapping[str, Any]) -> Tower:
+        return position.from_json(data)
 
     def random_submission(self, state: Tower, seat: int, rng: Rng) -> str:
         return rng.choice(self.legal_steps(state, seat)).notation

@@ -1,15 +1,19 @@
-"""The command line of Babylonia, like Babel's:
+"""The command line of Babylonia, like Babel's (`pbem.games.commands`):
 
+    python -m pbem.games.babylonia play --position FILE (--turn TEXT | --turn-file FILE|-)
     python -m pbem.games.babylonia random-game --seed N [--players 2|3|4]
-        [--cards basic|advanced] [--first SEAT] [--greedy] [--json]
+        [--cards basic|advanced] [--first SEAT] [--greedy] [--json [--after N]]
     python -m pbem.games.babylonia bench [--games N] [--seed N] [--players 2|3|4]
         [--cards basic|advanced]
 
+`play` plays the decision the position waits for (a whole turn of the seat to move, or the
+ziggurat card owed while a turn pauses) and prints the position after it (`position.py`).
 `random-game` plays a whole game of random legal steps and prints it, one event a line
 (a turn in full notation, or a ziggurat card owed by a seat while a turn paused), and the
-outcome as the last line (JSON). `--greedy` draws steps weighted towards fields, cities and
-ziggurats, so that scoring, cards and pauses come up often. `bench` measures random play
-(the engine's uniform `random_submission`) and replaying.
+outcome as the last line (JSON); `--json` prints the events, the outcome and the final
+position, `--after N` only the position after N decisions. `--greedy` draws steps weighted
+towards fields, cities and ziggurats, so that scoring, cards and pauses come up often.
+`bench` measures random play (the engine's uniform `random_submission`) and replaying.
 """
 
 from __future__ import annotations
@@ -21,9 +25,10 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from .. import bench
+from .. import bench, commands
 from ..base import StepOption
 from ..rng import Rng
+from . import position
 from .game import ADVANCED, BASIC, CARD, GAME
 from .notation import parse
 from .state import State
@@ -139,7 +144,17 @@ def summary(game: RandomGame) -> dict:
             "owed_cards": sum(e["type"] == CARD for e in game.events)}
 
 
+def cmd_play(args, out) -> int:
+    return commands.play(args, out, position.loads,
+                         lambda state, text: commands.decide_owed(GAME, state, text),
+                         position.dumps)
+
+
 def cmd_random_game(args, out) -> int:
+    if args.after is not None:
+        states = [state for _, state in walk(args.seed, args.players, args.cards, args.first,
+                                             args.greedy)]
+        return commands.position_after(states, args.after, position.dumps, out)
     game = random_game(args.seed, args.players, args.cards, args.first, args.greedy)
     start = GAME.start(args.seed, {"ziggurat_cards": args.cards}, args.players, args.first)
     if args.json:
@@ -203,8 +218,10 @@ def positive(text: str) -> int:
 
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m pbem.games.babylonia",
-                                description="Babylonia's engine: random games and a benchmark.")
+                                description="Babylonia's engine: play from a position, random "
+                                            "games and a benchmark.")
     sub = p.add_subparsers(dest="command", required=True)
+    commands.add_play(sub, "the decision a position waits for")
     rand = sub.add_parser("random-game", help="play a whole game of random legal steps")
     rand.add_argument("--seed", type=int, required=True)
     rand.add_argument("--players", type=players_count, default=2, metavar="2|3|4")
@@ -216,6 +233,7 @@ def parser() -> argparse.ArgumentParser:
                       help="a random player that prefers fields, cities and ziggurats")
     rand.add_argument("--json", action="store_true",
                       help="the events, the outcome and the final state's snapshot as JSON")
+    commands.add_after(rand)
     bench = sub.add_parser("bench", help="measure random play and replay")
     bench.add_argument("--games", type=positive, default=20)
     bench.add_argument("--seed", type=int, default=1)
@@ -225,7 +243,7 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
-COMMANDS = {"random-game": cmd_random_game, "bench": cmd_bench}
+COMMANDS = {"play": cmd_play, "random-game": cmd_random_game, "bench": cmd_bench}
 
 
 def main(argv=None, out=None) -> int:
@@ -233,4 +251,6 @@ def main(argv=None, out=None) -> int:
     if getattr(args, "first", None) is not None and not 0 <= args.first < args.players:
         args.commands[args.command].error(f"argument --first: a seat from 0 to {args.players - 1} "
                 f"for {args.players} players, not {args.first}")
+    if args.command == "random-game":
+        commands.check_after(args.commands["random-game"], args)
     return COMMANDS[args.command](args, out or sys.stdout)

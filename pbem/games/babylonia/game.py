@@ -21,7 +21,7 @@ from ..base import (ABORTED, Decision, Draft, Engine, Event, Option, Outcome, St
                     event_field, required)
 from ..errors import GameError, IllegalStep, NotationError
 from ..rng import Rng
-from . import snapshot, turn
+from . import position, turn
 from .board import board
 from .cards import CARD_WORDS
 from .legal import legal_steps, words
@@ -176,11 +176,12 @@ class Babylonia(Engine[State]):
     def summary(self, state: State, seat: int) -> list[str]:
         return summary(state, seat)
 
-    def snapshot(self, state: State) -> dict:
-        return snapshot.to_json(state)
+    def snapshot(self, state: State) -> dict[str, Any]:
+        """A position file (`position.py`), which holds every part of the state."""
+        return position.to_json(state)
 
-    def restore(self, data) -> State:
-        return snapshot.from_json(data)
+    def restore(self, data: Mapping[str, Any]) -> State:
+        return position.from_json(data)
 
     def random_submission(self, state: State, seat: int, rng: Rng) -> str:
         """A random legal submission: random steps until ending is allowed and chosen."""

@@ -123,7 +123,7 @@ ABORTED = Outcome(None, ABORTED_REASON, "The game was aborted.")
 class GameState(Protocol):
     """What the base needs of an engine's state: a copy that shares nothing mutable."""
 
-    def copy(self: "S") -> "S": ...
+    def copy(self: S) -> S: ...
 
 
 S = TypeVar("S", bound=GameState)

@@ -18,7 +18,7 @@ class GameError(ValueError):
         self.step = step
         self.text = text
 
-    def at(self, step: int, text: str) -> "GameError":
+    def at(self, step: int, text: str) -> GameError:
         """The same error, placed at a step of a submission."""
         return type(self)(self.message, step, text)
 

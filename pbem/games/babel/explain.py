@@ -11,8 +11,21 @@ from .cards import NAMES
 from .notation import parse_steps
 from .rules import act, where
 from .state import State
-from .steps import (Build, Destroy, Discard, Emigrate, End, Halve, Jump, Migrate, Move, Pass, Rob,
-                    Settle, Switch)
+from .steps import (
+    Build,
+    Destroy,
+    Discard,
+    Emigrate,
+    End,
+    Halve,
+    Jump,
+    Migrate,
+    Move,
+    Pass,
+    Rob,
+    Settle,
+    Switch,
+)
 
 COLUMN_WORDS = {"mine": "your column", "theirs": "your opponent's column"}
 

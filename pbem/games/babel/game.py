@@ -10,10 +10,10 @@ Events of a Babel log (each also has "v", the format version):
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
-from ..base import (ABORTED, Decision, Draft, Engine, Event, Option, Outcome, StepOption,
-                    event_field, required)
+from ..base import ABORTED, Decision, Draft, Engine, Event, Option, Outcome, StepOption, event_field, required
 from ..errors import GameError
 from ..rng import Rng
 from . import explain as explaining

@@ -14,8 +14,22 @@ from itertools import combinations_with_replacement
 from .cards import TRIBES
 from .rules import starting_card_unbuilt
 from .state import DRAW, State
-from .steps import (COLUMNS, MINE, Build, Destroy, Discard, Emigrate, End, Halve, Jump, Migrate,
-                    Move, Rob, Settle, Switch)
+from .steps import (
+    COLUMNS,
+    MINE,
+    Build,
+    Destroy,
+    Discard,
+    Emigrate,
+    End,
+    Halve,
+    Jump,
+    Migrate,
+    Move,
+    Rob,
+    Settle,
+    Switch,
+)
 
 MOVES = [Move(t) for t in TRIBES]
 SETTLES = [Settle((t,)) for t in TRIBES]

@@ -13,8 +13,23 @@ import re
 from ..errors import NotationError
 from ..text import split_steps
 from .cards import TRIBES
-from .steps import (MINE, THEIRS, Build, Destroy, Discard, Emigrate, Halve, Jump, Migrate, Move,
-                    Pass, Rob, Settle, Step, Switch)
+from .steps import (
+    MINE,
+    THEIRS,
+    Build,
+    Destroy,
+    Discard,
+    Emigrate,
+    Halve,
+    Jump,
+    Migrate,
+    Move,
+    Pass,
+    Rob,
+    Settle,
+    Step,
+    Switch,
+)
 
 MAX_TEXT = 20_000     # characters; a whole turn is rarely over 300
 MAX_STEPS = 400

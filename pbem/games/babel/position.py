@@ -21,8 +21,7 @@ from dataclasses import dataclass, field
 
 from ..errors import PositionError
 from .cards import CARDS_PER_TRIBE, NAMES, TEMPLE_COUNTS, TRIBES
-from .state import (ACTIONS, DRAW, SUMERIANS_ALL, SUMERIANS_TOP_RUN, Player, Result, State,
-                    hand_counts)
+from .state import ACTIONS, DRAW, SUMERIANS_ALL, SUMERIANS_TOP_RUN, Player, Result, State, hand_counts
 
 REASONS = ("fifteen-ten", "twenty", "below-ten", "supply-empty", "resigned", "timeout", "aborted")
 TOP_FIELDS = ("options", "to_move", "end_phase", "migrated", "players", "tribe_supply", "discard",

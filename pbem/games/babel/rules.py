@@ -12,8 +12,21 @@ from __future__ import annotations
 from ..errors import IllegalStep
 from .cards import DRAW_TEMPLES, NAMES, TRIBE_INDEX, TRIBES, plural
 from .state import ACTIONS, DRAW, SUMERIANS_ALL, Player, Result, State
-from .steps import (MINE, Build, Destroy, Discard, Emigrate, Halve, Jump, Migrate, Move, Pass,
-                    Rob, Settle, Switch)
+from .steps import (
+    MINE,
+    Build,
+    Destroy,
+    Discard,
+    Emigrate,
+    Halve,
+    Jump,
+    Migrate,
+    Move,
+    Pass,
+    Rob,
+    Settle,
+    Switch,
+)
 
 FIFTEEN, TEN, TWENTY = 15, 10, 20
 

@@ -46,7 +46,7 @@ class Player:
         self.temples: dict[str, tuple[int, ...]] = (
             dict(temples) if temples else {t: () for t in TRIBES})
 
-    def copy(self) -> "Player":
+    def copy(self) -> Player:
         p = Player.__new__(Player)
         p.hand = self.hand[:]
         p.figure = self.figure
@@ -101,7 +101,7 @@ class State:
         self.result: Result | None = result
         self.seed: int = seed
 
-    def copy(self) -> "State":
+    def copy(self) -> State:
         s = State.__new__(State)
         for k in State.__slots__:
             setattr(s, k, getattr(self, k))

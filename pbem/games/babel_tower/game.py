@@ -9,10 +9,10 @@ Nothing is hidden: every seat's view is the whole state.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
-from ..base import (ABORTED, Decision, Draft, Engine, Event, Option, Outcome, StepOption,
-                    event_field, required)
+from ..base import ABORTED, Decision, Draft, Engine, Event, Option, Outcome, StepOption, event_field, required
 from ..errors import GameError, IllegalStep, NotationError
 from ..rng import Rng
 from . import position, rules

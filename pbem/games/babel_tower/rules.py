@@ -11,7 +11,6 @@ from .cubes import CORNERS, CUBES, OUTER, SHAPES, SIDES, TYPES, canonical, shape
 from .state import BUILD, DRAFT, Placed, Result, Tower
 
 
-
 def pick(state: Tower, cube: int) -> None:
     if state.phase != DRAFT:
         raise IllegalStep("the draft is over: every cube has been picked.")

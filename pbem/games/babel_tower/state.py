@@ -40,7 +40,7 @@ class Tower:
         self.result: Result | None = result
         self.picks: int = picks
 
-    def copy(self) -> "Tower":
+    def copy(self) -> Tower:
         return Tower(self.pool, self.hands, self.floors, self.to_move, self.phase, self.result,
                      self.picks)
 

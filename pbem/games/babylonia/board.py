@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cache, cached_property
 from pathlib import Path
 
 DATA = Path(__file__).with_name("data") / "board.json"
@@ -52,12 +52,12 @@ class Board:
         return self.hexes[name].kind == RIVER
 
 
-@lru_cache(maxsize=None)
+@cache
 def raw() -> dict:
     return json.loads(DATA.read_text())
 
 
-@lru_cache(maxsize=None)
+@cache
 def board(players: int) -> Board:
     data = raw()
     areas = AREAS_IN_PLAY[players]

@@ -76,18 +76,23 @@ def greedy_submission(state: State, seat: int, rng: Rng) -> str:
     trial, steps = state.copy(), []
     while True:
         options = GAME.legal_steps(trial, seat)
-        weights = [_weight(trial, o) for o in options]
-        r = rng.below(sum(weights))
-        for option, w in zip(options, weights):
-            if r < w:
-                break
-            r -= w
+        option = _drawn(options, [_weight(trial, o) for o in options], rng)
         if option.ends:
             return "\n".join(steps)
         if trial.card_due == seat and trial.turn.submitted:
             return option.notation
         apply_step(trial, seat, parse(option.notation)[0])
         steps.append(option.notation)
+
+
+def _drawn(options: list[StepOption], weights: list[int], rng: Rng) -> StepOption:
+    """One option, each as likely as its weight."""
+    r = rng.below(sum(weights))
+    for option, weight in zip(options, weights):
+        if r < weight:
+            return option
+        r -= weight
+    raise AssertionError("unreachable: r is below the sum of the weights")
 
 
 def walk(seed: int, players: int = 2, cards: str = BASIC, first: int | None = None,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from ..base import StepOption
 from ..errors import GameError
@@ -93,7 +93,7 @@ def _plays(state: State, seat: int) -> list[StepOption]:
     return options
 
 
-@lru_cache(maxsize=None)
+@cache
 def _in_order(players: int) -> tuple[str, ...]:
     return tuple(sorted(board(players).hexes, key=_hex_order))
 

@@ -54,7 +54,7 @@ class Turn:
     extra: bool = False
     submitted: bool = False                               # his submission is in; it may pause
 
-    def copy(self) -> "Turn":
+    def copy(self) -> Turn:
         return replace(self, placed=list(self.placed), candidates=list(self.candidates),
                        order=list(self.order), cards=list(self.cards))
 
@@ -83,7 +83,7 @@ class State:
         self.result: Result | None = None
         self.seed = 0
 
-    def copy(self) -> "State":
+    def copy(self) -> State:
         s = State.__new__(State)
         s.players = self.players
         s.tiles, s.tokens, s.scored = dict(self.tiles), dict(self.tokens), set(self.scored)

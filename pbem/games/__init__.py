@@ -7,6 +7,7 @@ adding its module path here and nothing else in the server.
 from __future__ import annotations
 
 from importlib import import_module
+from typing import Any
 
 from .base import Engine
 
@@ -17,14 +18,14 @@ INSTALLED = {
     "babylonia": "pbem.games.babylonia:GAME",
 }
 
-_loaded: dict[str, Engine] = {}
+_loaded: dict[str, Engine[Any]] = {}
 
 
 class UnknownGame(KeyError):
     pass
 
 
-def get(name: str) -> Engine:
+def get(name: str) -> Engine[Any]:
     if name not in INSTALLED:
         raise UnknownGame(name)
     if name not in _loaded:
@@ -33,5 +34,5 @@ def get(name: str) -> Engine:
     return _loaded[name]
 
 
-def all_games() -> list[Engine]:
+def all_games() -> list[Engine[Any]]:
     return [get(name) for name in INSTALLED]

@@ -28,7 +28,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeGuard, TypeVar
 
 from .errors import GameError, IllegalStep, NotationError, PositionError, WrongDecision
 from .rng import Rng
@@ -111,7 +111,7 @@ class Outcome:
     description: str            # one sentence for pages and mails
     winners: tuple[int, ...] = ()   # every winning seat: (winner,), or several sharing a win
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if not self.winners and self.winner is not None:
             object.__setattr__(self, "winners", (self.winner,))
 
@@ -216,18 +216,18 @@ class Engine(ABC, Generic[S]):
         elif kind in (RESIGN, TIMEOUT):
             self.end_game(state, self._seat(state, seat), RESIGNED if kind == RESIGN else TIMED_OUT)
         else:
-            owed = self.decision_kind(state, seat) if self._is_seat(state, seat) else None
+            owed = self.decision_kind(state, seat) if self._is_seat(seat, state) else None
             if kind != owed:
                 raise WrongDecision(f"seat {seat} owes {owed or 'nothing'} now, not {kind}.")
             self.play(state, event)
 
-    def _is_seat(self, state: S, seat: object) -> bool:
+    def _is_seat(self, seat: object, state: S) -> TypeGuard[int]:
         return (isinstance(seat, int) and not isinstance(seat, bool)
                 and 0 <= seat < self.seat_count(state))
 
     def _seat(self, state: S, seat: object) -> int:
         """`seat` as a seat of this game, or the WrongDecision that names the seats."""
-        if not isinstance(seat, int) or not self._is_seat(state, seat):
+        if not self._is_seat(seat, state):
             last = self.seat_count(state) - 1
             seats = "0 and 1" if last == 1 else f"0 to {last}"
             raise WrongDecision(f"seat {seat!r} does not play this game; its seats are {seats}.")
@@ -245,8 +245,9 @@ class Engine(ABC, Generic[S]):
         if version > self.event_version:
             raise GameError(f"event version {version} is newer than this server's "
                             f"{self.event_version}; upgrade the server.")
+        kind = str(event.get("type"))
         while version < self.event_version:
-            step = self.upcasters.get((event.get("type"), version))
+            step = self.upcasters.get((kind, version))
             event = dict(step(event) if step else event)
             version += 1
             event["v"] = version
@@ -302,7 +303,7 @@ class Engine(ABC, Generic[S]):
     def legal_steps(self, state: S, seat: int) -> list[StepOption]:
         """Every legal next step for `seat` in `state` (a draft's state, too)."""
 
-    def snapshot(self, state: S) -> dict | None:
+    def snapshot(self, state: S) -> dict[str, Any] | None:
         """The state as JSON-able data, to be restored exactly; None: this engine takes none."""
         return None
 
@@ -329,7 +330,7 @@ class Engine(ABC, Generic[S]):
 
     def notation(self, event: Event, seat: int | None = None) -> str:
         """An event as a line of the game record, as `seat` may see it (None: a spectator)."""
-        generic = GENERIC_NOTATION.get(event.get("type"))
+        generic = GENERIC_NOTATION.get(str(event.get("type")))
         return generic if generic is not None else self.event_notation(event, seat)
 
     @abstractmethod

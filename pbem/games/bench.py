@@ -13,7 +13,7 @@ def milliseconds(seconds: list[float]) -> dict[str, float]:
 
 
 def report(play_times: list[float], replay_times: list[float], events: int, steps: int,
-           **about) -> dict:
+           **about: object) -> dict[str, object]:
     """Random games per second, play and replay times, and the games' size; `about` names the
     game's settings (players, options), listed after the number of games."""
     games = len(play_times)

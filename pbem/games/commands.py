@@ -47,7 +47,8 @@ def refuse(error: GameError, out: IO[str]) -> int:
     return EXIT_REFUSED
 
 
-def add_play(sub: Any, what: str) -> argparse.ArgumentParser:
+def add_play(sub: argparse._SubParsersAction[argparse.ArgumentParser],
+             what: str) -> argparse.ArgumentParser:
     """The `play` command's arguments: a position file and the decision's text."""
     play = sub.add_parser("play", help=f"play {what} from a position file")
     play.add_argument("--position", required=True, metavar="FILE")

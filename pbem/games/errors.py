@@ -29,7 +29,7 @@ class GameError(ValueError):
             return f"step {self.step} ({self.text}): {self.message}"
         return f"step {self.step}: {self.message}"
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, str | int | None]:
         return {"error": str(self), "step": self.step}
 
 

@@ -100,13 +100,19 @@ def listed(value: Any, path: str, length: int | None = None) -> list[Any]:
     return value
 
 
-def seat(value: Any, path: str, seats: int, none: bool = False) -> int | None:
-    """A seat of a game of `seats` (or null, when `none`)."""
-    if value is None and none:
-        return None
-    last = "1" if seats == 2 else f"{seats - 1}"
+def seat(value: Any, path: str, seats: int) -> int:
+    """A seat of a game of `seats`."""
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < seats:
-        fail(path, f"must be a seat from 0 to {last}{' or null' if none else ''}, not {_short(value)}")
+        fail(path, f"must be a seat from 0 to {seats - 1}, not {_short(value)}")
+    return value
+
+
+def seat_or_none(value: Any, path: str, seats: int) -> int | None:
+    """A seat of a game of `seats`, or null."""
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < seats:
+        fail(path, f"must be a seat from 0 to {seats - 1} or null, not {_short(value)}")
     return value
 
 

@@ -26,14 +26,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 import pytest
-from contract_kits import KITS, Kit
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from contract_kits import KITS, Kit
 from pbem.games import all_games, get
 from pbem.games.base import ABORTED, Engine
 from pbem.games.errors import GameError, WrongDecision
@@ -77,7 +77,7 @@ def play(engine: Engine, kit: Kit, seed: int, options: dict[str, str], seats: in
     return Played(seed, options, seats, tuple(events), tuple(states))
 
 
-@lru_cache(maxsize=None)
+@cache
 def played(name: str, seats: int) -> tuple[Played, ...]:
     engine, kit = get(name), kit_of(name)
     return tuple(play(engine, kit, 1000 * seats + i, kit.options[i % len(kit.options)], seats)
@@ -104,7 +104,7 @@ class Point:
     steps: tuple[str, ...]
 
 
-@lru_cache(maxsize=None)
+@cache
 def history(name: str, seats: int) -> tuple[tuple[Any, dict], ...]:
     """(state before, event) of every decided event: the played games', then the kit's
     hand-made positions'."""
@@ -115,7 +115,7 @@ def history(name: str, seats: int) -> tuple[tuple[Any, dict], ...]:
     return tuple(pairs)
 
 
-@lru_cache(maxsize=None)
+@cache
 def points(name: str, seats: int) -> tuple[Point, ...]:
     """Every decision of `history`, with the canonical steps of its submission."""
     engine = get(name)
@@ -141,7 +141,7 @@ class Sample:
     real: bool       # a state of a game (False: a draft's, mid-decision: nobody acts on it)
 
 
-@lru_cache(maxsize=None)
+@cache
 def states(name: str, seats: int) -> tuple[Sample, ...]:
     """Every state of the played games, the drafts of every prefix of a sample of decisions,
     and last, the kit's positions with their drafts and the states after them."""

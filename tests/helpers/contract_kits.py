@@ -16,7 +16,6 @@ from typing import Any
 
 import babel_twins
 import babylonia_twins
-
 from pbem.games.babel.cards import TRIBES
 from pbem.games.babel.state import DRAW
 from pbem.games.babylonia.cli import greedy_submission

@@ -17,6 +17,7 @@ import argparse
 import json
 import sys
 import time
+from typing import IO
 
 from .. import bench, commands
 from ..commands import EXIT_OK, read, refuse
@@ -24,14 +25,14 @@ from ..errors import GameError, PositionError
 from . import position as positions
 from .game import GAME
 from .notation import one_line, parse
-from .randomplay import play_random_game
+from .randomplay import RandomGame, play_random_game
 from .state import SUMERIANS_ALL, SUMERIANS_TOP_RUN
 from .turn import play_from_position
 
 NAMES = ["Player 1", "Player 2"]
 
 
-def cmd_play(args, out) -> int:
+def cmd_play(args: argparse.Namespace, out: IO[str]) -> int:
     try:
         pos = positions.loads(read(args.position, "position"))
     except GameError as error:
@@ -52,9 +53,10 @@ def cmd_play(args, out) -> int:
     return EXIT_OK
 
 
-def record_lines(game) -> list[str]:
+def record_lines(game: RandomGame) -> list[str]:
     """One line per turn: its seat and its steps, the discards due first."""
-    lines, pending = [], ""
+    lines: list[str] = []
+    pending = ""
     for event in game.events:
         text = one_line(parse(event.get("steps") or "discard " + event["cards"]))
         if event["type"] == "discard":
@@ -67,7 +69,7 @@ def record_lines(game) -> list[str]:
     return lines
 
 
-def cmd_random_game(args, out) -> int:
+def cmd_random_game(args: argparse.Namespace, out: IO[str]) -> int:
     game = play_random_game(args.seed, args.sumerians, args.first)
     if args.after is not None:
         states = [GAME.start(args.seed, {"sumerians": game.sumerians}, 2, game.first)]
@@ -75,8 +77,9 @@ def cmd_random_game(args, out) -> int:
             states.append(GAME.apply(states[-1], event))
         return commands.position_after(
             states, args.after, lambda s: positions.dumps(positions.Position(s, NAMES, True)), out)
-    state = game.state
-    summary = {"outcome": {"winner": state.result.winner, "reason": state.result.reason},
+    state, result = game.state, game.state.result
+    assert result is not None, "a random game is played to its end"
+    summary = {"outcome": {"winner": result.winner, "reason": result.reason},
                "scores": state.scores(), "turns": sum(e["type"] == "turn" for e in game.events)}
     if args.json:
         final = positions.to_json(positions.Position(state, NAMES, True))
@@ -91,7 +94,7 @@ def cmd_random_game(args, out) -> int:
     return EXIT_OK
 
 
-def cmd_bench(args, out) -> int:
+def cmd_bench(args: argparse.Namespace, out: IO[str]) -> int:
     """Random legal games per second, and replaying a finished game from its log."""
     play_times, replay_times, steps = [], [], 0
     games = []
@@ -131,7 +134,7 @@ def parser() -> argparse.ArgumentParser:
 COMMANDS = {"play": cmd_play, "random-game": cmd_random_game, "bench": cmd_bench}
 
 
-def main(argv=None, out=None) -> int:
+def main(argv: list[str] | None = None, out: IO[str] | None = None) -> int:
     args = parser().parse_args(argv)
     if args.command == "random-game":
         commands.check_after(args.commands["random-game"], args)

@@ -10,7 +10,7 @@ Events of a Babel log (each also has "v", the format version):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..base import ABORTED, Decision, Draft, Engine, Event, Option, Outcome, StepOption, event_field, required
@@ -92,13 +92,12 @@ class Babel(Engine[State]):
         kind = self._require(state, seat)
         trial = state.copy()
         if kind == DISCARD:
-            turn.play_discard(trial, text)
-            cards = notation.parse(text)[0].tribes
+            cards = turn.play_discard(trial, text).tribes
             return {"v": self.event_version, "type": DISCARD, "seat": seat, "cards": "".join(sorted(cards))}
         turn.play_turn(trial, text)
         return {"v": self.event_version, "type": TURN, "seat": seat, "steps": notation.canonical(text)}
 
-    def draft(self, state: State, seat: int, text: str) -> Draft:
+    def draft(self, state: State, seat: int, text: str) -> Draft[State]:
         try:
             kind = self._require(state, seat)
             parsed = notation.parse_steps(text)
@@ -153,11 +152,11 @@ class Babel(Engine[State]):
             return notation.one_line(notation.parse(event["steps"]))
         return "discard " + " ".join(event["cards"])
 
-    def snapshot(self, state: State) -> dict:
+    def snapshot(self, state: State) -> dict[str, Any]:
         """A complete position file (BABEL-NOTATION.md), which holds every part of the state."""
         return position.to_json(position.Position(state))
 
-    def restore(self, data) -> State:
+    def restore(self, data: Mapping[str, Any]) -> State:
         return position.from_json(data).state
 
     def summary(self, state: State, seat: int) -> list[str]:
@@ -186,15 +185,15 @@ class Babel(Engine[State]):
         return random_decision(state, rng)
 
 
-def _levels(levels) -> str:
+def _levels(levels: Iterable[int]) -> str:
     return " ".join(map(str, levels)) or "empty"
 
 
-def _place(figure) -> str:
+def _place(figure: str | None) -> str:
     return NAMES[figure] if figure else "quarry"
 
 
-def _site(player: dict, territory: str) -> str:
+def _site(player: dict[str, Any], territory: str) -> str:
     """`temple 1 2 3, row SSA` (empty parts left out)."""
     temple, row = player["temples"][territory], player["rows"][territory]
     parts = ([f"temple {_levels(temple)}"] if temple else []) + ([f"row {row}"] if row else [])

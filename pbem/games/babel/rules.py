@@ -9,6 +9,9 @@ settled here, each marked "Decision:" and tested in tests/engine/test_decisions.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from typing import Any
+
 from ..errors import IllegalStep
 from .cards import DRAW_TEMPLES, NAMES, TRIBE_INDEX, TRIBES, plural
 from .state import ACTIONS, DRAW, SUMERIANS_ALL, Player, Result, State
@@ -25,6 +28,7 @@ from .steps import (
     Pass,
     Rob,
     Settle,
+    Step,
     Switch,
 )
 
@@ -52,7 +56,7 @@ def _figure(state: State, action: str) -> str:
     return figure
 
 
-def _take_from_hand(player: Player, tribes, verb: str) -> None:
+def _take_from_hand(player: Player, tribes: Sequence[str], verb: str) -> None:
     """Check that the hand holds these cards, then remove them."""
     hand = player.hand
     for t in dict.fromkeys(tribes):   # in the order written, so the message is always the same
@@ -277,13 +281,14 @@ def pass_(state: State, step: Pass) -> None:
     pass
 
 
-ACTION_RULES = {
+#: Each phase-2 step's rule (it takes that step's class: hence Any for the step).
+ACTION_RULES: dict[type[Step], Callable[[State, Any], None]] = {
     Move: move, Settle: settle, Build: build, Migrate: migrate, Destroy: destroy, Rob: rob,
     Emigrate: emigrate, Switch: switch, Jump: jump, Halve: halve, Pass: pass_,
 }
 
 
-def act(state: State, step) -> None:
+def act(state: State, step: Step) -> None:
     """One step of phase 2, then the end checks."""
     if state.phase != ACTIONS:
         if isinstance(step, Discard):

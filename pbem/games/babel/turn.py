@@ -12,12 +12,12 @@ from ..errors import IllegalStep, NotationError, WrongDecision
 from .notation import parse_steps
 from .rules import act, finish_turn, pass_turn, starting_card_unbuilt
 from .state import ACTIONS, DRAW, State, draw_tribes
-from .steps import Discard, Pass
+from .steps import Discard, Parsed, Pass
 
 NO_STEPS = "the turn has no steps; write pass to play no action."
 
 
-def play_actions(state: State, parsed, first: int = 1) -> None:
+def play_actions(state: State, parsed: Parsed, first: int = 1) -> None:
     """Phase-2 steps in place, numbered from `first`; raises at the failing step."""
     alone = len(parsed) == 1
     for number, (step, text) in enumerate(parsed, first):
@@ -33,7 +33,7 @@ def play_actions(state: State, parsed, first: int = 1) -> None:
             raise error.at(number, text) from None
 
 
-def check_can_end(state: State, parsed, first: int = 1) -> None:
+def check_can_end(state: State, parsed: Parsed, first: int = 1) -> None:
     """Ending phase 2 is legal unless the first-turn duty is unmet."""
     if state.result is None and starting_card_unbuilt(state.mover):
         number = first + len(parsed) - 1
@@ -49,14 +49,14 @@ def begin_turn(state: State) -> str:
     return ""
 
 
-def _parsed(text: str):
+def _parsed(text: str) -> Parsed:
     parsed = parse_steps(text)
     if not parsed:
         raise NotationError(NO_STEPS, 1, "")
     return parsed
 
 
-def _discard_due(state: State, parsed) -> None:
+def _discard_due(state: State, parsed: Parsed) -> Discard:
     step, text = parsed[0]
     if not isinstance(step, Discard):
         due = state.discards_due(state.to_move)
@@ -66,22 +66,24 @@ def _discard_due(state: State, parsed) -> None:
         act(state, step)
     except IllegalStep as error:
         raise error.at(1, text) from None
+    return step
 
 
-def discard_only(state: State, parsed) -> None:
+def discard_only(state: State, parsed: Parsed) -> Discard:
     """The halving discards due, as a whole submission, without the draw after them."""
     if state.phase != DRAW or not state.discards_due(state.to_move):
         raise WrongDecision("no discards are owed now.")
     if len(parsed) > 1:
         raise IllegalStep("after your discards you draw 3 cards; send the rest of your turn once "
                           "you have seen them.", 2, parsed[1][1])
-    _discard_due(state, parsed)
+    return _discard_due(state, parsed)
 
 
-def play_discard(state: State, text: str) -> None:
-    """The halving discards due, then the draw."""
-    discard_only(state, _parsed(text))
+def play_discard(state: State, text: str) -> Discard:
+    """The halving discards due, then the draw; returns the discard."""
+    discard = discard_only(state, _parsed(text))
     begin_turn(state)
+    return discard
 
 
 def play_turn(state: State, text: str) -> None:

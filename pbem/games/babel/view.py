@@ -10,6 +10,8 @@ cannot leak the rest.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .cards import NAMES, TRIBES
 from .state import State
 
@@ -27,13 +29,13 @@ def phase_of(state: State) -> str:
     return "over" if state.result is not None else state.phase
 
 
-def outcome_json(state: State) -> dict | None:
+def outcome_json(state: State) -> dict[str, Any] | None:
     if state.result is None:
         return None
     return {"winner": state.result.winner, "reason": state.result.reason}
 
 
-def player_view(state: State, seat: int, viewer: int | None) -> dict:
+def player_view(state: State, seat: int, viewer: int | None) -> dict[str, Any]:
     p = state.players[seat]
     return {
         "seat": seat,
@@ -49,7 +51,7 @@ def player_view(state: State, seat: int, viewer: int | None) -> dict:
     }
 
 
-def view(state: State, seat: int | None) -> dict:
+def view(state: State, seat: int | None) -> dict[str, Any]:
     known = state.temple_known
     return {
         "game": "babel",

@@ -106,7 +106,7 @@ class BabelTower(Engine[Tower]):
         kind = PICK_EVENT if isinstance(step, Pick) else PLACE_EVENT
         return {"v": self.event_version, "type": kind, "seat": seat, "step": str(step)}
 
-    def draft(self, state: Tower, seat: int, text: str) -> Draft:
+    def draft(self, state: Tower, seat: int, text: str) -> Draft[Tower]:
         try:
             # The seat first, as `decide` does: a seat that owes nothing meets WrongDecision.
             required(self.decision_kind(state, seat), state.result is not None)
@@ -118,6 +118,7 @@ class BabelTower(Engine[Tower]):
         return Draft(trial, [str(step)], None, done=True)
 
     def legal_steps(self, state: Tower, seat: int) -> list[StepOption]:
+        steps: list[Pick | Place]
         if self.decision_kind(state, seat) == PICK_EVENT:
             steps = [Pick(t) for t in range(5) if state.pool[t]]
         else:
@@ -161,7 +162,7 @@ class BabelTower(Engine[Tower]):
             return []
 
     def summary(self, state: Tower, seat: int) -> list[str]:
-        def cubes(counts):
+        def cubes(counts: list[int]) -> str:
             return " ".join(str(t) for t, n in enumerate(counts) for _ in range(n)) or "none"
         lines = [f"Your cubes: {cubes(state.hands[seat])}; your opponent's: {cubes(state.hands[1 - seat])}"]
         if state.phase == DRAFT:
@@ -190,7 +191,7 @@ def _act(state: Tower, step: Pick | Place) -> None:
         rules.place(state, step.cube, step.corner, step.bumps)
 
 
-def _placed_json(placed: Placed | None) -> dict | None:
+def _placed_json(placed: Placed | None) -> dict[str, Any] | None:
     if placed is None:
         return None
     return {"cube": placed.cube, "bumps": canonical(placed.bumps), "seat": placed.seat,

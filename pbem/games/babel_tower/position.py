@@ -113,7 +113,7 @@ def _result(value: Any) -> Result | None:
         return None
     winner, reason = f.listed(value, "result", 2)
     reason = f.one_of(reason, "result[1]", REASONS)
-    winner = f.seat(winner, "result[0]", 2, none=True)
+    winner = f.seat_or_none(winner, "result[0]", 2)
     if reason in ("complete", "aborted") and winner is not None:
         f.fail("result[0]", f"a game that ends {reason} has no winner: null")
     return Result(winner, reason)

@@ -14,6 +14,7 @@ import json
 from dataclasses import dataclass
 from functools import cache, cached_property
 from pathlib import Path
+from typing import Any
 
 DATA = Path(__file__).with_name("data") / "board.json"
 AREAS_IN_PLAY = {2: ("north", "center"), 3: ("center", "south"), 4: ("north", "center", "south")}
@@ -53,8 +54,9 @@ class Board:
 
 
 @cache
-def raw() -> dict:
-    return json.loads(DATA.read_text())
+def raw() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(DATA.read_text())
+    return data
 
 
 @cache

@@ -24,6 +24,7 @@ import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import IO, Any
 
 from .. import bench, commands
 from ..base import StepOption
@@ -38,14 +39,17 @@ EXIT_OK = 0
 MAX_EVENTS = 2_000      # a safety net far above any real game (about 30 to 90 events)
 
 
+Event = dict[str, Any]
+
+
 @dataclass
 class RandomGame:
     seed: int
     players: int
     cards: str
     first: int                              # the seat that began
-    events: list[dict] = field(default_factory=list)
-    state: State | None = None
+    state: State                            # the end
+    events: list[Event] = field(default_factory=list)
 
 
 def _weight(state: State, option: StepOption) -> int:
@@ -73,13 +77,14 @@ def _weight(state: State, option: StepOption) -> int:
 def greedy_submission(state: State, seat: int, rng: Rng) -> str:
     """Like `GAME.random_submission`, but weighted (`_weight`), so that fields are taken and
     cities and ziggurats surrounded far more often: scoring, cards and pauses come up often."""
-    trial, steps = state.copy(), []
+    trial = state.copy()
+    steps: list[str] = []
     while True:
         options = GAME.legal_steps(trial, seat)
         option = _drawn(options, [_weight(trial, o) for o in options], rng)
         if option.ends:
             return "\n".join(steps)
-        if trial.card_due == seat and trial.turn.submitted:
+        if trial.card_due == seat and trial.current.submitted:
             return option.notation
         apply_step(trial, seat, parse(option.notation)[0])
         steps.append(option.notation)
@@ -96,7 +101,7 @@ def _drawn(options: list[StepOption], weights: list[int], rng: Rng) -> StepOptio
 
 
 def walk(seed: int, players: int = 2, cards: str = BASIC, first: int | None = None,
-         greedy: bool = False) -> Iterator[tuple[dict | None, State]]:
+         greedy: bool = False) -> Iterator[tuple[Event | None, State]]:
     """(event, state after it) for every event of a random legal game; first (None, the deal).
 
     Each decision is `GAME.random_submission` (or `greedy_submission`) of the seat owing it,
@@ -120,17 +125,12 @@ def walk(seed: int, players: int = 2, cards: str = BASIC, first: int | None = No
 def random_game(seed: int, players: int = 2, cards: str = BASIC, first: int | None = None,
                 greedy: bool = False) -> RandomGame:
     """A whole game of random legal play, with its log of events and its final state."""
-    game = None
-    for event, state in walk(seed, players, cards, first, greedy):
-        if event is None:
-            game = RandomGame(seed, players, cards, state.to_move)
-        else:
-            game.events.append(event)
-        game.state = state
-    return game
+    walked = list(walk(seed, players, cards, first, greedy))
+    events = [event for event, _ in walked if event is not None]
+    return RandomGame(seed, players, cards, walked[0][1].to_move, walked[-1][1], events)
 
 
-def event_line(event: dict) -> str:
+def event_line(event: Event) -> str:
     """An event as the whole record shows it (every kind in full: nothing is hidden here)."""
     return GAME.notation(event, event["seat"])
 
@@ -139,8 +139,9 @@ def record_lines(game: RandomGame) -> list[str]:
     return [f"{n}. seat {e['seat']}: {event_line(e)}" for n, e in enumerate(game.events, 1)]
 
 
-def summary(game: RandomGame) -> dict:
+def summary(game: RandomGame) -> dict[str, Any]:
     outcome = GAME.outcome(game.state)
+    assert outcome is not None, "a random game is played to its end"
     return {"outcome": {"winner": outcome.winner, "winners": list(outcome.winners),
                         "reason": outcome.reason},
             "scores": GAME.scores(game.state),
@@ -149,13 +150,13 @@ def summary(game: RandomGame) -> dict:
             "owed_cards": sum(e["type"] == CARD for e in game.events)}
 
 
-def cmd_play(args, out) -> int:
+def cmd_play(args: argparse.Namespace, out: IO[str]) -> int:
     return commands.play(args, out, position.loads,
                          lambda state, text: commands.decide_owed(GAME, state, text),
                          position.dumps)
 
 
-def cmd_random_game(args, out) -> int:
+def cmd_random_game(args: argparse.Namespace, out: IO[str]) -> int:
     if args.after is not None:
         states = [state for _, state in walk(args.seed, args.players, args.cards, args.first,
                                              args.greedy)]
@@ -178,7 +179,7 @@ def cmd_random_game(args, out) -> int:
     return EXIT_OK
 
 
-def cmd_bench(args, out) -> int:
+def cmd_bench(args: argparse.Namespace, out: IO[str]) -> int:
     """Random legal games per second, and replaying a finished game from its log."""
     play_times, replay_times, games = [], [], []
     for i in range(args.games):
@@ -251,7 +252,7 @@ def parser() -> argparse.ArgumentParser:
 COMMANDS = {"play": cmd_play, "random-game": cmd_random_game, "bench": cmd_bench}
 
 
-def main(argv=None, out=None) -> int:
+def main(argv: list[str] | None = None, out: IO[str] | None = None) -> int:
     args = parser().parse_args(argv)
     if getattr(args, "first", None) is not None and not 0 <= args.first < args.players:
         args.commands[args.command].error(f"argument --first: a seat from 0 to {args.players - 1} "

@@ -94,7 +94,7 @@ class Babylonia(Engine[State]):
         if state.result is not None:
             return []
         if state.card_due is not None:
-            hex = state.turn.order[state.turn.resolved]
+            hex = state.current.order[state.current.resolved]
             return [Decision(state.card_due, CARD, f"choose a ziggurat card for the ziggurat won at {hex}")]
         return [Decision(state.to_move, TURN, "play your turn")]
 
@@ -116,7 +116,7 @@ class Babylonia(Engine[State]):
         return {"v": self.event_version, "type": TURN, "seat": seat,
                 "steps": "\n".join(str(s) for s in steps), "named": named}
 
-    def draft(self, state: State, seat: int, text: str) -> Draft:
+    def draft(self, state: State, seat: int, text: str) -> Draft[State]:
         trial = state.copy()
         try:
             kind = self._require(state, seat)
@@ -128,7 +128,7 @@ class Babylonia(Engine[State]):
             parsed = parse_steps(text)
         except GameError as error:
             return Draft(trial, error=error)
-        applied = []
+        applied: list[str] = []
         for number, (step, piece) in enumerate(parsed, 1):
             try:
                 turn.apply_step(trial, seat, step)
@@ -186,7 +186,8 @@ class Babylonia(Engine[State]):
     def random_submission(self, state: State, seat: int, rng: Rng) -> str:
         """A random legal submission: random steps until ending is allowed and chosen."""
         self._require(state, seat)
-        trial, steps = state.copy(), []
+        trial = state.copy()
+        steps: list[str] = []
         while True:
             options = legal_steps(trial, seat)
             if any(o.ends for o in options) and (rng.below(2) or len(options) == 1):
@@ -211,10 +212,9 @@ def _answer(state: State, seat: int, text: str) -> int:
     """Take the owed card a one-step answer names (in place; the paused turn is not resumed,
     see `turn.take_card_due`); errors name step 1."""
     parsed = parse_steps(text)
-    if len(parsed) != 1 or not isinstance(parsed[0][0], Card):
-        raise NotationError("answer with one step: card N, the ziggurat card you take.",
-                            1, parsed[0][1] if parsed else "")
-    step, piece = parsed[0]
+    step, piece = parsed[0] if len(parsed) == 1 else (None, parsed[0][1] if parsed else "")
+    if not isinstance(step, Card):
+        raise NotationError("answer with one step: card N, the ziggurat card you take.", 1, piece)
     try:
         turn.take_card_due(state, seat, step.number)
     except IllegalStep as error:
@@ -227,7 +227,7 @@ def _named_ahead(steps: list[Step], paused: State) -> list[int]:
     `turn.cards` once every step is played (a card taken at once is gone from the available
     ones, so it is never also named)."""
     return [number for number, step in enumerate(steps, 1)
-            if isinstance(step, Card) and step.number in paused.turn.cards]
+            if isinstance(step, Card) and step.number in paused.current.cards]
 
 
 def _hidden(named: bool, step: Step, mover: int, seat: int | None) -> str:

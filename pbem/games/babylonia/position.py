@@ -22,8 +22,8 @@ by hand for the rules' tests hold what they need).
 
 from __future__ import annotations
 
-from collections.abc import Collection
-from typing import Any
+from collections.abc import Callable, Collection
+from typing import Any, TypeVar
 
 from .. import fields as f
 from .board import Board, board
@@ -34,6 +34,7 @@ FIELDS = ("players", "tiles", "tokens", "stands", "supplies", "scores", "causes"
 TURN_FIELDS = ("index", "placed", "closed", "candidates", "order", "resolved", "waiting", "cards",
                "extra", "submitted")
 REASONS = ("end", "resigned", "timeout", "aborted")
+T = TypeVar("T")
 CARDS = range(1, 10)
 MAX_STAND = 7
 
@@ -88,8 +89,8 @@ def from_json(data: Any) -> State:
     state.used = per_seat(data["used"], "used", players, _cards)
     _cards_in_one_place(state)
     state.scored = set(_hexes(data["scored"], "scored", b.ziggurats))
-    state.to_move = _seat(data["to_move"], "to_move", players)
-    state.card_due = f.seat(data["card_due"], "card_due", players, none=True)
+    state.to_move = f.seat(data["to_move"], "to_move", players)
+    state.card_due = f.seat_or_none(data["card_due"], "card_due", players)
     state.seed = f.whole(data["seed"], "seed", 0, (1 << 64) - 1)
     state.turn = None if data["turn"] is None else _turn(data["turn"], b)
     state.result = _result(data["result"], players)
@@ -100,15 +101,9 @@ def from_json(data: Any) -> State:
     return state
 
 
-def per_seat(value: Any, path: str, players: int, read: Any) -> list[Any]:
+def per_seat(value: Any, path: str, players: int, read: Callable[[Any, str], T]) -> list[T]:
     """One item per seat, each read by `read(value, path)`."""
     return [read(item, f"{path}[{seat}]") for seat, item in enumerate(f.listed(value, path, players))]
-
-
-def _seat(value: Any, path: str, players: int) -> int:
-    seat = f.seat(value, path, players)
-    assert seat is not None
-    return seat
 
 
 def _tiles(value: Any, b: Board) -> dict[str, str]:
@@ -125,7 +120,7 @@ def _tokens(value: Any, b: Board) -> dict[str, Token]:
     for hex, item in f.keyed(value, "tokens", hexes, where).items():
         path = f"tokens.{hex}"
         seat, kind, down = f.listed(item, path, 3)
-        seat = _seat(seat, path + "[0]", b.players)
+        seat = f.seat(seat, path + "[0]", b.players)
         kind = f.one_of(kind, path + "[1]", list(KINDS))
         if f.boolean(down, path + "[2]") != b.is_river(hex):
             f.fail(path + "[2]", "a token lies face down (true) on a river, face up elsewhere")
@@ -193,9 +188,10 @@ def _hexes(value: Any, path: str, allowed: Collection[str]) -> list[str]:
 
 
 def _hex(value: Any, path: str, allowed: Collection[str]) -> str:
-    if f.text(value, path) not in allowed:
-        f.fail(path, f"{value!r} is not a hex this field may name on this board")
-    return value
+    hex = f.text(value, path)
+    if hex not in allowed:
+        f.fail(path, f"{hex!r} is not a hex this field may name on this board")
+    return hex
 
 
 def _turn(value: Any, b: Board) -> Turn:
@@ -220,7 +216,7 @@ def _result(value: Any, players: int) -> Result | None:
     if value is None:
         return None
     winners, reason = f.listed(value, "result", 2)
-    seats = [_seat(s, f"result[0][{i}]", players) for i, s in enumerate(f.listed(winners, "result[0]"))]
+    seats = [f.seat(s, f"result[0][{i}]", players) for i, s in enumerate(f.listed(winners, "result[0]"))]
     if len(set(seats)) != len(seats):
         f.fail("result[0]", "names a seat twice")
     reason = f.one_of(reason, "result[1]", REASONS)

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from ..errors import WrongDecision
 from ..rng import Rng
-from .board import board
+from .board import Board, board
 
 KINDS = "FPMO"
 NOBLES = "PMO"
@@ -100,8 +101,15 @@ class State:
         return s
 
     @property
-    def board(self):
+    def board(self) -> Board:
         return board(self.players)
+
+    @property
+    def current(self) -> Turn:
+        """The turn in progress; a game that is over has none, and nothing is played then."""
+        if self.turn is None:
+            raise WrongDecision("the game is over; no turn is in progress.")
+        return self.turn
 
     def has(self, seat: int, card: int) -> bool:
         """Holds this card and may still use it (1 and 2 are turned over once used)."""
@@ -122,7 +130,7 @@ class State:
     def stand_limit(self, seat: int) -> int:
         return 7 if 3 in self.cards[seat] else STAND
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and all(
             getattr(self, k) == getattr(other, k) for k in State.__slots__)
 

@@ -12,6 +12,8 @@ turn resume in its preview.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..errors import IllegalStep, WrongDecision
 from . import placing, scoring
 from .notation import Card, Extra, Play, Score, Step, parse_steps
@@ -49,7 +51,7 @@ def apply_step(state: State, seat: int, step: Step) -> None:
 
 
 def _apply_step(state: State, seat: int, step: Step) -> None:
-    turn = state.turn
+    turn = state.current
     if isinstance(step, Play):
         if turn.closed:
             raise IllegalStep("tokens are played before scoring, cards and extra")
@@ -75,7 +77,7 @@ def _apply_step(state: State, seat: int, step: Step) -> None:
 
 def close(state: State, seat: int) -> None:
     """End step 1: check the tokens make a whole legal way, find what became surrounded."""
-    turn = state.turn
+    turn = state.current
     if turn.closed:
         return
     problem = placing.way_problems(state, seat, turn.placed, complete=True)
@@ -89,7 +91,7 @@ def close(state: State, seat: int) -> None:
 
 
 def declare(state: State, hex: str) -> None:
-    turn = state.turn
+    turn = state.current
     if hex not in turn.candidates:
         raise IllegalStep(f"nothing at {hex} became surrounded this turn" if turn.candidates
                           else "nothing became surrounded this turn")
@@ -106,7 +108,7 @@ def declare(state: State, hex: str) -> None:
 
 
 def name_card(state: State, seat: int, card: int) -> None:
-    turn = state.turn
+    turn = state.current
     if turn.waiting:
         _check_available(state, card)
         scoring.take_card(state, seat, card)
@@ -129,7 +131,7 @@ def _check_available(state: State, card: int) -> None:
 
 def _wins_ahead(state: State, seat: int) -> int:
     """The mover's ziggurat wins in the declared order beyond the paused one."""
-    turn = state.turn
+    turn = state.current
     return sum(1 for h in turn.order[turn.resolved + 1:]
                if h in state.board.ziggurats and scoring.majority(state, h) == seat)
 
@@ -141,7 +143,7 @@ def resolve(state: State, resuming: bool = False) -> None:
     the turn resumes after a pause, his named cards are taken in order, and
     when the next one is gone he owes a card like anyone else.
     """
-    turn, mover = state.turn, state.to_move
+    turn, mover = state.current, state.to_move
     while state.card_due is None and turn.waiting is None and turn.resolved < len(turn.order):
         hex = turn.order[turn.resolved]
         if hex not in state.board.ziggurats:
@@ -166,7 +168,7 @@ def resolve(state: State, resuming: bool = False) -> None:
 
 def unfinished(state: State, seat: int) -> str | None:
     """Why the submission cannot end here (None: it can)."""
-    turn = state.turn
+    turn = state.current
     if not turn.closed:
         problem = placing.way_problems(state, seat, turn.placed, complete=True)
         if problem:
@@ -191,12 +193,12 @@ def unfinished(state: State, seat: int) -> str | None:
 
 def finish_submission(state: State, seat: int) -> None:
     """The submission is over: end the turn, or leave it paused for someone's card."""
-    if not state.turn.closed:
+    if not state.current.closed:
         close(state, seat)
     problem = unfinished(state, seat)
     if problem:
         raise IllegalStep(problem)
-    state.turn.submitted = True
+    state.current.submitted = True
     if state.card_due is None:
         end_turn(state)
 
@@ -215,7 +217,7 @@ def take_card_due(state: State, seat: int, card: int) -> None:
     _check_available(state, card)
     scoring.take_card(state, seat, card)
     state.card_due = None
-    state.turn.resolved += 1
+    state.current.resolved += 1
 
 
 def resume(state: State) -> None:
@@ -227,7 +229,7 @@ def resume(state: State) -> None:
 
 def end_turn(state: State) -> None:
     """Step 3, the end check, and the next turn (the same player's with `extra`)."""
-    mover, turn = state.to_move, state.turn
+    mover, turn = state.to_move, state.current
     refill(state, mover)
     cities_left = len(state.city_hexes())
     if state.stand_size(mover) == 0 or cities_left <= 1:
@@ -241,7 +243,7 @@ def end_turn(state: State) -> None:
     state.turn = Turn(turn.index + 1)
 
 
-def ranking(state: State, seats) -> tuple[int, ...]:
+def ranking(state: State, seats: Sequence[int]) -> tuple[int, ...]:
     """Most points; then more cities in front; still tied, a shared win."""
     key = {s: (state.scores[s], len(state.cities[s])) for s in seats}
     best = max(key.values())

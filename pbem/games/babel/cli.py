@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from typing import IO
 
 from .. import bench, commands
@@ -99,14 +98,13 @@ def cmd_bench(args: argparse.Namespace, out: IO[str]) -> int:
     play_times, replay_times, steps = [], [], 0
     games = []
     for i in range(args.games):
-        t0 = time.perf_counter()
-        game = play_random_game(args.seed + i)
-        play_times.append(time.perf_counter() - t0)
+        game, seconds = bench.timed(play_random_game, args.seed + i)
+        play_times.append(seconds)
         games.append(game)
     for game in games:
-        t0 = time.perf_counter()
-        final = GAME.replay(game.seed, {"sumerians": game.sumerians}, 2, game.first, game.events)
-        replay_times.append(time.perf_counter() - t0)
+        final, seconds = bench.timed(GAME.replay, game.seed, {"sumerians": game.sumerians}, 2,
+                                     game.first, game.events)
+        replay_times.append(seconds)
         assert final == game.state, f"seed {game.seed}: replay differs from play"
         steps += sum(len(e.get("steps", "x").splitlines()) for e in game.events)
     report = bench.report(play_times, replay_times, sum(len(g.events) for g in games), steps)

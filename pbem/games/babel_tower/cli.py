@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from typing import IO, Any
 
 from .. import bench, commands
@@ -80,14 +79,12 @@ def cmd_bench(args: argparse.Namespace, out: IO[str]) -> int:
     """Random legal games per second, and replaying a finished game from its log."""
     play_times, replay_times, games = [], [], []
     for i in range(args.games):
-        t0 = time.perf_counter()
-        events, state = random_game(args.seed + i, args.draft)
-        play_times.append(time.perf_counter() - t0)
+        (events, state), seconds = bench.timed(random_game, args.seed + i, args.draft)
+        play_times.append(seconds)
         games.append((args.seed + i, events, state))
     for seed, events, state in games:
-        t0 = time.perf_counter()
-        final = GAME.replay(seed, {"draft": args.draft}, 2, None, events)
-        replay_times.append(time.perf_counter() - t0)
+        final, seconds = bench.timed(GAME.replay, seed, {"draft": args.draft}, 2, None, events)
+        replay_times.append(seconds)
         assert final == state, f"seed {seed}: replay differs from play"
     steps = sum(len(events) for _, events, _ in games)
     report = bench.report(play_times, replay_times, steps, steps, draft=args.draft)

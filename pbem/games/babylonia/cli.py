@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any
@@ -183,15 +182,13 @@ def cmd_bench(args: argparse.Namespace, out: IO[str]) -> int:
     """Random legal games per second, and replaying a finished game from its log."""
     play_times, replay_times, games = [], [], []
     for i in range(args.games):
-        t0 = time.perf_counter()
-        game = random_game(args.seed + i, args.players, args.cards)
-        play_times.append(time.perf_counter() - t0)
+        game, seconds = bench.timed(random_game, args.seed + i, args.players, args.cards)
+        play_times.append(seconds)
         games.append(game)
     for game in games:
-        t0 = time.perf_counter()
-        final = GAME.replay(game.seed, {"ziggurat_cards": game.cards}, game.players, game.first,
-                            game.events)
-        replay_times.append(time.perf_counter() - t0)
+        final, seconds = bench.timed(GAME.replay, game.seed, {"ziggurat_cards": game.cards},
+                                     game.players, game.first, game.events)
+        replay_times.append(seconds)
         assert final == game.state, f"seed {game.seed}: replay differs from play"
     steps = sum(len(e["steps"].splitlines()) if e["type"] != CARD else 1
                 for g in games for e in g.events)

@@ -7,24 +7,25 @@ adding its module path here and nothing else in the server.
 from __future__ import annotations
 
 from importlib import import_module
+from typing import Any
 
-from .base import Game
+from .base import Engine
 
-#: name -> "module:attribute" of a `Game` instance.
+#: name -> "module:attribute" of an `Engine` instance.
 INSTALLED = {
     "babel": "pbem.games.babel:GAME",
     "babel-tower": "pbem.games.babel_tower:GAME",
     "babylonia": "pbem.games.babylonia:GAME",
 }
 
-_loaded: dict[str, Game] = {}
+_loaded: dict[str, Engine[Any]] = {}
 
 
 class UnknownGame(KeyError):
     pass
 
 
-def get(name: str) -> Game:
+def get(name: str) -> Engine[Any]:
     if name not in INSTALLED:
         raise UnknownGame(name)
     if name not in _loaded:
@@ -33,5 +34,5 @@ def get(name: str) -> Game:
     return _loaded[name]
 
 
-def all_games() -> list[Game]:
+def all_games() -> list[Engine[Any]]:
     return [get(name) for name in INSTALLED]

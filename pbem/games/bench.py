@@ -1,9 +1,24 @@
-"""The report of an engine's `bench` command, in one shape for every game."""
+"""The report of an engine's `bench` command, in one shape for every game, and its stopwatch:
+the only clock anything under pbem/games reads (tests/contract/test_purity.py holds to it),
+to time the engine from outside, never to decide anything in a game."""
 
 from __future__ import annotations
 
 import statistics
 import sys
+import time
+from collections.abc import Callable
+from typing import ParamSpec, TypeVar
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+def timed(work: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> tuple[T, float]:
+    """What `work(*args, **kwargs)` gives, and how long it took, in seconds."""
+    start = time.perf_counter()
+    result = work(*args, **kwargs)
+    return result, time.perf_counter() - start
 
 
 def milliseconds(seconds: list[float]) -> dict[str, float]:
@@ -13,7 +28,7 @@ def milliseconds(seconds: list[float]) -> dict[str, float]:
 
 
 def report(play_times: list[float], replay_times: list[float], events: int, steps: int,
-           **about) -> dict:
+           **about: object) -> dict[str, object]:
     """Random games per second, play and replay times, and the games' size; `about` names the
     game's settings (players, options), listed after the number of games."""
     games = len(play_times)

@@ -18,7 +18,7 @@ class GameError(ValueError):
         self.step = step
         self.text = text
 
-    def at(self, step: int, text: str) -> "GameError":
+    def at(self, step: int, text: str) -> GameError:
         """The same error, placed at a step of a submission."""
         return type(self)(self.message, step, text)
 
@@ -29,7 +29,7 @@ class GameError(ValueError):
             return f"step {self.step} ({self.text}): {self.message}"
         return f"step {self.step}: {self.message}"
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, str | int | None]:
         return {"error": str(self), "step": self.step}
 
 

@@ -11,7 +11,8 @@ and a Fisher-Yates shuffle. Golden values in tests/engine/test_rng.py pin it.
 from __future__ import annotations
 
 import hashlib
-from typing import Sequence, TypeVar
+from collections.abc import Sequence
+from typing import TypeVar
 
 T = TypeVar("T")
 
@@ -30,7 +31,7 @@ class Rng:
         self.state = seed & _MASK
 
     @classmethod
-    def derived(cls, seed: int, label: str) -> "Rng":
+    def derived(cls, seed: int, label: str) -> Rng:
         """An independent stream for another purpose (say, a random player) from the same seed."""
         digest = hashlib.sha256(f"{seed & _MASK}:{label}".encode()).digest()
         return cls(int.from_bytes(digest[:8], "big"))

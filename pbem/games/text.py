@@ -10,7 +10,7 @@ def split_steps(text: str, max_text: int = 20_000, max_steps: int = 400) -> list
     """The steps of a text as written, without blanks, comments or quoted lines."""
     if len(text) > max_text:
         raise NotationError(f"the turn is {len(text)} characters long; at most {max_text} are read.")
-    pieces = []
+    pieces: list[str] = []
     for line in text.splitlines():
         if line.lstrip().startswith(">"):
             continue

@@ -10,7 +10,7 @@ import re
 import pytest
 from engine_cli import random_game, run_engine
 
-from pbem.games.babylonia import GAME, cli
+from pbem.games.babylonia import GAME, cli, position
 
 HEADER = re.compile(r"# babylonia random game: seed (-?\d+), ([234]) players, seat ([0-3]) first, "
                     r"ziggurat cards (basic|advanced) \(((?:[1-9] ?)+)\)(, greedy)?")
@@ -18,8 +18,8 @@ LINE = re.compile(r"(\d+)\. seat ([0-3]): (.+)")
 SUMMARY_KEYS = {"outcome", "scores", "cities", "turns", "owed_cards"}
 
 
-def run(*args):
-    return run_engine("pbem.games.babylonia", *args)
+def run(*args, stdin=None):
+    return run_engine("pbem.games.babylonia", *args, stdin=stdin)
 
 
 def game(*args):
@@ -155,3 +155,112 @@ def test_a_command_is_required_and_bench_checks_its_arguments():
     for args in ([], ["fly"], ["bench", "--players", "6"], ["bench", "--games", "0"]):
         code, out, err = run(*args)
         assert code == 2 and out == "" and "usage:" in err and "Traceback" not in err, args
+
+
+# -- positions: random-game --json --after N, and play ------------------------------------------
+
+def write(tmp_path, data, name="position.json"):
+    path = tmp_path / name
+    path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
+    return path
+
+
+def after(n, *args):
+    code, out, err = run("random-game", "--seed", 0, "--players", 3, "--greedy", "--json",
+                         "--after", n, *args)
+    assert code == 0 and err == "", err
+    return out
+
+
+def test_play_from_the_position_after_n_decisions_gives_the_position_after_n_plus_1(tmp_path):
+    """Decisions of a greedy game of three, turns and the cards owed while a turn pauses
+    (events 30 and 39), played by `play` from the position before each (`--after N`)."""
+    events = json.loads(game("--seed", 0, "--players", 3, "--greedy", "--json"))["events"]
+    assert [n for n, e in enumerate(events) if e["type"] == "card"] == [30, 39]
+    for n in (0, 1, 2, 29, 30, 31, 39, len(events) - 1):
+        event = events[n]
+        source = write(tmp_path, after(n), f"after-{n}.json")
+        code, out, err = run("play", "--position", source, "--turn",
+                             GAME.notation(event, event["seat"]))
+        assert code == 0, (out, err)
+        assert json.loads(out) == json.loads(after(n + 1))
+        assert position.loads(out) == GAME.replay(0, {}, 3, None, events[:n + 1])
+    over = write(tmp_path, after(len(events)), "over.json")
+    code, out, _ = run("play", "--position", over, "--turn", "card 1")
+    assert code == 2 and "the game is over" in json.loads(out)["error"]
+    code, out, err = run("random-game", "--seed", 0, "--players", 3, "--greedy", "--json",
+                         "--after", len(events) + 1)
+    assert code == 2 and out == "" and f"this game has {len(events)} decisions" in err
+
+
+def test_play_refuses_an_illegal_decision_naming_the_step(tmp_path):
+    source = write(tmp_path, after(30))                      # seat 2 owes a ziggurat card
+    code, out, _ = run("play", "--position", source, "--turn-file", "-", stdin="farmer g7\n")
+    assert code == 2 and json.loads(out) == {
+        "error": "step 1 (farmer g7): answer with one step: card N, the ziggurat card you take.",
+        "step": 1}
+    code, out, _ = run("play", "--position", write(tmp_path, after(0), "start.json"),
+                       "--turn", "farmer q1; farmer q1")
+    assert code == 2 and json.loads(out)["step"] == 1
+
+
+def edit(data, path, value):
+    data = json.loads(json.dumps(data))
+    target = data
+    for key in path[:-1]:
+        target = target[key]
+    if value is DELETE:
+        del target[path[-1]]
+    else:
+        target[path[-1]] = value
+    return data
+
+
+DELETE = object()
+BAD = [
+    (["players"], 5, "players", "from 2 to 4"),
+    (["players"], DELETE, "players", "is missing"),
+    (["colour"], "blue", "colour", "unknown field"),
+    (["tiles", "a1"], "city M", "tiles.a1", "is not a site of the board for 3 players"),
+    (["tiles", "b11"], "city X", "tiles.b11", "must be one of"),
+    (["tokens", "i7"], [0, "F", False], "tokens.i7", "is not a hex of the board"),
+    (["tokens", "e5"], [1, "P", False], "tokens.e5[2]", "face down (true) on a river"),
+    (["tokens", "e5"], [3, "P", True], "tokens.e5[0]", "must be a seat from 0 to 2"),
+    (["tokens", "e5"], [1, "X", True], "tokens.e5[1]", "must be one of"),
+    (["stands"], [[1, 1, 1, 1]] * 2, "stands", "must be a list of 3"),
+    (["stands", 0], [8, 0, 0, 0], "stands[0][0]", "from 0 to 7"),
+    (["stands", 0], [4, 4, 0, 0], "stands[0]", "at most 7 tokens"),
+    (["supplies", 1], "FFX", "supplies[1]", "'X' is not a token"),
+    (["scores", 2], -1, "scores[2]", "whole number of at least 0"),
+    (["causes", 0], [[0, "nothing"]], "causes[0][0][0]", "of at least 1"),
+    (["cities", 0], ["field 5"], "cities[0][0]", "must be a city tile"),
+    (["available"], [1, 1], "available", "names a card twice"),
+    (["available"], [10], "available[0]", "from 1 to 9"),
+    (["cards", 1], [1], "cards[1]", "card 1 is also in available"),
+    (["used", 0], [3], "used[0]", "card 3 is turned over but not held"),
+    (["scored"], ["g7"], "scored[0]", "is not a hex this field may name"),
+    (["to_move"], 3, "to_move", "must be a seat from 0 to 2"),
+    (["card_due"], 9, "card_due", "must be a seat from 0 to 2 or null"),
+    (["seed"], -1, "seed", "whole number"),
+    (["turn"], None, "turn", "a game in play has a turn in progress"),
+    (["turn", "resolved"], 1, "turn.resolved", "from 0 to 0"),
+    (["turn", "waiting"], "g7", "turn.waiting", "is not a hex"),
+    (["turn", "extra"], "no", "turn.extra", "must be true or false"),
+    (["turn", "spare"], 1, "turn.spare", "unknown field"),
+    (["result"], [[], "end"], "result[0]", "an aborted game has no winner"),
+    (["result"], [[0], "boredom"], "result[1]", "must be one of"),
+]
+
+
+@pytest.mark.parametrize("path, value, field, words", BAD,
+                         ids=[f"{'.'.join(map(str, b[0]))}={b[1]!r}" for b in BAD])
+def test_a_bad_field_is_refused_with_its_name(tmp_path, path, value, field, words):
+    start = json.loads(after(5))
+    assert start["tokens"]["e5"] == [1, "P", True] and start["turn"]["order"] == []
+    start["available"], start["cards"][0], start["used"][0] = [1, 3, 4, 5, 6, 7], [2], []
+    code, out, err = run("play", "--position", write(tmp_path, edit(start, path, value)),
+                         "--turn", "card 1")
+    assert code == 2 and "Traceback" not in err, err
+    body = json.loads(out)
+    assert set(body) == {"error"} and body["error"].startswith(field + ": "), body
+    assert words in body["error"], body

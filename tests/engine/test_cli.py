@@ -290,3 +290,35 @@ def test_bench_reports_speed():
     assert report["games"] == 5
     assert report["random_games_per_second"] > 0
     assert set(report["replay_ms"]) == {"mean", "p95"}
+
+
+def test_random_game_json_after_n_prints_the_position_after_n_decisions(tmp_path):
+    """`--json --after N`: the position file after the game's first N decisions (0: the deal,
+    after its first draw), which `play` takes: the next turn of the record plays from it."""
+    record = json.loads(run("random-game", "--seed", 77, "--json")[1])
+    events, first = record["events"], record["first"]
+    played = 0
+    for n in (0, 1, 2, 7, len(events) - 1, len(events)):
+        code, out, err = run("random-game", "--seed", 77, "--json", "--after", n)
+        assert code == 0 and err == "", err
+        data = json.loads(out)
+        state = GAME.replay(77, {}, 2, first, events[:n])
+        assert data == position.to_json(position.Position(state, ["Player 1", "Player 2"], True))
+        assert position.from_json(data).state == state
+        if n < len(events) and events[n]["type"] == "turn":
+            after = play_ok(write(tmp_path, out, f"after-{n}.json"), "--turn", events[n]["steps"])
+            assert after["to_move"] == 1 - state.to_move
+            played += 1
+    assert played >= 3
+    code, out, err = run("random-game", "--seed", 77, "--json", "--after", len(events) + 1)
+    assert code == 2 and out == "" and f"this game has {len(events)} decisions" in err
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--after", "3"], "argument --after: only with --json"),
+    (["--json", "--after", "-1"], "a number of decisions from 0"),
+    (["--json", "--after", "x"], "'x' is not a number of decisions"),
+])
+def test_after_needs_json_and_a_number(args, words):
+    code, out, err = run("random-game", "--seed", 77, *args)
+    assert code == 2 and out == "" and words in err and "Traceback" not in err

@@ -7,24 +7,40 @@ draft on a copy.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from .cards import NAMES
 from .notation import parse_steps
 from .rules import act, where
 from .state import State
-from .steps import (Build, Destroy, Discard, Emigrate, End, Halve, Jump, Migrate, Move, Pass, Rob,
-                    Settle, Switch)
+from .steps import (
+    Build,
+    Choice,
+    Destroy,
+    Discard,
+    Emigrate,
+    End,
+    Halve,
+    Jump,
+    Migrate,
+    Move,
+    Pass,
+    Rob,
+    Settle,
+    Switch,
+)
 
 COLUMN_WORDS = {"mine": "your column", "theirs": "your opponent's column"}
 
 
-def _cards(tribes) -> str:
-    counts = {}
+def _cards(tribes: Iterable[str]) -> str:
+    counts: dict[str, int] = {}
     for t in tribes:
         counts[NAMES[t]] = counts.get(NAMES[t], 0) + 1
     return ", ".join(f"{n} {name}" for name, n in counts.items())
 
 
-def words(state: State, step) -> str:
+def words(state: State, step: Choice) -> str:
     """One step in words, in the position before it is played."""
     player = state.mover
     here = where(player.figure) if player.figure else "the quarry"

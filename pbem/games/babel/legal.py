@@ -13,9 +13,24 @@ from itertools import combinations_with_replacement
 
 from .cards import TRIBES
 from .rules import starting_card_unbuilt
-from .state import DRAW, State
-from .steps import (COLUMNS, MINE, Build, Destroy, Discard, Emigrate, End, Halve, Jump, Migrate,
-                    Move, Rob, Settle, Switch)
+from .state import DRAW, Player, State
+from .steps import (
+    COLUMNS,
+    MINE,
+    Build,
+    Choice,
+    Destroy,
+    Discard,
+    Emigrate,
+    End,
+    Halve,
+    Jump,
+    Migrate,
+    Move,
+    Rob,
+    Settle,
+    Switch,
+)
 
 MOVES = [Move(t) for t in TRIBES]
 SETTLES = [Settle((t,)) for t in TRIBES]
@@ -27,14 +42,14 @@ MIGRATES = {(x, y): Migrate(x, y) for x in TRIBES for y in TRIBES if x != y}
 END = End()
 
 
-def legal_steps(state: State) -> list:
+def legal_steps(state: State) -> list[Choice]:
     if state.result is not None:
         return []
     if state.phase == DRAW:
-        owed = state.owed_by(state.to_move)
-        return discard_options(state.mover.hand, owed) if owed else []
+        due = state.discards_due(state.to_move)
+        return list(discard_options(state.mover.hand, due)) if due else []
     player, opponent = state.mover, state.opponent
-    out: list = [] if starting_card_unbuilt(player) else [END]
+    out: list[Choice] = [] if starting_card_unbuilt(player) else [END]
     hand = player.hand
     out += [MOVES[i] for i in range(5) if hand[i]]
     figure = player.figure
@@ -47,7 +62,7 @@ def legal_steps(state: State) -> list:
     return out
 
 
-def _column_tops(player, opponent) -> list[tuple[str, int]]:
+def _column_tops(player: Player, opponent: Player) -> list[tuple[str, int]]:
     tops = []
     if player.column:
         tops.append((MINE, player.column[-1]))
@@ -56,7 +71,7 @@ def _column_tops(player, opponent) -> list[tuple[str, int]]:
     return tops
 
 
-def _site_steps(out: list, player, opponent, figure: str) -> None:
+def _site_steps(out: list[Choice], player: Player, opponent: Player, figure: str) -> None:
     row = player.rows[figure]
     have = len(row)
     top = player.temple_top(figure)
@@ -80,7 +95,7 @@ def _site_steps(out: list, player, opponent, figure: str) -> None:
     out += [HALVES[t] for t in runs]
 
 
-def discard_options(hand: list[int], owed: int) -> list[Discard]:
-    """Every choice of `owed` cards from the hand, as multisets in canonical order."""
-    return [Discard(combo) for combo in combinations_with_replacement(TRIBES, owed)
+def discard_options(hand: list[int], due: int) -> list[Discard]:
+    """Every choice of `due` cards from the hand, as multisets in canonical order."""
+    return [Discard(combo) for combo in combinations_with_replacement(TRIBES, due)
             if all(combo.count(t) <= hand[i] for i, t in enumerate(TRIBES))]

@@ -9,12 +9,29 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Callable, Iterable
 
 from ..errors import NotationError
 from ..text import split_steps
 from .cards import TRIBES
-from .steps import (MINE, THEIRS, Build, Destroy, Discard, Emigrate, Halve, Jump, Migrate, Move,
-                    Pass, Rob, Settle, Step, Switch)
+from .steps import (
+    MINE,
+    THEIRS,
+    Build,
+    Choice,
+    Destroy,
+    Discard,
+    Emigrate,
+    Halve,
+    Jump,
+    Migrate,
+    Move,
+    Pass,
+    Rob,
+    Settle,
+    Step,
+    Switch,
+)
 
 MAX_TEXT = 20_000     # characters; a whole turn is rarely over 300
 MAX_STEPS = 400
@@ -91,19 +108,27 @@ def _migrate(words: list[str]) -> Migrate:
     return Migrate(tribe(words[0]), tribe(words[1]))
 
 
-_READERS = {
+def _bare(keyword: str, step: Step) -> Callable[[list[str]], Step]:
+    """The reader of a step that takes no words: `destroy`, `rob`, `switch`, `pass`."""
+    def read(words: list[str]) -> Step:
+        _no_words(keyword, words)
+        return step
+    return read
+
+
+_READERS: dict[str, Callable[[list[str]], Step]] = {
     "move": lambda w: Move(_one_tribe("move", w)),
     "settle": lambda w: Settle(_some_tribes("settle", w)),
     "build": lambda w: Build(_column("build", w)),
     "migrate": _migrate,
-    "destroy": lambda w: _no_words("destroy", w) or Destroy(),
-    "rob": lambda w: _no_words("rob", w) or Rob(),
+    "destroy": _bare("destroy", Destroy()),
+    "rob": _bare("rob", Rob()),
     "emigrate": lambda w: Emigrate(_one_tribe("emigrate", w)),
-    "switch": lambda w: _no_words("switch", w) or Switch(),
+    "switch": _bare("switch", Switch()),
     "jump": lambda w: Jump(_column("jump", w)),
     "halve": lambda w: Halve(_one_tribe("halve", w)),
     "discard": lambda w: Discard(_some_tribes("discard", w)),
-    "pass": lambda w: _no_words("pass", w) or Pass(),
+    "pass": _bare("pass", Pass()),
 }
 KEYWORDS = tuple(_READERS)
 
@@ -142,12 +167,12 @@ def parse(text: str) -> list[Step]:
     return [step for step, _ in parse_steps(text)]
 
 
-def format_steps(steps) -> str:
+def format_steps(steps: Iterable[Choice]) -> str:
     """Canonical form: one step per line."""
     return "\n".join(str(s) for s in steps)
 
 
-def one_line(steps) -> str:
+def one_line(steps: Iterable[Choice]) -> str:
     """The same, on one line (records, subjects)."""
     return "; ".join(str(s) for s in steps)
 

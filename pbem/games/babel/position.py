@@ -17,17 +17,19 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any, NoReturn, TypeVar
 
 from ..errors import PositionError
 from .cards import CARDS_PER_TRIBE, NAMES, TEMPLE_COUNTS, TRIBES
-from .state import (ACTIONS, DRAW, SUMERIANS_ALL, SUMERIANS_TOP_RUN, Player, Result, State,
-                    hand_counts)
+from .state import ACTIONS, DRAW, SUMERIANS_ALL, SUMERIANS_TOP_RUN, Player, Result, State, hand_counts
 
-REASONS = ("fifteen-ten", "twenty", "below-ten", "supply-empty", "resigned", "timeout")
+REASONS = ("fifteen-ten", "twenty", "below-ten", "supply-empty", "resigned", "timeout", "aborted")
 TOP_FIELDS = ("options", "to_move", "end_phase", "migrated", "players", "tribe_supply", "discard",
               "temple_supply", "pending_discard", "outcome", "phase", "seed", "complete",
               "temple_known")
+T = TypeVar("T")
 PLAYER_FIELDS = ("name", "hand", "figure", "column", "first_turn", "rows", "temples")
 #: A tribe or territory letter as a file may write it: exactly one of A H M P S, either case.
 #: (Not `x.upper() in TRIBES`: that is a substring test, and "AH", "" or "ß" would pass.)
@@ -41,30 +43,30 @@ class Position:
     complete: bool = False
 
 
-def _fail(path: str, problem: str):
+def _fail(path: str, problem: str) -> NoReturn:
     raise PositionError(f"{path}: {problem}")
 
 
-def _known(obj: dict, allowed, path: str) -> None:
+def _known(obj: dict[str, Any], allowed: Sequence[str], path: str) -> None:
     for key in obj:
         if key not in allowed:
             _fail(f"{path}{key}", f"unknown field; fields are {', '.join(allowed)}")
 
 
-def _bool(obj, key, path, default=False) -> bool:
+def _bool(obj: dict[str, Any], key: str, path: str, default: bool = False) -> bool:
     value = obj.get(key, default)
     if not isinstance(value, bool):
         _fail(path + key, f"must be true or false, not {value!r}")
-    return value
+    return bool(value)
 
 
-def _seat(value, path) -> int:
+def _seat(value: Any, path: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value not in (0, 1):
         _fail(path, f"must be 0 or 1, not {value!r}")
     return value
 
 
-def _letters(value, path, what="tribe letters A, H, M, P, S") -> str:
+def _letters(value: Any, path: str, what: str = "tribe letters A, H, M, P, S") -> str:
     if not isinstance(value, str):
         _fail(path, f"must be a string of {what}, not {value!r}")
     bad = [c for c in value if c not in LETTERS]
@@ -73,7 +75,7 @@ def _letters(value, path, what="tribe letters A, H, M, P, S") -> str:
     return value.upper()
 
 
-def _territory(value, path) -> str | None:
+def _territory(value: Any, path: str) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str) or value not in LETTERS:
@@ -81,7 +83,7 @@ def _territory(value, path) -> str | None:
     return LETTERS[value]
 
 
-def _levels(value, path) -> tuple[int, ...]:
+def _levels(value: Any, path: str) -> tuple[int, ...]:
     if not isinstance(value, list):
         _fail(path, f"must be a list of temple levels 1-6, not {value!r}")
     for i, level in enumerate(value):
@@ -90,7 +92,7 @@ def _levels(value, path) -> tuple[int, ...]:
     return tuple(value)
 
 
-def _per_territory(value, path, read) -> dict:
+def _per_territory(value: Any, path: str, read: Callable[[Any, str | None], T]) -> dict[str, T]:
     if not isinstance(value, dict):
         _fail(path, f"must be an object keyed by territory letter, not {value!r}")
     out = {t: read(None, None) for t in TRIBES}
@@ -101,11 +103,11 @@ def _per_territory(value, path, read) -> dict:
     return out
 
 
-def _row(item, path) -> str:
+def _row(item: Any, path: str | None) -> str:
     return "" if path is None else _letters(item, path)
 
 
-def _temple(item, path) -> tuple[int, ...]:
+def _temple(item: Any, path: str | None) -> tuple[int, ...]:
     if path is None:
         return ()
     temple = _levels(item, path)
@@ -114,7 +116,7 @@ def _temple(item, path) -> tuple[int, ...]:
     return temple
 
 
-def _player(obj, path) -> tuple[Player, str]:
+def _player(obj: Any, path: str) -> tuple[Player, str]:
     if not isinstance(obj, dict):
         _fail(path, "must be an object")
     _known(obj, PLAYER_FIELDS, path + ".")
@@ -134,7 +136,7 @@ def _player(obj, path) -> tuple[Player, str]:
     return player, name
 
 
-def _pending(value, players) -> tuple[int, int] | None:
+def _pending(value: Any, players: list[Player]) -> tuple[int, int] | None:
     if value is None:
         return None
     path = "pending_discard"
@@ -148,7 +150,7 @@ def _pending(value, players) -> tuple[int, int] | None:
     return seat, count
 
 
-def _outcome(value) -> Result | None:
+def _outcome(value: Any) -> Result | None:
     if value is None:
         return None
     path = "outcome"
@@ -159,20 +161,22 @@ def _outcome(value) -> Result | None:
         _seat(winner, path + ".winner")
     if value["reason"] not in REASONS:
         _fail(path + ".reason", f"{value['reason']!r} is not one of {', '.join(REASONS)}")
+    if value["reason"] == "aborted" and winner is not None:
+        _fail(path + ".winner", "an aborted game has no winner: null")
     return Result(winner, value["reason"])
 
 
-def _options(value) -> str:
+def _options(value: Any) -> str:
     if not isinstance(value, dict):
         _fail("options", "must be an object")
     _known(value, ("sumerians",), "options.")
     mode = value.get("sumerians", SUMERIANS_TOP_RUN)
     if mode not in (SUMERIANS_TOP_RUN, SUMERIANS_ALL):
         _fail("options.sumerians", f"must be {SUMERIANS_TOP_RUN} or {SUMERIANS_ALL}, not {mode!r}")
-    return mode
+    return str(mode)
 
 
-def _int(obj, key, default, low, high=None) -> int:
+def _int(obj: dict[str, Any], key: str, default: int, low: int, high: int | None = None) -> int:
     value = obj.get(key, default)
     if not isinstance(value, int) or isinstance(value, bool) or value < low or (
             high is not None and value > high):
@@ -181,7 +185,7 @@ def _int(obj, key, default, low, high=None) -> int:
     return value
 
 
-def from_json(obj) -> Position:
+def from_json(obj: Any) -> Position:
     """A checked position from parsed JSON; raises PositionError naming the field."""
     if not isinstance(obj, dict):
         _fail("position", "must be a JSON object")
@@ -214,7 +218,7 @@ def from_json(obj) -> Position:
         result=_outcome(obj.get("outcome")),
         seed=_int(obj, "seed", 0, 0, (1 << 64) - 1),
     )
-    if state.phase == ACTIONS and state.owed_by(state.to_move):
+    if state.phase == ACTIONS and state.discards_due(state.to_move):
         _fail("pending_discard.seat", "the player to move owes discards, which come before his "
               "draw: the position must be in phase draw")
     complete = _bool(obj, "complete", "")
@@ -252,9 +256,9 @@ def loads(text: str) -> Position:
     return from_json(obj)
 
 
-def to_json(position: Position) -> dict:
+def to_json(position: Position) -> dict[str, Any]:
     state = position.state
-    out = {
+    out: dict[str, Any] = {
         "options": {"sumerians": state.sumerians},
         "to_move": state.to_move,
         "end_phase": state.end_phase,
@@ -277,7 +281,7 @@ def to_json(position: Position) -> dict:
     return out
 
 
-def _player_json(p: Player, name: str) -> dict:
+def _player_json(p: Player, name: str) -> dict[str, Any]:
     return {
         "name": name,
         "hand": p.hand_letters(),

@@ -9,14 +9,15 @@ own chance (deal, shuffles).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..base import EVENT_VERSION
 from ..rng import Rng
-from .legal import legal_steps
+from .legal import discard_options, legal_steps
 from .notation import format_steps
 from .rules import act, finish_turn
 from .state import DRAW, State, deal
-from .steps import End, Pass
+from .steps import End, Pass, Step
 from .turn import begin_turn
 
 MAX_TURNS = 2_000   # a safety net far above any real game
@@ -27,8 +28,8 @@ class RandomGame:
     seed: int
     first: int
     sumerians: str
-    events: list[dict] = field(default_factory=list)
-    state: State | None = None
+    state: State                          # the end
+    events: list[dict[str, Any]] = field(default_factory=list)
 
 
 def random_decision(state: State, rng: Rng) -> str:
@@ -39,7 +40,7 @@ def random_decision(state: State, rng: Rng) -> str:
     return format_steps(_random_actions(state, rng))
 
 
-def _random_actions(state: State, rng: Rng) -> list:
+def _random_actions(state: State, rng: Rng) -> list[Step]:
     """Random legal steps of phase 2, applied in place, until End is drawn or the game ends.
 
     A first turn can run into a dead end (every card spent, the starting card
@@ -47,7 +48,7 @@ def _random_actions(state: State, rng: Rng) -> list:
     """
     start = state.copy()
     while True:
-        steps = []
+        steps: list[Step] = []
         while state.result is None:
             options = legal_steps(state)
             if not options:
@@ -71,15 +72,15 @@ def _restore(state: State, saved: State) -> None:
 def play_random_game(seed: int, sumerians: str = "top-run", first: int | None = None) -> RandomGame:
     """A whole game of random legal steps, with its log of events."""
     state = deal(seed, first, sumerians)
-    game = RandomGame(seed, state.to_move, sumerians)
+    game = RandomGame(seed, state.to_move, sumerians, state)      # played on in place
     rng = Rng.derived(seed, "random-player")
     begin_turn(state)
     for _ in range(MAX_TURNS):
         if state.result is not None:
             break
         seat = state.to_move
-        if state.phase == DRAW:   # owed halving discards, then the draw
-            step = rng.choice(legal_steps(state))
+        if state.phase == DRAW:   # halving discards due, then the draw
+            step = rng.choice(discard_options(state.mover.hand, state.discards_due(seat)))
             act(state, step)
             begin_turn(state)
             game.events.append({"v": EVENT_VERSION, "type": "discard", "seat": seat,
@@ -91,5 +92,4 @@ def play_random_game(seed: int, sumerians: str = "top-run", first: int | None = 
         if state.result is None:
             finish_turn(state)
             begin_turn(state)
-    game.state = state
     return game

@@ -9,11 +9,28 @@ settled here, each marked "Decision:" and tested in tests/engine/test_decisions.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from typing import Any
+
 from ..errors import IllegalStep
 from .cards import DRAW_TEMPLES, NAMES, TRIBE_INDEX, TRIBES, plural
 from .state import ACTIONS, DRAW, SUMERIANS_ALL, Player, Result, State
-from .steps import (MINE, Build, Destroy, Discard, Emigrate, Halve, Jump, Migrate, Move, Pass,
-                    Rob, Settle, Switch)
+from .steps import (
+    MINE,
+    Build,
+    Destroy,
+    Discard,
+    Emigrate,
+    Halve,
+    Jump,
+    Migrate,
+    Move,
+    Pass,
+    Rob,
+    Settle,
+    Step,
+    Switch,
+)
 
 FIFTEEN, TEN, TWENTY = 15, 10, 20
 
@@ -39,7 +56,7 @@ def _figure(state: State, action: str) -> str:
     return figure
 
 
-def _take_from_hand(player: Player, tribes, verb: str) -> None:
+def _take_from_hand(player: Player, tribes: Sequence[str], verb: str) -> None:
     """Check that the hand holds these cards, then remove them."""
     hand = player.hand
     for t in dict.fromkeys(tribes):   # in the order written, so the message is always the same
@@ -242,19 +259,19 @@ def halve(state: State, step: Halve) -> None:
     figure, row, at = _run(state, step.tribe, f"halve with {NAMES[step.tribe]}")
     _spend(state, figure, row, at)
     seat = 1 - state.to_move
-    owed = state.owed_by(seat)
-    more = (state.players[seat].hand_size - owed) // 2
+    due = state.discards_due(seat)
+    more = (state.players[seat].hand_size - due) // 2
     if more:
-        state.pending_discard = (seat, owed + more)
+        state.pending_discard = (seat, due + more)
 
 
 def discard(state: State, step: Discard) -> None:
-    owed = state.owed_by(state.to_move) if state.phase == DRAW else 0
-    if not owed:
+    due = state.discards_due(state.to_move) if state.phase == DRAW else 0
+    if not due:
         raise IllegalStep("you owe no discards now; discards answer halvings at the start of "
                           "your turn, before you draw.")
-    if len(step.tribes) != owed:
-        raise IllegalStep(f"you owe {cards(owed)} from halvings; you discard {len(step.tribes)}.")
+    if len(step.tribes) != due:
+        raise IllegalStep(f"you owe {cards(due)} from halvings; you discard {len(step.tribes)}.")
     _take_from_hand(state.mover, step.tribes, "discard")
     state.discard += "".join(step.tribes)
     state.pending_discard = None
@@ -264,13 +281,14 @@ def pass_(state: State, step: Pass) -> None:
     pass
 
 
-ACTION_RULES = {
+#: Each phase-2 step's rule (it takes that step's class: hence Any for the step).
+ACTION_RULES: dict[type[Step], Callable[[State, Any], None]] = {
     Move: move, Settle: settle, Build: build, Migrate: migrate, Destroy: destroy, Rob: rob,
     Emigrate: emigrate, Switch: switch, Jump: jump, Halve: halve, Pass: pass_,
 }
 
 
-def act(state: State, step) -> None:
+def act(state: State, step: Step) -> None:
     """One step of phase 2, then the end checks."""
     if state.phase != ACTIONS:
         if isinstance(step, Discard):
@@ -313,7 +331,7 @@ def check_end(state: State, after_phase3: bool = False) -> None:
 def _supply_empty_winner(state: State, scores: list[int]) -> int | None:
     if scores[0] != scores[1]:
         return 0 if scores[0] > scores[1] else 1
-    hands = [p.hand_size - state.owed_by(seat) for seat, p in enumerate(state.players)]
+    hands = [p.hand_size - state.discards_due(seat) for seat, p in enumerate(state.players)]
     if hands[0] != hands[1]:
         return 0 if hands[0] > hands[1] else 1
     return None
@@ -350,9 +368,11 @@ def pass_turn(state: State) -> None:
     state.phase = DRAW
 
 
-def resign(state: State, seat: int, reason: str = "resigned") -> None:
-    state.result = Result(1 - seat, reason)
+def end(state: State, loser: int | None, reason: str) -> None:
+    """The game ends off the board: `loser` resigned or ran out of time, and the other wins;
+    with no loser (an abort) nobody does."""
+    state.result = Result(None if loser is None else 1 - loser, reason)
 
 
-__all__ = ["act", "check_end", "finish_turn", "draw_temples", "resign", "starting_card_unbuilt",
+__all__ = ["act", "check_end", "finish_turn", "draw_temples", "end", "starting_card_unbuilt",
            "longest_run", "where", "TRIBES"]

@@ -16,6 +16,7 @@ Representation:
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from ..rng import Rng
@@ -37,7 +38,10 @@ class Result:
 class Player:
     __slots__ = ("hand", "figure", "column", "first_turn", "rows", "temples")
 
-    def __init__(self, hand=None, figure=None, column=(), first_turn=True, rows=None, temples=None):
+    def __init__(self, hand: Iterable[int] | None = None, figure: str | None = None,
+                 column: Iterable[int] = (), first_turn: bool = True,
+                 rows: Mapping[str, str] | None = None,
+                 temples: Mapping[str, tuple[int, ...]] | None = None):
         self.hand: list[int] = list(hand) if hand is not None else [0] * 5
         self.figure: str | None = figure
         self.column: tuple[int, ...] = tuple(column)
@@ -46,7 +50,7 @@ class Player:
         self.temples: dict[str, tuple[int, ...]] = (
             dict(temples) if temples else {t: () for t in TRIBES})
 
-    def copy(self) -> "Player":
+    def copy(self) -> Player:
         p = Player.__new__(Player)
         p.hand = self.hand[:]
         p.figure = self.figure
@@ -70,7 +74,7 @@ class Player:
         temple = self.temples[territory]
         return temple[-1] if temple else 0
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, Player) and all(
             getattr(self, k) == getattr(other, k) for k in Player.__slots__)
 
@@ -84,9 +88,12 @@ class State:
                  "tribe_supply", "discard", "temple_supply", "temple_known",
                  "pending_discard", "result", "seed")
 
-    def __init__(self, players, to_move=0, *, sumerians=SUMERIANS_TOP_RUN, phase=ACTIONS,
-                 end_phase=False, migrated=False, tribe_supply="", discard="",
-                 temple_supply=(), temple_known=0, pending_discard=None, result=None, seed=0):
+    def __init__(self, players: Iterable[Player], to_move: int = 0, *,
+                 sumerians: str = SUMERIANS_TOP_RUN, phase: str = ACTIONS,
+                 end_phase: bool = False, migrated: bool = False, tribe_supply: str = "",
+                 discard: str = "", temple_supply: Iterable[int] = (), temple_known: int = 0,
+                 pending_discard: tuple[int, int] | None = None, result: Result | None = None,
+                 seed: int = 0):
         self.sumerians: str = sumerians
         self.players: list[Player] = list(players)
         self.to_move: int = to_move
@@ -101,7 +108,7 @@ class State:
         self.result: Result | None = result
         self.seed: int = seed
 
-    def copy(self) -> "State":
+    def copy(self) -> State:
         s = State.__new__(State)
         for k in State.__slots__:
             setattr(s, k, getattr(self, k))
@@ -123,12 +130,12 @@ class State:
     def scores(self) -> list[int]:
         return [p.score() for p in self.players]
 
-    def owed_by(self, seat: int) -> int:
-        """Cards `seat` still owes from halvings (0 when nothing is owed)."""
+    def discards_due(self, seat: int) -> int:
+        """Cards `seat` must still discard from halvings, before his draw (0: none are due)."""
         pending = self.pending_discard
         return pending[1] if pending and pending[0] == seat else 0
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and all(
             getattr(self, k) == getattr(other, k) for k in State.__slots__)
 

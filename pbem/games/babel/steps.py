@@ -112,6 +112,10 @@ class End:
 
 
 Step = Move | Settle | Build | Migrate | Destroy | Rob | Emigrate | Switch | Jump | Halve | Discard | Pass
+#: What `legal.legal_steps` lists: an atomic step, or ending phase 2.
+Choice = Step | End
+#: A submission read: each step with the text it was read from.
+Parsed = list[tuple[Step, str]]
 
 #: The skill step of each tribe's run of three.
 SKILL_STEP = {"A": Destroy, "H": Rob, "M": Emigrate, "S": Switch, "P": Jump}

@@ -12,12 +12,12 @@ from ..errors import IllegalStep, NotationError, WrongDecision
 from .notation import parse_steps
 from .rules import act, finish_turn, pass_turn, starting_card_unbuilt
 from .state import ACTIONS, DRAW, State, draw_tribes
-from .steps import Discard, Pass
+from .steps import Discard, Parsed, Pass
 
 NO_STEPS = "the turn has no steps; write pass to play no action."
 
 
-def play_actions(state: State, parsed, first: int = 1) -> None:
+def play_actions(state: State, parsed: Parsed, first: int = 1) -> None:
     """Phase-2 steps in place, numbered from `first`; raises at the failing step."""
     alone = len(parsed) == 1
     for number, (step, text) in enumerate(parsed, first):
@@ -33,7 +33,7 @@ def play_actions(state: State, parsed, first: int = 1) -> None:
             raise error.at(number, text) from None
 
 
-def check_can_end(state: State, parsed, first: int = 1) -> None:
+def check_can_end(state: State, parsed: Parsed, first: int = 1) -> None:
     """Ending phase 2 is legal unless the first-turn duty is unmet."""
     if state.result is None and starting_card_unbuilt(state.mover):
         number = first + len(parsed) - 1
@@ -44,44 +44,46 @@ def check_can_end(state: State, parsed, first: int = 1) -> None:
 
 def begin_turn(state: State) -> str:
     """Phase 1 of the player to move, unless he owes discards first or the game is over."""
-    if state.result is None and state.phase == DRAW and not state.owed_by(state.to_move):
+    if state.result is None and state.phase == DRAW and not state.discards_due(state.to_move):
         return draw_tribes(state)
     return ""
 
 
-def _parsed(text: str):
+def _parsed(text: str) -> Parsed:
     parsed = parse_steps(text)
     if not parsed:
         raise NotationError(NO_STEPS, 1, "")
     return parsed
 
 
-def _owed_discard(state: State, parsed) -> None:
+def _discard_due(state: State, parsed: Parsed) -> Discard:
     step, text = parsed[0]
     if not isinstance(step, Discard):
-        owed = state.owed_by(state.to_move)
-        raise IllegalStep(f"you owe {owed} discards from halvings; your turn starts with "
+        due = state.discards_due(state.to_move)
+        raise IllegalStep(f"you owe {due} discards from halvings; your turn starts with "
                           f"discard, before you draw.", 1, text)
     try:
         act(state, step)
     except IllegalStep as error:
         raise error.at(1, text) from None
+    return step
 
 
-def discard_only(state: State, parsed) -> None:
-    """The owed halving discards as a whole submission, without the draw after them."""
-    if state.phase != DRAW or not state.owed_by(state.to_move):
+def discard_only(state: State, parsed: Parsed) -> Discard:
+    """The halving discards due, as a whole submission, without the draw after them."""
+    if state.phase != DRAW or not state.discards_due(state.to_move):
         raise WrongDecision("no discards are owed now.")
     if len(parsed) > 1:
         raise IllegalStep("after your discards you draw 3 cards; send the rest of your turn once "
                           "you have seen them.", 2, parsed[1][1])
-    _owed_discard(state, parsed)
+    return _discard_due(state, parsed)
 
 
-def play_discard(state: State, text: str) -> None:
-    """The owed halving discards, then the draw."""
-    discard_only(state, _parsed(text))
+def play_discard(state: State, text: str) -> Discard:
+    """The halving discards due, then the draw; returns the discard."""
+    discard = discard_only(state, _parsed(text))
     begin_turn(state)
+    return discard
 
 
 def play_turn(state: State, text: str) -> None:
@@ -99,7 +101,7 @@ def play_turn(state: State, text: str) -> None:
 def play_from_position(state: State, text: str) -> None:
     """The rest of a turn from a position (the command line's `play`).
 
-    In phase "draw" the text starts with the owed discards (if any); then the
+    In phase "draw" the text starts with the discards due (if any); then the
     player draws, plays phase 2 and phase 3. The next turn's draw is not made.
     Decision: the turn passes even when the game ended in phase 2 (phase 3 is
     then not played), so a printed position always names the other player as
@@ -108,8 +110,8 @@ def play_from_position(state: State, text: str) -> None:
     parsed = _parsed(text)
     first = 1
     if state.phase == DRAW:
-        if state.owed_by(state.to_move):
-            _owed_discard(state, parsed)
+        if state.discards_due(state.to_move):
+            _discard_due(state, parsed)
             parsed, first = parsed[1:], 2
             if not parsed:
                 raise NotationError(NO_STEPS, 2, "")

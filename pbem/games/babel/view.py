@@ -3,12 +3,14 @@
 Hidden: each hand from the other player, the order of the tribe supply, the
 order of the temple supply except the cards on top whose identity became public
 (put back by a destroy), and the seed. Public: everything else, including hand
-sizes, owed discards and the whole discard pile. A view is plain JSON-able data
+sizes, discards due and the whole discard pile. A view is plain JSON-able data
 built only from what the seat may know, so pages, mails and JSON built from it
 cannot leak the rest.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from .cards import NAMES, TRIBES
 from .state import State
@@ -27,19 +29,19 @@ def phase_of(state: State) -> str:
     return "over" if state.result is not None else state.phase
 
 
-def outcome_json(state: State) -> dict | None:
+def outcome_json(state: State) -> dict[str, Any] | None:
     if state.result is None:
         return None
     return {"winner": state.result.winner, "reason": state.result.reason}
 
 
-def player_view(state: State, seat: int, viewer: int | None) -> dict:
+def player_view(state: State, seat: int, viewer: int | None) -> dict[str, Any]:
     p = state.players[seat]
     return {
         "seat": seat,
         "hand": p.hand_letters() if seat == viewer else None,
         "hand_size": p.hand_size,
-        "owes": state.owed_by(seat),
+        "owes": state.discards_due(seat),
         "figure": p.figure,
         "column": list(p.column),
         "reserved": p.first_turn,
@@ -49,7 +51,7 @@ def player_view(state: State, seat: int, viewer: int | None) -> dict:
     }
 
 
-def view(state: State, seat: int | None) -> dict:
+def view(state: State, seat: int | None) -> dict[str, Any]:
     known = state.temple_known
     return {
         "game": "babel",

@@ -8,6 +8,7 @@ square, corners `NW`, `NE`, `SE`, `SW`.
 
 from __future__ import annotations
 
+from collections.abc import Container, Iterable
 from itertools import combinations
 
 FACES = "UDNESW"
@@ -28,12 +29,12 @@ SIDES = {
 }
 
 
-def canonical(faces) -> str:
+def canonical(faces: Container[str]) -> str:
     """Faces in the order U D N E S W ('-' for none)."""
     return "".join(f for f in FACES if f in faces) or "-"
 
 
-def _no_two_opposite(faces) -> bool:
+def _no_two_opposite(faces: Iterable[str]) -> bool:
     return all(OPPOSITE[a] != b for a, b in combinations(faces, 2))
 
 

@@ -6,10 +6,11 @@ face and the corner; the other functions change a state in place.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from ..errors import IllegalStep
 from .cubes import CORNERS, CUBES, OUTER, SHAPES, SIDES, TYPES, canonical, shape_error
 from .state import BUILD, DRAFT, Placed, Result, Tower
-
 
 
 def pick(state: Tower, cube: int) -> None:
@@ -80,7 +81,7 @@ def place(state: Tower, cube: int, corner: str, bumps: frozenset[str]) -> None:
     check_blocked(state)
 
 
-def placements(state: Tower, seat: int):
+def placements(state: Tower, seat: int) -> Iterator[tuple[int, str, frozenset[str]]]:
     """Every legal (cube, corner, bumps) for `seat` now."""
     if state.phase != BUILD or state.result is not None or seat != state.to_move:
         return

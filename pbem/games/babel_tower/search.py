@@ -13,12 +13,12 @@ from .rules import violation
 from .state import BUILD, Placed, Tower
 
 
-def complete_tower(prefer: tuple[int, ...] = (4, 3, 2, 1, 0)) -> list[tuple[int, str, frozenset]] | None:
+def complete_tower(prefer: tuple[int, ...] = (4, 3, 2, 1, 0)) -> list[tuple[int, str, frozenset[str]]] | None:
     """The placements of one complete tower, in building order (None if none exists)."""
     left = dict(COUNTS)
     state = Tower([0] * 5, [[0] * 5, [0] * 5], phase=BUILD)
     order = [t for t in prefer if t in TYPES]
-    path: list[tuple[int, str, frozenset]] = []
+    path: list[tuple[int, str, frozenset[str]]] = []
 
     def fill() -> bool:
         floor_no = state.floor

@@ -5,6 +5,7 @@ Everything is public (TOWER-RULINGS.md): the view is the state itself.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..rng import Rng
@@ -30,7 +31,9 @@ class Result:
 class Tower:
     __slots__ = ("pool", "hands", "floors", "to_move", "phase", "result", "picks")
 
-    def __init__(self, pool, hands, floors=None, to_move=0, phase=DRAFT, result=None, picks=0):
+    def __init__(self, pool: Iterable[int], hands: Iterable[Iterable[int]],
+                 floors: Iterable[dict[str, Placed]] | None = None, to_move: int = 0,
+                 phase: str = DRAFT, result: Result | None = None, picks: int = 0):
         self.pool: list[int] = list(pool)
         self.hands: list[list[int]] = [list(h) for h in hands]
         self.floors: list[dict[str, Placed]] = [dict(f) for f in floors] if floors else [
@@ -40,7 +43,7 @@ class Tower:
         self.result: Result | None = result
         self.picks: int = picks
 
-    def copy(self) -> "Tower":
+    def copy(self) -> Tower:
         return Tower(self.pool, self.hands, self.floors, self.to_move, self.phase, self.result,
                      self.picks)
 
@@ -52,7 +55,7 @@ class Tower:
     def placed(self) -> int:
         return sum(len(f) for f in self.floors)
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, Tower) and all(
             getattr(self, k) == getattr(other, k) for k in Tower.__slots__)
 

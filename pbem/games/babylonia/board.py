@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cache, cached_property
 from pathlib import Path
+from typing import Any
 
 DATA = Path(__file__).with_name("data") / "board.json"
 AREAS_IN_PLAY = {2: ("north", "center"), 3: ("center", "south"), 4: ("north", "center", "south")}
@@ -52,12 +53,13 @@ class Board:
         return self.hexes[name].kind == RIVER
 
 
-@lru_cache(maxsize=None)
-def raw() -> dict:
-    return json.loads(DATA.read_text())
+@cache
+def raw() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(DATA.read_text())
+    return data
 
 
-@lru_cache(maxsize=None)
+@cache
 def board(players: int) -> Board:
     data = raw()
     areas = AREAS_IN_PLAY[players]

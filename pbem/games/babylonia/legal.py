@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from ..base import StepOption
 from ..errors import GameError
@@ -16,11 +16,11 @@ from .state import KIND_INDEX, KINDS, State
 def legal_steps(state: State, seat: int) -> list[StepOption]:
     if state.result is not None:
         return []
-    if state.owed == seat and state.turn.submitted:
+    if state.card_due == seat and state.current.submitted:
         return [StepOption(str(Card(c)), words(state, Card(c))) for c in state.available]
-    if seat != state.to_move or state.turn.submitted:
+    if seat != state.to_move or state.current.submitted:
         return []       # a draft goes on past a pause; a submitted turn waits for the card
-    options = _plays(state, seat) if not state.turn.closed else []
+    options = _plays(state, seat) if not state.current.closed else []
     closed = _closed(state, seat)
     if closed is None:
         return options      # the tokens are no whole legal way yet: only more tokens
@@ -43,7 +43,7 @@ def _closed(state: State, seat: int) -> State | None:
     closed turn passes through), so each is tried once on this state rather than each
     closing again from scratch; `turn.unfinished` of an open turn is that of the closed one.
     """
-    if state.turn.closed:
+    if state.current.closed:
         return state
     closed = state.copy()
     try:
@@ -86,22 +86,22 @@ def _plays(state: State, seat: int) -> list[StepOption]:
             else:
                 if river not in way_ok:
                     way_ok[river] = placing.way_problems(
-                        state, seat, state.turn.placed + [(kind, hex)], complete=False) is None
+                        state, seat, state.current.placed + [(kind, hex)], complete=False) is None
                 if not way_ok[river]:
                     continue
             options.append(StepOption(f"{word} {hex}", where, group=group))
     return options
 
 
-@lru_cache(maxsize=None)
+@cache
 def _in_order(players: int) -> tuple[str, ...]:
     return tuple(sorted(board(players).hexes, key=_hex_order))
 
 
 def _others(closed: State) -> list[Step]:
     """Score, card and extra steps worth trying (step 1 closed): the rules then say which apply."""
-    return ([Score(h) for h in closed.turn.candidates] + [Card(c) for c in closed.available]
-            + [Extra()])
+    steps: list[Step] = [Score(h) for h in closed.current.candidates]
+    return steps + [Card(c) for c in closed.available] + [Extra()]
 
 
 def _hex_order(name: str) -> tuple[str, int]:

@@ -17,6 +17,8 @@ from .state import KIND_INDEX, NOBLES, State, Token
 ROUND_ONE = {0: "in the first round the first player plays exactly 1 token",
              1: "in the first round the second player plays exactly 2 tokens"}
 WAYS = "a turn plays exactly 2 tokens, or 3 or more farmers"
+#: The tokens of a turn as played: (kind, hex) in order.
+Way = list[tuple[str, str]]
 
 
 def is_free(state: State, hex: str) -> bool:
@@ -28,15 +30,15 @@ def is_free(state: State, hex: str) -> bool:
 
 def stand_at_start(state: State, seat: int) -> list[int]:
     stand = list(state.stands[seat])
-    for kind, _ in state.turn.placed:
+    for kind, _ in state.current.placed:
         stand[KIND_INDEX[kind]] += 1
     return stand
 
 
-def way_problems(state: State, seat: int, placed: list[tuple[str, str]], complete: bool) -> str | None:
+def way_problems(state: State, seat: int, placed: Way, complete: bool) -> str | None:
     """None when `placed` is (complete: exactly; else the start of) a legal way; else why not."""
     stand = stand_at_start(state, seat)
-    size, index = sum(stand), state.turn.index
+    size, index = sum(stand), state.current.index
     if index in ROUND_ONE:
         need = min(index + 1, size)
         ok = len(placed) == need if complete else len(placed) <= need
@@ -53,12 +55,12 @@ def way_problems(state: State, seat: int, placed: list[tuple[str, str]], complet
     return next((r for r in reasons[1:] if r and len(placed) > 2), reasons[0])
 
 
-def _two(placed, need: int, complete: bool) -> str | None:
+def _two(placed: Way, need: int, complete: bool) -> str | None:
     ok = len(placed) == need if complete else len(placed) <= need
     return None if ok else WAYS
 
 
-def _farmers(state, seat, stand, placed, complete) -> str | None:
+def _farmers(state: State, seat: int, stand: list[int], placed: Way, complete: bool) -> str | None:
     nobles = sum(1 for kind, _ in placed if kind != "F")
     farmers = len(placed) - nobles
     if nobles > (1 if state.has(seat, 5) else 0):
@@ -73,7 +75,7 @@ def _farmers(state, seat, stand, placed, complete) -> str | None:
     return None
 
 
-def _nobles(state, stand, placed, complete) -> str | None:
+def _nobles(state: State, stand: list[int], placed: Way, complete: bool) -> str | None:
     kinds = [kind for kind, _ in placed]
     if len(kinds) > 3:
         return "with card 4, play exactly 3 different nobles"
@@ -104,7 +106,7 @@ def check_play(state: State, seat: int, kind: str, hex: str) -> None:
         raise IllegalStep(f"{hex} holds a city; nothing may go onto it")
     if tile:
         _check_field(state, seat, kind, hex)
-    problem = way_problems(state, seat, state.turn.placed + [(kind, hex)], complete=False)
+    problem = way_problems(state, seat, state.current.placed + [(kind, hex)], complete=False)
     if problem:
         raise IllegalStep(problem)
 
@@ -126,7 +128,7 @@ def play(state: State, seat: int, kind: str, hex: str) -> None:
     b = state.board
     state.stands[seat][KIND_INDEX[kind]] -= 1
     state.tokens[hex] = Token(seat, kind, down=b.is_river(hex))
-    state.turn.placed.append((kind, hex))
+    state.current.placed.append((kind, hex))
     tile = state.tiles.pop(hex, None)
     if tile:
         value = tile.split()[1]

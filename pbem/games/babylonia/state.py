@@ -6,16 +6,17 @@ down and drawn from its end. A token on a river lies face down.
 
 The turn in progress (`Turn`) keeps what the player on turn has done so far:
 the tokens played, the declared scoring order, the cards he named, `extra`.
-When another player wins a ziggurat the turn pauses (`owed`): that seat owes
-`card N`, and the turn keeps the rest of the scoring for when he has chosen.
+When another player wins a ziggurat the turn pauses (`card_due`): that seat owes
+the decision `card N`, and the turn keeps the rest of the scoring for when he has chosen.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from ..errors import WrongDecision
 from ..rng import Rng
-from .board import board
+from .board import Board, board
 
 KINDS = "FPMO"
 NOBLES = "PMO"
@@ -54,14 +55,14 @@ class Turn:
     extra: bool = False
     submitted: bool = False                               # his submission is in; it may pause
 
-    def copy(self) -> "Turn":
+    def copy(self) -> Turn:
         return replace(self, placed=list(self.placed), candidates=list(self.candidates),
                        order=list(self.order), cards=list(self.cards))
 
 
 class State:
     __slots__ = ("players", "tiles", "tokens", "stands", "supplies", "scores", "causes", "cities",
-                 "available", "cards", "used", "scored", "to_move", "turn", "owed", "result",
+                 "available", "cards", "used", "scored", "to_move", "turn", "card_due", "result",
                  "seed")
 
     def __init__(self, players: int):
@@ -79,11 +80,11 @@ class State:
         self.scored: set[str] = set()                 # ziggurats scored (each once)
         self.to_move = 0
         self.turn: Turn | None = None
-        self.owed: int | None = None                  # a seat owing `card N`: the turn pauses
+        self.card_due: int | None = None              # a seat owing `card N`: the turn pauses
         self.result: Result | None = None
         self.seed = 0
 
-    def copy(self) -> "State":
+    def copy(self) -> State:
         s = State.__new__(State)
         s.players = self.players
         s.tiles, s.tokens, s.scored = dict(self.tiles), dict(self.tokens), set(self.scored)
@@ -95,13 +96,20 @@ class State:
         s.available = list(self.available)
         s.cards = [list(x) for x in self.cards]
         s.used = [list(x) for x in self.used]
-        s.to_move, s.owed, s.result, s.seed = self.to_move, self.owed, self.result, self.seed
+        s.to_move, s.card_due, s.result, s.seed = self.to_move, self.card_due, self.result, self.seed
         s.turn = self.turn.copy() if self.turn else None
         return s
 
     @property
-    def board(self):
+    def board(self) -> Board:
         return board(self.players)
+
+    @property
+    def current(self) -> Turn:
+        """The turn in progress; a game that is over has none, and nothing is played then."""
+        if self.turn is None:
+            raise WrongDecision("the game is over; no turn is in progress.")
+        return self.turn
 
     def has(self, seat: int, card: int) -> bool:
         """Holds this card and may still use it (1 and 2 are turned over once used)."""
@@ -122,7 +130,7 @@ class State:
     def stand_limit(self, seat: int) -> int:
         return 7 if 3 in self.cards[seat] else STAND
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and all(
             getattr(self, k) == getattr(other, k) for k in State.__slots__)
 

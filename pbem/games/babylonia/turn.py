@@ -3,11 +3,16 @@ refill and the end (BABYLONIA-RULINGS.md, "A turn", "End", "Decisions owed by ot
 
 Scoring runs as soon as it can: a city at once, a ziggurat the mover wins
 when his `card N` follows, a ziggurat another player wins by pausing the turn
-(`state.owed`). Cards the mover names after a pause wait in `turn.cards` and
-are taken in order when the turn resumes; one gone by then is owed again.
+(`state.card_due`). Cards the mover names after a pause wait in `turn.cards` and
+are taken in order when the turn resumes; one gone by then is owed again. Until
+then they are his secret: the other seats see neither them in a view nor their
+steps in the record (`card ?`), and a seat answering the pause does not see the
+turn resume in its preview.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from ..errors import IllegalStep, WrongDecision
 from . import placing, scoring
@@ -46,7 +51,7 @@ def apply_step(state: State, seat: int, step: Step) -> None:
 
 
 def _apply_step(state: State, seat: int, step: Step) -> None:
-    turn = state.turn
+    turn = state.current
     if isinstance(step, Play):
         if turn.closed:
             raise IllegalStep("tokens are played before scoring, cards and extra")
@@ -72,7 +77,7 @@ def _apply_step(state: State, seat: int, step: Step) -> None:
 
 def close(state: State, seat: int) -> None:
     """End step 1: check the tokens make a whole legal way, find what became surrounded."""
-    turn = state.turn
+    turn = state.current
     if turn.closed:
         return
     problem = placing.way_problems(state, seat, turn.placed, complete=True)
@@ -86,7 +91,7 @@ def close(state: State, seat: int) -> None:
 
 
 def declare(state: State, hex: str) -> None:
-    turn = state.turn
+    turn = state.current
     if hex not in turn.candidates:
         raise IllegalStep(f"nothing at {hex} became surrounded this turn" if turn.candidates
                           else "nothing became surrounded this turn")
@@ -103,14 +108,14 @@ def declare(state: State, hex: str) -> None:
 
 
 def name_card(state: State, seat: int, card: int) -> None:
-    turn = state.turn
+    turn = state.current
     if turn.waiting:
         _check_available(state, card)
         scoring.take_card(state, seat, card)
         turn.waiting = None
         turn.resolved += 1
         return
-    if state.owed is None or len(turn.cards) >= _wins_ahead(state, seat):
+    if state.card_due is None or len(turn.cards) >= _wins_ahead(state, seat):
         raise IllegalStep("no ziggurat of yours waits for a card")
     if card in turn.cards:
         raise IllegalStep(f"card {card} is already named")
@@ -126,7 +131,7 @@ def _check_available(state: State, card: int) -> None:
 
 def _wins_ahead(state: State, seat: int) -> int:
     """The mover's ziggurat wins in the declared order beyond the paused one."""
-    turn = state.turn
+    turn = state.current
     return sum(1 for h in turn.order[turn.resolved + 1:]
                if h in state.board.ziggurats and scoring.majority(state, h) == seat)
 
@@ -138,8 +143,8 @@ def resolve(state: State, resuming: bool = False) -> None:
     the turn resumes after a pause, his named cards are taken in order, and
     when the next one is gone he owes a card like anyone else.
     """
-    turn, mover = state.turn, state.to_move
-    while state.owed is None and turn.waiting is None and turn.resolved < len(turn.order):
+    turn, mover = state.current, state.to_move
+    while state.card_due is None and turn.waiting is None and turn.resolved < len(turn.order):
         hex = turn.order[turn.resolved]
         if hex not in state.board.ziggurats:
             scoring.score_city(state, hex)
@@ -150,7 +155,7 @@ def resolve(state: State, resuming: bool = False) -> None:
         if winner is None or not state.available:
             turn.resolved += 1
         elif winner != mover:
-            state.owed = winner
+            state.card_due = winner
         elif not resuming:
             turn.waiting = hex
         elif turn.cards and turn.cards[0] in state.available:
@@ -158,12 +163,12 @@ def resolve(state: State, resuming: bool = False) -> None:
             turn.resolved += 1
         else:
             turn.cards[:1] = []          # his named card is gone: he chooses again
-            state.owed = mover
+            state.card_due = mover
 
 
 def unfinished(state: State, seat: int) -> str | None:
     """Why the submission cannot end here (None: it can)."""
-    turn = state.turn
+    turn = state.current
     if not turn.closed:
         problem = placing.way_problems(state, seat, turn.placed, complete=True)
         if problem:
@@ -180,7 +185,7 @@ def unfinished(state: State, seat: int) -> str | None:
     # as many cards as are left now (three ziggurats in one turn with one card left could
     # otherwise never finish); a win whose card is gone by then is owed, or gets nothing
     # when no card is left.
-    if state.owed is not None and len(turn.cards) < min(_wins_ahead(state, seat),
+    if state.card_due is not None and len(turn.cards) < min(_wins_ahead(state, seat),
                                                          len(state.available)):
         return "name a card for each ziggurat of yours still to score (card N)"
     return None
@@ -188,33 +193,43 @@ def unfinished(state: State, seat: int) -> str | None:
 
 def finish_submission(state: State, seat: int) -> None:
     """The submission is over: end the turn, or leave it paused for someone's card."""
-    if not state.turn.closed:
+    if not state.current.closed:
         close(state, seat)
     problem = unfinished(state, seat)
     if problem:
         raise IllegalStep(problem)
-    state.turn.submitted = True
-    if state.owed is None:
+    state.current.submitted = True
+    if state.card_due is None:
         end_turn(state)
 
 
 def answer_card(state: State, seat: int, card: int) -> None:
     """The owed `card N`; the rest of the turn then resolves by itself."""
-    if state.owed != seat:
+    take_card_due(state, seat, card)
+    resume(state)
+
+
+def take_card_due(state: State, seat: int, card: int) -> None:
+    """The owed `card N` taken, the paused turn not yet resumed: what the seat's own preview
+    shows. Resuming may take cards the mover named ahead, a secret until the answer is in."""
+    if state.card_due != seat:
         raise WrongDecision("no ziggurat card is owed by you now.")
     _check_available(state, card)
-    turn = state.turn
     scoring.take_card(state, seat, card)
-    state.owed = None
-    turn.resolved += 1
+    state.card_due = None
+    state.current.resolved += 1
+
+
+def resume(state: State) -> None:
+    """The rest of a paused turn after an answered card: scoring on, then the turn's end."""
     resolve(state, resuming=True)
-    if state.owed is None:
+    if state.card_due is None:
         end_turn(state)
 
 
 def end_turn(state: State) -> None:
     """Step 3, the end check, and the next turn (the same player's with `extra`)."""
-    mover, turn = state.to_move, state.turn
+    mover, turn = state.to_move, state.current
     refill(state, mover)
     cities_left = len(state.city_hexes())
     if state.stand_size(mover) == 0 or cities_left <= 1:
@@ -228,16 +243,17 @@ def end_turn(state: State) -> None:
     state.turn = Turn(turn.index + 1)
 
 
-def ranking(state: State, seats) -> tuple[int, ...]:
+def ranking(state: State, seats: Sequence[int]) -> tuple[int, ...]:
     """Most points; then more cities in front; still tied, a shared win."""
     key = {s: (state.scores[s], len(state.cities[s])) for s in seats}
     best = max(key.values())
     return tuple(s for s in seats if key[s] == best)
 
 
-def resign(state: State, seat: int, reason: str) -> None:
+def end_off_the_board(state: State, loser: int | None, reason: str) -> None:
     """Decision: a resigning (or timed-out) player ends the game; the others are ranked as at
-    its end, so in a game of two the other player wins."""
-    others = [s for s in range(state.players) if s != seat]
-    state.result = Result(ranking(state, others), reason)
-    state.turn, state.owed = None, None
+    its end, so in a game of two the other player wins. An aborted game (no loser) has no
+    winner."""
+    others = [s for s in range(state.players) if s != loser]
+    state.result = Result(ranking(state, others) if loser is not None else (), reason)
+    state.turn, state.card_due = None, None

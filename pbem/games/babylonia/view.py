@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .board import Hex
 from .cards import CARD_WORDS
 from .notation import WORDS
 from .state import KINDS, State
@@ -21,8 +22,8 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "seat": seat,
         "players": state.players,
         "to_move": state.to_move,
-        "owed": state.owed,
-        "phase": "over" if state.result else ("card" if state.owed is not None else "turn"),
+        "owed": state.card_due,
+        "phase": "over" if state.result else ("card" if state.card_due is not None else "turn"),
         "hexes": [_hex(state, h, seat) for h in b.hexes.values()],
         "stands": [_stand(state, s) if s == seat else None for s in range(state.players)],
         "stand_sizes": [state.stand_size(s) for s in range(state.players)],
@@ -42,7 +43,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     }
 
 
-def _hex(state: State, h, seat: int | None) -> dict:
+def _hex(state: State, h: Hex, seat: int | None) -> dict[str, Any]:
     token = state.tokens.get(h.name)
     shown = None
     if token is not None:
@@ -57,7 +58,7 @@ def _stand(state: State, seat: int) -> dict[str, int]:
     return {WORDS[k]: n for k, n in zip(KINDS, state.stands[seat])}
 
 
-def _turn(state: State, seat: int | None) -> dict | None:
+def _turn(state: State, seat: int | None) -> dict[str, Any] | None:
     turn = state.turn
     if turn is None:
         return None

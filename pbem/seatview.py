@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from . import deadlines
-from .games.base import Decision, Draft, Outcome, StepOption
+from .games.base import ABORT, Decision, Draft, Outcome, StepOption
 from .mail.words import winner_names
 from .store import Loaded
 
@@ -66,6 +66,7 @@ class SeatView:
     form_template: str | None          # the game's own form for the decision owed, if any
     undelivered: tuple[Undelivered, ...] = ()
     summary: tuple[str, ...] = ()      # a few lines for mails (built for mails only)
+    why: str = ""                      # why the game was called off, if it was
 
     @property
     def decision(self) -> Decision | None:
@@ -100,7 +101,7 @@ class SeatView:
             "summary": list(self.summary), "board_template": self.board_template,
             "form_template": self.form_template,
             "undelivered": [u.__dict__ for u in self.undelivered],
-            "record_path": f"/games/{self.game_id}/record",
+            "record_path": f"/games/{self.game_id}/record", "why": self.why,
         }
 
     def to_json(self) -> dict[str, Any]:
@@ -120,7 +121,7 @@ class SeatView:
             "deadline": self.deadline.strftime("%Y-%m-%d %H:%M UTC") if self.deadline else None,
             "time_limit_days": self.time_limit_days,
             "undelivered": [u.__dict__ for u in self.undelivered],
-            "record_path": f"/games/{self.game_id}/record",
+            "record_path": f"/games/{self.game_id}/record", "why": self.why,
         }
 
 
@@ -149,7 +150,14 @@ def build(loaded: Loaded, seat: int | None, *, live: bool = False, for_mail: boo
         form_template=engine.form_templates.get(owes.kind) if live and owes else None,
         undelivered=undelivered,
         summary=tuple(engine.summary(state, seat)) if for_mail and seat is not None else (),
+        why=called_off_because(loaded),
     )
+
+
+def called_off_because(loaded: Loaded) -> str:
+    """Why an aborted game was called off (the abort event's words), else ""."""
+    last = loaded.recent[-1] if loaded.recent else None
+    return str(last.get("why") or "") if last and last.get("type") == ABORT else ""
 
 
 # -- a draft ---------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from ..mail import deliver as delivery
 from ..mail.words import winner_names
 from .chart import score_chart
 from .errors import wants_json
-from ..seatview import outcome_json
+from ..seatview import called_off_because, outcome_json
 
 bp = Blueprint("record", __name__)
 
@@ -57,6 +57,7 @@ def record(game_id: str):
                         "outcome": outcome_json(outcome)})
     return render_template("record/record.html", game_id=loaded.id, kind=loaded.engine.name,
                            time_limit_days=loaded.row.time_limit_days, names=loaded.names, turns=turns,
+                           why=called_off_because(loaded),
                            chart=score_chart(series, loaded.names), outcome=outcome,
                            winner_name=winner, winner_names=winner_names(outcome, loaded.names),
                            created=request.args.get("created") == "1",

@@ -349,3 +349,47 @@ def test_confirm_and_started_helpers_agree_with_the_mail(app, client, smtp):
     with app.app_context():
         assert links.unsign(links.CONFIRM, link.split("/")[-1]) == game_id
     assert confirm(client, game_id) == game_id
+
+
+# -- declining ------------------------------------------------------------------------------------
+
+def test_an_invited_player_declines_from_his_invitation_and_nobody_wins(app, client, smtp):
+    game_id = create(client, first=0)
+    deliver(app)
+    invite = smtp.to(BOB)[-1]
+    link = link_in(invite, re.compile(r"http://pbem\.test(/d/\S+)"))
+    page = client.get(link)
+    assert page.status_code == 200 and "Decline this game of Babel?" in page.data.decode()
+    with app.app_context():
+        assert not store.load(game_id).over   # a scanner's GET declines nothing
+    declined = client.post(link, data={"confirm": "yes"})
+    assert declined.status_code == 303
+    with app.app_context():
+        loaded = store.load(game_id)
+        outcome = loaded.engine.outcome(loaded.state)
+        assert (outcome.winner, outcome.winners, outcome.reason) == (None, (), "aborted")
+        assert loaded.recent[-1]["why"] == "Bob declined the invitation."
+    deliver(app)
+    for addr in (ANNA, BOB):
+        over = smtp.to(addr)[-1]
+        assert "the game is over" in str(over["Subject"])
+        assert "Nobody wins (The game was aborted. Bob declined the invitation.)" in text_of(over)
+    record = client.get(f"/games/{game_id}/record").data.decode()
+    assert "nobody wins" in record and "Bob declined the invitation." in record
+    assert client.post(link, data={"confirm": "yes"}).status_code == 400   # over already
+
+
+def test_a_player_who_has_played_resigns_instead_of_declining(app, client, smtp):
+    game_id = create(client, first=0)
+    with app.app_context():
+        from pbem import turns
+        loaded = store.load(game_id)
+        text = loaded.engine.random_submission(loaded.state, 0, Rng(1))
+        turns.submit(game_id, 0, 0, text, turns.Origin(turns.BOT))
+    seat_link = live_seat_link(app, game_id, 0)
+    page = client.get(seat_link).data.decode()
+    assert "Decline the game" not in page and "Resign" in page
+    refused = client.post(seat_link + "/decline", json={"confirm": True})
+    assert refused.status_code == 400 and "resign" in refused.get_json()["error"]
+    bob = live_seat_link(app, game_id, 1)
+    assert "Decline the game" in client.get(bob).data.decode()

@@ -331,8 +331,9 @@ def test_snapshots_restore_exactly(name, seats):
 
 # -- the generic events ---------------------------------------------------------------------
 
-def check_over(engine: Engine, over: Any, seats: int) -> None:
-    """Nothing follows the end: every generic event and every decision is refused."""
+def check_over(engine: Engine, over: Any, seats: int, submission: str = "") -> None:
+    """Nothing follows the end: every generic event and every decision is refused; the end
+    is shown to every seat (view, mail summary, the words of a late submission)."""
     assert engine.to_act(over) == [] and engine.outcome(over) is not None
     for event in (engine.resign_event(0), engine.timeout_event(seats - 1), engine.abort_event("x")):
         with pytest.raises(WrongDecision, match="the game is over"):
@@ -341,6 +342,13 @@ def check_over(engine: Engine, over: Any, seats: int) -> None:
         assert engine.legal_steps(over, seat) == []
         json.dumps(engine.view(over, seat))
         assert all(isinstance(line, str) for line in engine.summary(over, seat))
+        with pytest.raises(WrongDecision, match="the game is over"):
+            engine.decide(over, seat, submission)
+        assert isinstance(engine.draft(over, seat, submission).error, WrongDecision)
+        try:
+            assert all(isinstance(w, str) for w in engine.explain(over, seat, submission))
+        except GameError:
+            pass
     json.dumps(engine.view(over, None))
     assert same(engine, engine.restore(json.loads(json.dumps(engine.snapshot(over)))), over)
 
@@ -348,12 +356,15 @@ def check_over(engine: Engine, over: Any, seats: int) -> None:
 @pytest.mark.parametrize("name, seats", CASES)
 def test_resign_timeout_and_abort_at_any_point(name, seats):
     engine = get(name)
+    rng = Rng.derived(seats, name + " generic events")
     real = tuple(s.state for s in states(name, seats) if s.real)
     for state in sampled(real, 25, 2 * special(name, seats)):
         if engine.outcome(state) is not None:
             check_over(engine, state, seats)
             continue
         before = engine.snapshot(state)
+        owing = engine.to_act(state)[0].seat
+        late = (kit_of(name).player or engine.random_submission)(state, owing, rng)
         for seat in range(seats):
             for event, reason in ((engine.resign_event(seat), "resigned"),
                                   (engine.timeout_event(seat), "timeout")):
@@ -361,7 +372,7 @@ def test_resign_timeout_and_abort_at_any_point(name, seats):
                 outcome = engine.outcome(over)
                 assert outcome.reason == reason and seat not in outcome.winners
                 assert outcome.winner is None or outcome.winners == (outcome.winner,)
-                check_over(engine, over, seats)
+                check_over(engine, over, seats, late)
         for seat in (seats, -1, None, True, "0"):
             with pytest.raises(WrongDecision):
                 engine.apply(state, {"v": engine.event_version, "type": "resign", "seat": seat})
@@ -369,7 +380,7 @@ def test_resign_timeout_and_abort_at_any_point(name, seats):
         assert engine.outcome(aborted) == ABORTED
         assert (ABORTED.winner, ABORTED.winners, ABORTED.reason, ABORTED.description) == \
             (None, (), "aborted", "The game was aborted.")
-        check_over(engine, aborted, seats)
+        check_over(engine, aborted, seats, late)
         assert all(engine.notation(engine.abort_event("x"), s) == "aborted" for s in [*range(seats), None])
         assert engine.snapshot(state) == before, "a generic event changed the state it was given"
 

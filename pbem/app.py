@@ -9,7 +9,7 @@ from flask import Flask, Request
 from flask.json.provider import DefaultJSONProvider
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import cli, web
+from . import cli, timeouts, web
 from .config import (ConfigError, ensure_secret_key, exit_refusing, from_environment,
                      production_server, refuse_unsafe_serving, warn_about)
 from .extensions import db, migrate
@@ -66,9 +66,11 @@ def _make_app(test_config: dict | None, server: str | None) -> Flask:
         refuse_unsafe_serving(app, server)
     warn_about(app)
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
-    app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", _engine_options(app.config["SQLALCHEMY_DATABASE_URI"]))
+    app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", timeouts.engine_options(app.config))
     app.extensions["pbem.replay_cache"] = ReplayCache(app.config.get("REPLAY_CACHE_SIZE", 2000))
     db.init_app(app)
+    with app.app_context():
+        timeouts.guard(db.engine, app.config)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     if app.config["PROXY_FIX"]:   # behind N reverse proxies: trust their X-Forwarded-* headers
         hops = app.config["PROXY_FIX"]
@@ -76,12 +78,3 @@ def _make_app(test_config: dict | None, server: str | None) -> Flask:
     web.init_app(app)
     cli.init_app(app)
     return app
-
-
-def _engine_options(url: str) -> dict:
-    if url.startswith("sqlite"):
-        return {"connect_args": {"timeout": 30}}
-    # No pre-ping: it costs a round trip on every request. A connection the database dropped
-    # fails its request (503), SQLAlchemy then discards the pool's stale connections, and the
-    # next request connects afresh.
-    return {"pool_pre_ping": False}

@@ -75,6 +75,14 @@ class Process:
             time.sleep(0.1)
         raise AssertionError(f"nothing listens on {port}:\n{self.output()}")
 
+    def wait_output(self, text: str, timeout: float = 30) -> str:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if text in (output := self.output()):
+                return output
+            time.sleep(0.1)
+        raise AssertionError(f"{text!r} never came:\n{self.output()}")
+
     def wait_exit(self, timeout: float = 60) -> int:
         try:
             return self.process.wait(timeout)

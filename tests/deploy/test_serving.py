@@ -190,8 +190,7 @@ def test_serve_production_upgrades_serves_and_delivers_mail(environment, process
     env = production_env(environment, smtp, PROXY_FIX="1")
     server = processes(unit_command(port), env, tmp_path / "serve.log")
     server.wait_listening(port)
-    output = server.output()
-    assert f"pbem: serving http://pbem.test on http://127.0.0.1:{port} with 8 threads" in output
+    output = server.wait_output(f"pbem: serving http://pbem.test on http://127.0.0.1:{port} with 8 threads")
     assert "Running upgrade" in output                       # the database was upgraded first
     status, _, page = get(port, "/")
     assert status == 200 and b"<html" in page

@@ -45,7 +45,7 @@ ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 sys.path[:0] = [str(ROOT), str(ROOT / "benchmarks")]
 
-SECRET = "load-benchmark-key"
+SECRET = "load-benchmark-key-" + "0" * 32   # 32 bytes at least, as production requires
 NAMES = ("Anna", "Bob")
 LONG = 150
 SNAPSHOT_EVERY = 16   # the server's default

@@ -9,8 +9,9 @@ from flask import Flask, Request
 from flask.json.provider import DefaultJSONProvider
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import cli, web
-from .config import ensure_secret_key, from_environment
+from . import cli, timeouts, web
+from .config import (ConfigError, ensure_secret_key, exit_refusing, from_environment,
+                     production_server, refuse_unsafe_serving, warn_about)
 from .extensions import db, migrate
 from .replaycache import ReplayCache
 
@@ -38,7 +39,20 @@ class StrictFormRequest(Request):
         return parser
 
 
-def make_app(test_config: dict | None = None) -> Flask:
+def make_app(test_config: dict | None = None, server: str | None = None) -> Flask:
+    """The app. `server` names the production server that will serve it (wsgi.py says so);
+    under gunicorn it is found by itself. A production server refuses debug and the outbox
+    page, and stops its process with one line instead of a traceback (see config.py)."""
+    server = production_server(server)
+    try:
+        return _make_app(test_config, server)
+    except ConfigError as error:
+        if server is None:
+            raise   # the flask command line prints it (ConfigError is a click exception)
+        exit_refusing(error, server)
+
+
+def _make_app(test_config: dict | None, server: str | None) -> Flask:
     instance = os.environ.get("PBEM_INSTANCE_PATH") or str(ROOT / "instance")
     app = Flask("pbem", instance_path=instance, instance_relative_config=True,
                 template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"))
@@ -47,11 +61,16 @@ def make_app(test_config: dict | None = None) -> Flask:
     app.config.from_mapping(from_environment(app.instance_path))
     if test_config:
         app.config.update(test_config)
-    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     ensure_secret_key(app)
-    app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", _engine_options(app.config["SQLALCHEMY_DATABASE_URI"]))
+    if server is not None:
+        refuse_unsafe_serving(app, server)
+    warn_about(app)
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", timeouts.engine_options(app.config))
     app.extensions["pbem.replay_cache"] = ReplayCache(app.config.get("REPLAY_CACHE_SIZE", 2000))
     db.init_app(app)
+    with app.app_context():
+        timeouts.guard(db.engine, app.config)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     if app.config["PROXY_FIX"]:   # behind N reverse proxies: trust their X-Forwarded-* headers
         hops = app.config["PROXY_FIX"]
@@ -59,12 +78,3 @@ def make_app(test_config: dict | None = None) -> Flask:
     web.init_app(app)
     cli.init_app(app)
     return app
-
-
-def _engine_options(url: str) -> dict:
-    if url.startswith("sqlite"):
-        return {"connect_args": {"timeout": 30}}
-    # No pre-ping: it costs a round trip on every request. A connection the database dropped
-    # fails its request (503), SQLAlchemy then discards the pool's stale connections, and the
-    # next request connects afresh.
-    return {"pool_pre_ping": False}

@@ -1,6 +1,7 @@
 """Commands: `flask --app pbem <command>`.
 
     serve        upgrade the database, do the background work in a thread, run the server
+    serve-production  the same without debug, through waitress (pbem/serving.py)
     worker       the background work alone: deliver mail, remind, enforce time limits
     new-game     create a game and mail the invitations; prints the game's id
     deliver      send the mail that is due (once, or --loop; --retry-failed first)
@@ -29,13 +30,14 @@ from .errors import BadInput
 from .inbound.ingest import Transient, ingest_bytes, ingest_maildir
 from .mail import deliver as delivery
 from .people import parse_player
+from .serving import serve_production
 from .worker import start_in_background, work
 
 mail = AppGroup("mail", help="The outbox.")
 
 
 def init_app(app) -> None:
-    for command in (serve, worker, new_game, deliver, mail, ingest, remind, verify):
+    for command in (serve, serve_production, worker, new_game, deliver, mail, ingest, remind, verify):
         app.cli.add_command(command)
 
 

@@ -2,9 +2,13 @@
 
 | variable             | default                              | meaning                                  |
 |----------------------|--------------------------------------|------------------------------------------|
-| SECRET_KEY           | (required unless debug or testing)   | signs links; keep it secret               |
+| SECRET_KEY           | (required unless debug or testing)   | signs links; at least 32 bytes           |
 | SECRET_KEY_FALLBACKS | (none)                               | older keys, comma-separated: still verify |
 | DATABASE_URL         | sqlite:///<instance>/pbem.sqlite3    | SQLite or postgresql://...               |
+| DATABASE_CONNECT_TIMEOUT | 5                                | seconds to connect (PostgreSQL), and the |
+|                      |                                      | longest the network may stay silent      |
+| DATABASE_STATEMENT_TIMEOUT | 10                             | seconds a statement may take (0: none);  |
+|                      |                                      | SQLite: how long to wait for a lock      |
 | BASE_URL             | http://127.0.0.1:5000                | the server's address, for links in mails |
 | MAIL_URL             | console:                             | smtp://, smtp+starttls://, smtps://      |
 | MAIL_FROM            | pbem <pbem@localhost>                | sender of every mail                     |
@@ -26,24 +30,91 @@
 | REFUSALS_PER_*       | 5 per address an hour, 30 in all     | answers to mail replies that cannot act  |
 | ADMIN_EMAIL          | (none: no operator page)             | the operator's address, for /admin       |
 | INGEST_MAX_BYTES     | 10485760                             | a larger incoming mail is quarantined    |
+
+Refusals. Settings that would make the server unsafe stop it before it serves anything, with
+one line on standard error (`pbem: ...`) and exit status 78 (EX_CONFIG), whatever the entry
+point: a `flask --app pbem ...` command (ConfigError is a click exception: click prints it and
+exits), gunicorn through wsgi.py (see `exit_refusing`), `serve-production`. In production (not
+FLASK_DEBUG, not testing) SECRET_KEY must be set and at least 32 bytes long; a production server
+(gunicorn, anything that loads wsgi.py, `serve-production`) refuses FLASK_DEBUG and OUTBOX_PAGE.
+The local trial (`make run`: debug, with the outbox page) is never refused.
 """
 
 from __future__ import annotations
 
 import os
 import secrets
+import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import click
+
 TRUE = {"1", "true", "yes", "on"}
+MIN_SECRET_KEY_BYTES = 32
+EX_CONFIG = 78                 # sysexits.h: a configuration error
+GUNICORN_APP_LOAD_ERROR = 4    # a gunicorn worker exiting with this makes the master stop too
 
 
-class ConfigError(RuntimeError):
-    """The server cannot start with these settings."""
+class ConfigError(click.ClickException):
+    """The server cannot start with these settings.
+
+    A click exception, so that every `flask --app pbem ...` command (the app is made while click
+    resolves the command) prints it as `pbem: <message>` and exits 78 instead of a traceback.
+    Each line of the message is one problem.
+    """
+
+    exit_code = EX_CONFIG
+
+    def show(self, file=None) -> None:
+        for line in self.message.splitlines():
+            click.echo(f"pbem: {line}", file=file or sys.stderr)
+
+
+def warn(message: str) -> None:
+    """One loud line on standard error, for settings that are allowed but probably wrong."""
+    print(f"pbem: warning: {message}", file=sys.stderr, flush=True)
+
+
+def exit_refusing(error: ConfigError, server: str | None) -> None:
+    """Stop a WSGI server's process with the refusal's line(s) and no traceback.
+
+    Under gunicorn the app is loaded in each worker (or in the master with --preload): a worker
+    that exits with gunicorn's APP_LOAD_ERROR makes the master stop ("App failed to load")
+    instead of booting workers forever, and the master exits with that status too.
+    """
+    error.show()
+    sys.stderr.flush()
+    sys.exit(GUNICORN_APP_LOAD_ERROR if server == "gunicorn" else EX_CONFIG)
+
+
+def production_server(declared: str | None = None) -> str | None:
+    """The production server this process serves under, if any.
+
+    gunicorn's master puts SERVER_SOFTWARE=gunicorn/<version> into its environment before it
+    loads the app (in the master with --preload, else in each worker, which inherit it), so this
+    sees gunicorn whatever it was told to load. wsgi.py declares itself for the other servers
+    (uWSGI, mod_wsgi, waitress-serve), which do not set it; `serve-production` checks itself.
+    """
+    if os.environ.get("SERVER_SOFTWARE", "").lower().startswith("gunicorn"):
+        return "gunicorn"
+    return declared
 
 
 def _flag(value: str | None, default: bool) -> bool:
     return default if value in (None, "") else value.strip().lower() in TRUE
+
+
+def _number(env, name: str, default: str, kind=int, minimum: float | None = None):
+    raw = env.get(name) or default
+    try:
+        value = kind(raw.strip())
+    except ValueError:
+        word = "a whole number" if kind is int else "a number"
+        raise ConfigError(f"{name} must be {word}, not {raw!r}") from None
+    if minimum is not None and value < minimum:
+        raise ConfigError(f"{name} must be at least {minimum:g}, not {raw!r}")
+    return value
 
 
 def database_url(url: str) -> str:
@@ -62,60 +133,97 @@ def from_environment(instance_path: str, env=os.environ) -> dict:
         "SECRET_KEY_FALLBACKS": keys,
         "SQLALCHEMY_DATABASE_URI": database_url(
             env.get("DATABASE_URL") or f"sqlite:///{Path(instance_path) / 'pbem.sqlite3'}"),
+        # libpq counts whole seconds and waits at least 2.
+        "DATABASE_CONNECT_TIMEOUT": _number(env, "DATABASE_CONNECT_TIMEOUT", "5", int, 2),
+        "DATABASE_STATEMENT_TIMEOUT": _number(env, "DATABASE_STATEMENT_TIMEOUT", "10", float, 0),
         "BASE_URL": env.get("BASE_URL", "http://127.0.0.1:5000").rstrip("/"),
         "MAIL_URL": env.get("MAIL_URL", "console:"),
         "MAIL_FROM": env.get("MAIL_FROM", "pbem <pbem@localhost>"),
         "OUTBOX_PAGE": _flag(env.get("OUTBOX_PAGE"), debug),
-        "LINK_MAX_AGE_DAYS": int(env.get("LINK_MAX_AGE_DAYS", "90")),
+        "LINK_MAX_AGE_DAYS": _number(env, "LINK_MAX_AGE_DAYS", "90"),
         "MAX_CONTENT_LENGTH": 64 * 1024,
-        "MAIL_RETRY_LIMIT": int(env.get("MAIL_RETRY_LIMIT", "8")),
+        "MAIL_RETRY_LIMIT": _number(env, "MAIL_RETRY_LIMIT", "8"),
         "LINK_REQUEST_INTERVAL_SECONDS": 600,
         "REPLY_ADDRESS": env.get("REPLY_ADDRESS", ""),
-        "REMIND_AFTER_HOURS": float(env.get("REMIND_AFTER_HOURS", "48")),
-        "REMIND_BEFORE_HOURS": float(env.get("REMIND_BEFORE_HOURS", "24")),
-        "DIGEST_INTERVAL_HOURS": float(env.get("DIGEST_INTERVAL_HOURS", "24")),
-        "PROXY_FIX": int(env.get("PROXY_FIX", "0")),
-        "SUBMISSIONS_PER_CLIENT_PER_MINUTE": int(env.get("SUBMISSIONS_PER_CLIENT_PER_MINUTE", "60")),
-        "SUBMISSIONS_PER_ADDRESS_PER_MINUTE": int(env.get("SUBMISSIONS_PER_ADDRESS_PER_MINUTE", "30")),
-        "PREVIEWS_PER_CLIENT_PER_MINUTE": int(env.get("PREVIEWS_PER_CLIENT_PER_MINUTE", "600")),
-        "SNAPSHOT_EVERY": int(env.get("SNAPSHOT_EVERY", "16")),
-        "REPLAY_CACHE_SIZE": int(env.get("REPLAY_CACHE_SIZE", "2000")),
-        "LINK_REQUESTS_PER_CLIENT_PER_HOUR": int(env.get("LINK_REQUESTS_PER_CLIENT_PER_HOUR", "10")),
-        "PROPOSALS_PER_CLIENT_PER_DAY": int(env.get("PROPOSALS_PER_CLIENT_PER_DAY", "20")),
-        "PROPOSALS_PER_ADDRESS_PER_DAY": int(env.get("PROPOSALS_PER_ADDRESS_PER_DAY", "10")),
-        "GAMES_PER_CLIENT_PER_DAY": int(env.get("GAMES_PER_CLIENT_PER_DAY", "20")),
-        "GAMES_PER_ADDRESS_PER_DAY": int(env.get("GAMES_PER_ADDRESS_PER_DAY", "20")),
-        "INVITES_PER_ADDRESS_PER_DAY": int(env.get("INVITES_PER_ADDRESS_PER_DAY", "20")),
-        "PROPOSAL_HOURS": float(env.get("PROPOSAL_HOURS", "24")),
-        "REFUSALS_PER_ADDRESS_PER_HOUR": int(env.get("REFUSALS_PER_ADDRESS_PER_HOUR", "5")),
-        "REFUSALS_PER_HOUR": int(env.get("REFUSALS_PER_HOUR", "30")),
+        "REMIND_AFTER_HOURS": _number(env, "REMIND_AFTER_HOURS", "48", float),
+        "REMIND_BEFORE_HOURS": _number(env, "REMIND_BEFORE_HOURS", "24", float),
+        "DIGEST_INTERVAL_HOURS": _number(env, "DIGEST_INTERVAL_HOURS", "24", float),
+        "PROXY_FIX": _number(env, "PROXY_FIX", "0"),
+        "SUBMISSIONS_PER_CLIENT_PER_MINUTE": _number(env, "SUBMISSIONS_PER_CLIENT_PER_MINUTE", "60"),
+        "SUBMISSIONS_PER_ADDRESS_PER_MINUTE": _number(env, "SUBMISSIONS_PER_ADDRESS_PER_MINUTE", "30"),
+        "PREVIEWS_PER_CLIENT_PER_MINUTE": _number(env, "PREVIEWS_PER_CLIENT_PER_MINUTE", "600"),
+        "SNAPSHOT_EVERY": _number(env, "SNAPSHOT_EVERY", "16"),
+        "REPLAY_CACHE_SIZE": _number(env, "REPLAY_CACHE_SIZE", "2000"),
+        "LINK_REQUESTS_PER_CLIENT_PER_HOUR": _number(env, "LINK_REQUESTS_PER_CLIENT_PER_HOUR", "10"),
+        "PROPOSALS_PER_CLIENT_PER_DAY": _number(env, "PROPOSALS_PER_CLIENT_PER_DAY", "20"),
+        "PROPOSALS_PER_ADDRESS_PER_DAY": _number(env, "PROPOSALS_PER_ADDRESS_PER_DAY", "10"),
+        "GAMES_PER_CLIENT_PER_DAY": _number(env, "GAMES_PER_CLIENT_PER_DAY", "20"),
+        "GAMES_PER_ADDRESS_PER_DAY": _number(env, "GAMES_PER_ADDRESS_PER_DAY", "20"),
+        "INVITES_PER_ADDRESS_PER_DAY": _number(env, "INVITES_PER_ADDRESS_PER_DAY", "20"),
+        "PROPOSAL_HOURS": _number(env, "PROPOSAL_HOURS", "24", float),
+        "REFUSALS_PER_ADDRESS_PER_HOUR": _number(env, "REFUSALS_PER_ADDRESS_PER_HOUR", "5"),
+        "REFUSALS_PER_HOUR": _number(env, "REFUSALS_PER_HOUR", "30"),
         "ADMIN_EMAIL": env.get("ADMIN_EMAIL", "").strip().lower(),
-        "INGEST_MAX_BYTES": int(env.get("INGEST_MAX_BYTES", str(10 * 1024 * 1024))),
+        "INGEST_MAX_BYTES": _number(env, "INGEST_MAX_BYTES", str(10 * 1024 * 1024)),
     }
 
 
-def ensure_secret_key(app) -> None:
-    """Refuse to run without a SECRET_KEY, except in debug or testing.
+NEW_KEY_HINT = "python3 -c 'import secrets; print(secrets.token_hex(32))'"
 
-    In debug a key is made once and kept in the instance folder, so links in
-    the local outbox survive a restart.
+
+def ensure_secret_key(app) -> None:
+    """Refuse to run without a SECRET_KEY of at least 32 bytes, except in debug or testing.
+
+    In debug a key is made once and kept in the instance folder, so links in the local outbox
+    survive a restart. Keys in SECRET_KEY_FALLBACKS are not measured: moving a short key there
+    is how a server that had one keeps its links working while it switches to a long one.
     """
-    if app.config.get("SECRET_KEY"):
+    key = app.config.get("SECRET_KEY")
+    if key:
+        size = len(key.encode()) if isinstance(key, str) else len(key)
+        if size < MIN_SECRET_KEY_BYTES and not (app.debug or app.config.get("TESTING")):
+            raise ConfigError(
+                f"SECRET_KEY is {size} bytes long; it must be at least {MIN_SECRET_KEY_BYTES}, or "
+                f"links could be forged. Make one with {NEW_KEY_HINT} (put the old key in "
+                "SECRET_KEY_FALLBACKS to keep its links working).")
         return
     if app.config.get("TESTING"):
         app.config["SECRET_KEY"] = "testing-" + secrets.token_hex(16)
         return
     if not app.debug:
-        raise ConfigError("SECRET_KEY is not set: links could be forged. Set SECRET_KEY in the "
-                          "environment (for example: python -c 'import secrets; "
-                          "print(secrets.token_hex(32))'), or run with FLASK_DEBUG=1 on your own "
-                          "machine.")
+        raise ConfigError(f"SECRET_KEY is not set: links could be forged. Set SECRET_KEY in the "
+                          f"environment (make one with {NEW_KEY_HINT}), or run with FLASK_DEBUG=1 "
+                          "on your own machine.")
     path = Path(app.instance_path) / "secret_key"
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(secrets.token_hex(32))
         path.chmod(0o600)
     app.config["SECRET_KEY"] = path.read_text().strip()
+
+
+def refuse_unsafe_serving(app, server: str) -> None:
+    """A production server does not serve in debug, nor the outbox page (it shows every link)."""
+    problems = []
+    if app.debug:
+        problems.append(f"FLASK_DEBUG is on under {server}: a production server does not run in "
+                        "debug. Unset FLASK_DEBUG (`make run` is the local trial).")
+    # In debug the outbox page is on by default: that is the debug line's to say, unless the
+    # environment turned it on itself.
+    if app.config.get("OUTBOX_PAGE") and (not app.debug or _flag(os.environ.get("OUTBOX_PAGE"), False)):
+        problems.append(f"OUTBOX_PAGE is on under {server}: /outbox would show every mail and "
+                        "link to anyone. Unset OUTBOX_PAGE.")
+    if problems:
+        raise ConfigError("\n".join(problems))
+
+
+def warn_about(app) -> None:
+    """Settings allowed outside a production server, but worth a line on standard error."""
+    if app.config.get("TESTING"):
+        return
+    if app.config.get("OUTBOX_PAGE") and not app.debug:
+        warn("OUTBOX_PAGE is on without FLASK_DEBUG: /outbox shows every mail and link to anyone "
+             "who can reach this server (production servers refuse it).")
 
 
 def mail_domain(app) -> str:

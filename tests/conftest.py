@@ -117,7 +117,7 @@ def make_app(database_url, smtp):
     def make(url: str | None = None, **config):
         app = create_app({
             "TESTING": True,
-            "SECRET_KEY": "test-key-" + secrets.token_hex(8),
+            "SECRET_KEY": "test-key-" + secrets.token_hex(16),
             "SQLALCHEMY_DATABASE_URI": url or database_url,
             "BASE_URL": BASE_URL,
             "MAIL_URL": f"smtp://127.0.0.1:{smtp.port}",

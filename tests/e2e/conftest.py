@@ -40,7 +40,7 @@ class LiveServer:
     def __init__(self, tmp: Path):
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.env = {**os.environ, "SECRET_KEY": "browser-test-key", "BASE_URL": self.url,
+        self.env = {**os.environ, "SECRET_KEY": "browser-test-key-" + "0" * 32, "BASE_URL": self.url,
                     "DATABASE_URL": f"sqlite:///{tmp / 'pbem.sqlite3'}", "MAIL_URL": "console:",
                     "OUTBOX_PAGE": "1", "PBEM_INSTANCE_PATH": str(tmp), "FLASK_DEBUG": "0"}
         self.log = open(tmp / "server.log", "w")

@@ -220,13 +220,17 @@ class Server:
                              enable_SMTPUTF8=True, hostname=self.hostname,
                              ident="pbem LMTP", loop=loop)
 
-        if self.unix_socket:
-            server = await loop.create_unix_server(session, path=self.unix_socket)
-            os.chmod(self.unix_socket, 0o660)
-            self.address = self.unix_socket
-        else:
-            server = await loop.create_server(session, host=self.host, port=self.port)
-            self.address = server.sockets[0].getsockname()[:2]
+        try:
+            if self.unix_socket:
+                server = await loop.create_unix_server(session, path=self.unix_socket)
+                os.chmod(self.unix_socket, 0o660)
+                self.address = self.unix_socket
+            else:
+                server = await loop.create_server(session, host=self.host, port=self.port)
+                self.address = server.sockets[0].getsockname()[:2]
+        except BaseException:   # the address is taken, or not ours to bind
+            executor.shutdown(wait=False)
+            raise
         try:
             if on_ready is not None:
                 on_ready(self.address)

@@ -7,6 +7,7 @@ commands and the web processes do not pay for importing it at start-up.
 from __future__ import annotations
 
 import logging
+import os
 
 import click
 from flask import current_app
@@ -43,5 +44,10 @@ def lmtp(host: str, port: int, unix_socket: str | None, workers: int):
         where = address if isinstance(address, str) else f"{address[0]}:{address[1]}"
         click.echo(f"pbem lmtp: listening on {where} (messages up to {server.max_bytes} bytes)")
 
-    server.run_forever(ready)
+    try:
+        server.run_forever(ready)
+    except OSError as error:   # the address is taken, or not ours to bind
+        where = unix_socket or f"{host}:{port}"
+        why = os.strerror(error.errno) if error.errno else str(error)
+        raise click.ClickException(f"cannot listen on {where}: {why}") from None
     click.echo("pbem lmtp: stopped")

@@ -483,6 +483,13 @@ def test_the_command_serves_until_a_signal_stops_it(database_url, app, actions, 
         Client(address)
 
 
+def test_the_command_says_so_when_its_port_is_taken(app, lmtp):
+    host, port = lmtp.address
+    result = app.test_cli_runner().invoke(args=["lmtp", "--host", host, "--port", str(port)])
+    assert result.exit_code == 1
+    assert result.output == f"Error: cannot listen on {host}:{port}: Address already in use\n"
+
+
 def test_the_command_listens_on_a_unix_socket(database_url, app, actions, smtp, game, tmp_path):
     path = str(tmp_path / "lmtp.sock")
     proc = subprocess.Popen([FLASK, "--app", "pbem", "lmtp", "--socket", path],

@@ -22,6 +22,9 @@ to `ingest.ingest_bytes`, exactly as the `ingest` pipe does, without starting Py
 - Ingest blocks (database, mail composition), so it runs in a pool of threads, each message in
   an app context of its own (Flask-SQLAlchemy's session is per app context): a slow message
   never stops the server from reading the next connection.
+- On SIGTERM or SIGINT it stops listening, lets the messages being ingested finish (up to
+  GRACE_SECONDS) and answer, and closes the connections: a message cut off in between is tried
+  again by the MTA, and still applies once.
 """
 
 from __future__ import annotations

@@ -21,6 +21,7 @@ import subprocess
 import sys
 import threading
 import time
+from contextlib import contextmanager
 from email.message import EmailMessage
 from email.utils import formataddr, formatdate, make_msgid, parseaddr
 from pathlib import Path
@@ -413,30 +414,43 @@ def test_a_database_never_upgraded_is_answered_451_and_logged(
         assert "ProgrammingError" in caplog.text
 
 
-def test_a_slow_message_does_not_stop_the_server(app, actions, smtp, serve, game):
-    """While one message is being ingested (here: waiting on a database lock), the server
-    still accepts connections, greets and answers."""
+@contextmanager
+def database_locked(app):
+    """Hold a lock every reply waits on: SQLite's write lock, PostgreSQL's on the games."""
     from sqlalchemy import text
 
     from pbem.extensions import db
-    server = serve(app)
-    invite, raw = reply_to(actions, game, ANNA)
-    answers = []
     with app.app_context():
-        with db.engine.connect() as conn:   # holds a write lock on the games' table
+        with db.engine.connect() as conn:
             if app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
                 conn.exec_driver_sql("BEGIN IMMEDIATE")
             else:
                 conn.execute(text("LOCK TABLE games IN ACCESS EXCLUSIVE MODE"))
-            slow = threading.Thread(target=lambda: answers.extend(
-                deliver(server.address, raw, [str(invite["Reply-To"])])))
-            slow.start()
-            time.sleep(0.5)
-            assert not answers   # still waiting on the lock
-            other = Client(server.address)
-            assert other.noop() == 250
-            other.close()
-            conn.rollback()
+            try:
+                yield
+            finally:
+                conn.rollback()
+
+
+def in_background(address, raw: bytes, recipients) -> tuple[threading.Thread, list]:
+    answers = []
+    thread = threading.Thread(target=lambda: answers.extend(deliver(address, raw, recipients)))
+    thread.start()
+    return thread, answers
+
+
+def test_a_slow_message_does_not_stop_the_server(app, actions, smtp, serve, game):
+    """While one message is being ingested (here: waiting on a database lock), the server
+    still accepts connections, greets and answers."""
+    server = serve(app)
+    invite, raw = reply_to(actions, game, ANNA)
+    with database_locked(app):
+        slow, answers = in_background(server.address, raw, [str(invite["Reply-To"])])
+        time.sleep(0.5)
+        assert not answers   # still waiting on the lock
+        other = Client(server.address)
+        assert other.noop() == 250
+        other.close()
     slow.join(30)
     assert answers == [applied(game)]
 
@@ -481,6 +495,26 @@ def test_the_command_serves_until_a_signal_stops_it(database_url, app, actions, 
     assert f"applied (game {game})" in err and "<- anna@example.org to turns+" in err
     with pytest.raises(OSError):
         Client(address)
+
+
+def test_the_command_finishes_the_message_it_is_ingesting_before_it_stops(
+        database_url, app, actions, smtp, game):
+    proc, address = start_command(app, database_url)
+    try:
+        invite, raw = reply_to(actions, game, ANNA)
+        with database_locked(app):
+            slow, answers = in_background(address, raw, [str(invite["Reply-To"])])
+            time.sleep(1)
+            proc.terminate()   # SIGTERM while the reply waits on the lock
+            time.sleep(0.5)
+            assert proc.poll() is None and not answers
+        slow.join(30)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert answers == [applied(game)]
+    assert proc.returncode == 0 and out == "pbem lmtp: stopped\n", err
+    assert actions.event_count(game) == 1
 
 
 def test_the_command_says_so_when_its_port_is_taken(app, lmtp):

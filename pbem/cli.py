@@ -28,6 +28,7 @@ from werkzeug.serving import run_simple
 from . import games, reminders, store, turns
 from .errors import BadInput
 from .inbound.ingest import Transient, ingest_bytes, ingest_maildir
+from .inbound.lmtp_cli import lmtp
 from .mail import deliver as delivery
 from .people import parse_player
 from .serving import serve_production
@@ -37,7 +38,8 @@ mail = AppGroup("mail", help="The outbox.")
 
 
 def init_app(app) -> None:
-    for command in (serve, serve_production, worker, new_game, deliver, mail, ingest, remind, verify):
+    for command in (serve, serve_production, worker, new_game, deliver, mail, ingest, lmtp, remind,
+                    verify):
         app.cli.add_command(command)
 
 

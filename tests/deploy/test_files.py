@@ -142,7 +142,7 @@ def test_the_example_as_shipped_is_refused_and_a_filled_in_copy_runs(tmp_path):
 
 # -- systemd units ---------------------------------------------------------------------------
 
-UNITS = ["pbem.service", "pbem-web.service", "pbem-worker.service"]
+UNITS = ["pbem.service", "pbem-web.service", "pbem-worker.service", "pbem-lmtp.service"]
 
 
 def unit_settings(name: str) -> dict[str, dict[str, list[str]]]:
@@ -173,7 +173,8 @@ def test_the_units_run_pbem_as_its_own_user_hardened(name):
     argv = shlex.split(command)
     refused = {"pbem.service": (["/srv/pbem/.venv/bin/flask", "--app", "pbem", "serve-production"], "78"),
                "pbem-web.service": (["/srv/pbem/.venv/bin/gunicorn"], "4"),
-               "pbem-worker.service": (["/srv/pbem/.venv/bin/flask", "--app", "pbem", "worker"], "78")}[name]
+               "pbem-worker.service": (["/srv/pbem/.venv/bin/flask", "--app", "pbem", "worker"], "78"),
+               "pbem-lmtp.service": (["/srv/pbem/.venv/bin/flask", "--app", "pbem", "lmtp"], "78")}[name]
     assert argv[:len(refused[0])] == refused[0]
     # A refused start is not restarted in a loop: its exit status stops Restart=always.
     assert service["RestartPreventExitStatus"] == [refused[1]]

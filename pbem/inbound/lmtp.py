@@ -1,0 +1,257 @@
+"""A long-running LMTP server: the MTA hands each reply over a socket to a warm process.
+
+`flask --app pbem lmtp` listens on 127.0.0.1:8024 (or a UNIX socket) and gives every message
+to `ingest.ingest_bytes`, exactly as the `ingest` pipe does, without starting Python for each.
+
+- One message is at most one decision (ingest knows it by its Message-ID), so it is ingested
+  once with all its envelope recipients, and every recipient gets the same answer: RFC 2033
+  wants one reply per accepted RCPT after DATA, which aiosmtpd's LMTP class does not send
+  (aio-libs/aiosmtpd#517): `ReplyLMTP` repeats the reply that ends DATA for each recipient.
+- `250` once the message is handled for good (applied, failed, refused, dropped, ignored,
+  bounce, quarantined, duplicate); `451 4.3.0` when the database is away (`Transient`), or on
+  any other failure, which is logged: the MTA keeps the message and tries again, and the
+  server goes on.
+- A message larger than INGEST_MAX_BYTES is refused with `552`: at MAIL FROM when the MTA
+  declares its SIZE (Postfix does; SIZE is offered in the LHLO answer), otherwise after its
+  data was read and thrown away. The pipe quarantines such a message because a pipe cannot
+  refuse one before reading it; here the MTA still holds it and returns it to its sender.
+  Lines may be as long as the message may be large: the pipe reads those too.
+- The server adds `Return-Path: <envelope sender>` on top, as a final delivery does (RFC 5321
+  4.4): ingest reads `Return-Path: <>` as automatic mail, as it does behind a pipe with Postfix's
+  `R` flag.
+- Ingest blocks (database, mail composition), so it runs in a pool of threads, each message in
+  an app context of its own (Flask-SQLAlchemy's session is per app context): a slow message
+  never stops the server from reading the next connection.
+- On SIGTERM or SIGINT it stops listening, lets the messages being ingested finish (up to
+  GRACE_SECONDS) and answer, and closes the connections: a message cut off in between is tried
+  again by the MTA, and still applies once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import socket
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+from aiosmtpd.lmtp import LMTP
+
+from ..extensions import db
+from .ingest import Transient, ingest_bytes
+from .lmtp_cli import DEFAULT_HOST, DEFAULT_PORT, DEFAULT_WORKERS
+
+log = logging.getLogger(__name__)
+
+GRACE_SECONDS = 30.0   # on stop: how long messages being ingested may take to finish
+TRY_LATER = "451 4.3.0 Not handled now, try again later"
+
+
+class ReplyLMTP(LMTP):
+    """aiosmtpd's LMTP session, with one reply per accepted recipient at the end of DATA."""
+
+    def __init__(self, handler, *, line_length_limit: int, connections: set, **kwargs):
+        self.line_length_limit = line_length_limit   # read by the base class's __init__
+        self._connections = connections
+        self._owed: int | None = None   # replies the end of the current DATA owes
+        super().__init__(handler, **kwargs)
+
+    def connection_made(self, transport) -> None:
+        super().connection_made(transport)
+        self._connections.add(self)
+
+    def connection_lost(self, error) -> None:
+        self._connections.discard(self)
+        super().connection_lost(error)
+
+    async def smtp_DATA(self, arg) -> None:
+        self._owed = 0   # armed: the 354 answer sets how many replies the end owes
+        try:
+            await super().smtp_DATA(arg)
+        finally:
+            self._owed = None
+
+    async def push(self, status) -> None:
+        text = status.decode() if isinstance(status, bytes) else status
+        if self._owed is None:
+            await super().push(status)
+        elif text.startswith("354"):
+            self._owed = len(self.envelope.rcpt_tos)
+            await super().push(status)
+        elif self._owed:
+            # Whatever ends DATA (the handler's answer, or aiosmtpd's own 552 or 500) is
+            # the answer for every recipient.
+            owed, self._owed = self._owed, None
+            for _ in range(owed):
+                await super().push(status)
+        else:   # DATA refused before 354 (no recipient yet, a syntax error): one reply
+            self._owed = None
+            await super().push(status)
+
+
+class ReplyHandler:
+    """The aiosmtpd handler: each message into `ingest_bytes`, in a worker thread."""
+
+    def __init__(self, app, executor: ThreadPoolExecutor):
+        self.app, self.executor = app, executor
+        self.active = 0
+        self.idle = asyncio.Event()
+        self.idle.set()
+
+    async def handle_DATA(self, server, session, envelope) -> str:
+        recipients = list(envelope.rcpt_tos)
+        raw = return_path(envelope.mail_from) + envelope.original_content
+        started = time.perf_counter()
+        self.active += 1
+        self.idle.clear()
+        try:
+            result = await asyncio.get_running_loop().run_in_executor(
+                self.executor, self.ingest, raw, recipients)
+        except Transient as failure:
+            log.warning("not handled now (the MTA tries again): %s", failure)
+            return TRY_LATER
+        except Exception:   # a bug: the MTA keeps the message, the server goes on
+            log.exception("ingest failed; answered 451 so that the MTA tries again")
+            return TRY_LATER
+        finally:
+            self.active -= 1
+            if not self.active:
+                self.idle.set()
+        log.info("%s <- %s to %s (%.0f ms)", result, envelope.mail_from or "<>",
+                 ", ".join(recipients), (time.perf_counter() - started) * 1000)
+        return f"250 2.0.0 {result.status}" + (f" (game {result.game_id})" if result.game_id else "")
+
+    def ingest(self, raw: bytes, recipients: list[str]):
+        with self.app.app_context():
+            try:
+                return ingest_bytes(raw, recipients)
+            finally:
+                db.session.remove()
+
+
+def return_path(sender: str | None) -> bytes:
+    """The Return-Path line a final delivery adds: the envelope sender, `<>` for a bounce."""
+    clean = "".join(c for c in (sender or "") if c.isprintable() and c not in "<>")
+    return b"Return-Path: <" + clean.encode("utf-8", "surrogateescape") + b">\r\n"
+
+
+class Server:
+    """The LMTP server on an event loop of its own.
+
+    `run_forever()` serves in the foreground until SIGTERM or SIGINT (the command);
+    `start()` and `stop()` serve from a thread (tests, benchmarks). `address` is where it
+    listens once started: (host, port), or the socket's path.
+    """
+
+    def __init__(self, app, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
+                 unix_socket: str | None = None, workers: int = DEFAULT_WORKERS,
+                 grace: float = GRACE_SECONDS):
+        self.app, self.host, self.port, self.unix_socket = app, host, port, unix_socket
+        self.workers, self.grace = workers, grace
+        self.max_bytes = int(app.config["INGEST_MAX_BYTES"])
+        self.hostname = socket.gethostname()   # not getfqdn() per connection: it may ask DNS
+        self.address = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._stop: asyncio.Event | None = None
+        self._thread: threading.Thread | None = None
+        self._error: BaseException | None = None
+
+    # -- in the foreground ------------------------------------------------------------
+
+    def run_forever(self, on_ready=None) -> None:
+        """Serve until SIGTERM or SIGINT; `on_ready(address)` once listening."""
+        import signal
+
+        async def main():
+            loop = asyncio.get_running_loop()
+            for sig in (signal.SIGTERM, signal.SIGINT):
+                loop.add_signal_handler(sig, self._request_stop)
+            await self._serve(on_ready)
+
+        asyncio.run(main())
+
+    # -- from a thread --------------------------------------------------------------------
+
+    def start(self, timeout: float = 10.0) -> "Server":
+        ready = threading.Event()
+
+        def run():
+            try:
+                asyncio.run(self._serve(lambda address: ready.set()))
+            except BaseException as error:   # reported by start()
+                self._error = error
+                ready.set()
+
+        self._thread = threading.Thread(target=run, name="pbem-lmtp", daemon=True)
+        self._thread.start()
+        if not ready.wait(timeout):
+            raise TimeoutError("the LMTP server did not start")
+        if self._error is not None:
+            raise self._error
+        return self
+
+    def stop(self) -> None:
+        if self._loop is not None and self._thread is not None:
+            self._loop.call_soon_threadsafe(self._request_stop)
+            self._thread.join()
+            self._thread = None
+
+    def __enter__(self) -> "Server":
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    # -- the loop ----------------------------------------------------------------------------
+
+    def _request_stop(self) -> None:
+        if self._stop is not None:
+            self._stop.set()
+
+    async def _serve(self, on_ready) -> None:
+        loop = self._loop = asyncio.get_running_loop()
+        self._stop = asyncio.Event()
+        executor = ThreadPoolExecutor(self.workers, thread_name_prefix="pbem-lmtp-ingest")
+        handler = ReplyHandler(self.app, executor)
+        connections: set[ReplyLMTP] = set()
+
+        def session():
+            return ReplyLMTP(handler, line_length_limit=max(self.max_bytes, 1001),
+                             connections=connections, data_size_limit=self.max_bytes,
+                             enable_SMTPUTF8=True, hostname=self.hostname,
+                             ident="pbem LMTP", loop=loop)
+
+        try:
+            if self.unix_socket:
+                server = await loop.create_unix_server(session, path=self.unix_socket)
+                os.chmod(self.unix_socket, 0o660)
+                self.address = self.unix_socket
+            else:
+                server = await loop.create_server(session, host=self.host, port=self.port)
+                self.address = server.sockets[0].getsockname()[:2]
+        except BaseException:   # the address is taken, or not ours to bind
+            executor.shutdown(wait=False)
+            raise
+        try:
+            if on_ready is not None:
+                on_ready(self.address)
+            await self._stop.wait()
+        finally:
+            server.close()   # no new connections; the messages being ingested may finish
+            try:
+                await asyncio.wait_for(handler.idle.wait(), self.grace)
+            except asyncio.TimeoutError:
+                log.warning("stopping with %d message(s) still being ingested", handler.active)
+            for connection in list(connections):
+                if connection.transport is not None:
+                    connection.transport.close()
+            await server.wait_closed()
+            await asyncio.sleep(0)   # let the closed sessions end their tasks
+            executor.shutdown(wait=True)
+            if self.unix_socket:
+                try:
+                    os.unlink(self.unix_socket)
+                except FileNotFoundError:
+                    pass

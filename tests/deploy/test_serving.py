@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import re
 import shlex
 import sqlite3
 import time
@@ -199,12 +200,20 @@ def test_serve_production_upgrades_serves_and_delivers_mail(environment, process
                        "name1": "Bob", "email1": "bob@example.org"})
     json_headers = {"Content-Type": "application/json", "Accept": "application/json"}
     status, _, raw = get(port, "/games", method="POST", body=body, headers=json_headers)
-    assert status == 201, raw
-    # The worker thread delivers the invitations (and Anna's turn) through SMTP.
+    assert status == 202, raw
+    # The worker thread delivers Anna's confirmation through SMTP; its button starts the game.
     deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and not (smtp.to("anna@example.org") and smtp.to("bob@example.org")):
+    while time.monotonic() < deadline and not smtp.to("anna@example.org"):
         time.sleep(0.2)
-    assert smtp.to("anna@example.org") and smtp.to("bob@example.org"), server.output()
+    [confirmation] = smtp.to("anna@example.org")
+    link = re.search(r"http://pbem\.test(/c/\S+)", confirmation.get_body(("plain",)).get_content())
+    status, _, raw = get(port, link.group(1), method="POST", body="{}", headers=json_headers)
+    assert status == 201, raw
+    # ... and then the invitations (and Anna's turn).
+    while time.monotonic() < deadline + 30 and not (len(smtp.to("anna@example.org")) == 2
+                                                   and smtp.to("bob@example.org")):
+        time.sleep(0.2)
+    assert len(smtp.to("anna@example.org")) == 2 and smtp.to("bob@example.org"), server.output()
     # PROXY_FIX is honoured: waitress leaves X-Forwarded-For to it (rate limits count per client).
     status, _, raw = get(port, "/links", method="POST", body=json.dumps({"email": "anna@example.org"}),
                          headers={**json_headers, "X-Forwarded-For": "203.0.113.7"})

@@ -70,10 +70,11 @@ def confirm_game(proposal, spec) -> None:
     engine = spec.engine()
     names = [name for name, _ in spec.players]
     queue("confirm", names[0], proposal.creator, f"Confirm your game of {engine.title}",
-          {"game": engine, "names": names, "spec": spec,
+          {"title": engine.title, "names": names, "spec": spec,
            "addresses": [address for _, address in spec.players],
            "confirm_url": links.url_of(links.CONFIRM, proposal.id),
-           "hours": current_app.config["PROPOSAL_HOURS"]})
+           "hours": current_app.config["PROPOSAL_HOURS"]},
+          from_name=f"{engine.title}: {match_title(names)}")
 
 
 def game_created(loaded: Loaded) -> None:

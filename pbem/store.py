@@ -26,7 +26,7 @@ from sqlalchemy.exc import IntegrityError
 from . import games
 from .errors import AlreadySubmitted, NotFound
 from .extensions import db
-from .games.base import Decision, Game as Engine
+from .games.base import Decision, Engine
 from .models import Event, Game, Seat, SeatNonce, Snapshot
 
 SEED_BITS = 63   # fits a signed BIGINT

@@ -8,23 +8,23 @@ from __future__ import annotations
 
 from importlib import import_module
 
-from .base import Game
+from .base import Engine
 
-#: name -> "module:attribute" of a `Game` instance.
+#: name -> "module:attribute" of an `Engine` instance.
 INSTALLED = {
     "babel": "pbem.games.babel:GAME",
     "babel-tower": "pbem.games.babel_tower:GAME",
     "babylonia": "pbem.games.babylonia:GAME",
 }
 
-_loaded: dict[str, Game] = {}
+_loaded: dict[str, Engine] = {}
 
 
 class UnknownGame(KeyError):
     pass
 
 
-def get(name: str) -> Game:
+def get(name: str) -> Engine:
     if name not in INSTALLED:
         raise UnknownGame(name)
     if name not in _loaded:
@@ -33,5 +33,5 @@ def get(name: str) -> Game:
     return _loaded[name]
 
 
-def all_games() -> list[Game]:
+def all_games() -> list[Engine]:
     return [get(name) for name in INSTALLED]

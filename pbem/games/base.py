@@ -6,10 +6,17 @@ random. Its state is an opaque value the server never looks into; everything
 the server shows comes from `view(state, seat)`, computed for that seat.
 
 A game's log is a list of events (JSON-able dicts). Each has at least
-`"type"` and `"seat"`; `"v"` is the event format's version. Every engine must
-accept the generic events `{"type": "resign", "seat": s}` and
-`{"type": "timeout", "seat": s}` (a seat's time ran out) at any point while the
-game runs. All other events come from `decide()`.
+`"type"` and `"seat"`; `"v"` is the event format's version. Every engine
+accepts three generic events at any point while the game runs, handled here
+once for all games (`Engine.apply`):
+- `{"type": "resign", "seat": s}`: the seat gives up and loses;
+- `{"type": "timeout", "seat": s}`: the seat's time ran out, and it loses;
+- `{"type": "abort", "seat": null, "why": "..."}`: the game ends with no winner.
+All other events come from `decide()`.
+
+Words: a seat *owes* a decision (`to_act`: a turn, an answer); what a rule
+makes a seat hand over is *due* (Babel's halving discards, Babylonia's
+ziggurat card).
 
 Chance is not the rules' business: all of it is drawn from the seed given to
 `start()`, through `pbem.games.rng.Rng`, so replaying (seed, options, events)
@@ -19,27 +26,51 @@ always yields the same state.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any, Generic, Protocol, TypeVar
 
 from .errors import GameError, IllegalStep, NotationError, PositionError, WrongDecision
+from .rng import Rng
 from .text import split_steps
 
 __all__ = [
-    "Decision", "Draft", "Game", "GameError", "IllegalStep", "NotationError", "Option",
-    "Outcome", "PositionError", "StepOption", "WrongDecision",
+    "ABORTED", "Decision", "Draft", "Engine", "GameError", "IllegalStep", "NotationError",
+    "Option", "Outcome", "PositionError", "StepOption", "WrongDecision",
 ]
 
 EVENT_VERSION = 1
 
+#: An event as stored and applied: JSON-able, with at least "type" and "seat".
+Event = Mapping[str, Any]
 
-def required(owed: str | None, over: bool) -> str:
+RESIGN, TIMEOUT, ABORT = "resign", "timeout", "abort"
+#: The reasons the generic events end a game with (`Outcome.reason`).
+RESIGNED, TIMED_OUT, ABORTED_REASON = "resigned", "timeout", "aborted"
+#: How the record writes the generic events.
+GENERIC_NOTATION = {RESIGN: "resign", TIMEOUT: "timeout", ABORT: "aborted"}
+
+
+T = TypeVar("T")
+
+
+def event_field(event: Event, key: str, kind: type[T]) -> T:
+    """A field of one of a game's own events, or the GameError that names it (a malformed
+    event: the server writes only what `decide` returns, so this guards against hand edits)."""
+    value = event.get(key)
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+        raise GameError(f"a {event.get('type')} event needs {key!r} ({kind.__name__}), "
+                        f"not {value!r}.")
+    return value
+
+
+def required(kind: str | None, over: bool) -> str:
     """The kind of decision a seat owes now, or the WrongDecision its submission meets."""
     if over:
         raise WrongDecision("the game is over.")
-    if owed is None:
+    if kind is None:
         raise WrongDecision("it is not your turn.")
-    return owed
+    return kind
 
 
 @dataclass(frozen=True)
@@ -85,23 +116,36 @@ class Outcome:
             object.__setattr__(self, "winners", (self.winner,))
 
 
+#: The outcome of an aborted game, the same in every game: nobody wins.
+ABORTED = Outcome(None, ABORTED_REASON, "The game was aborted.")
+
+
+class GameState(Protocol):
+    """What the base needs of an engine's state: a copy that shares nothing mutable."""
+
+    def copy(self: "S") -> "S": ...
+
+
+S = TypeVar("S", bound=GameState)
+
+
 @dataclass
-class Draft:
+class Draft(Generic[S]):
     """A partly composed decision: the state after its longest legal prefix.
 
     `error` is the first failing step (None when every step applies); `done`
     says whether submitting the draft as it stands would be accepted, and
     `todo` why not, when every step applies but the decision is unfinished.
     """
-    state: Any
+    state: S
     steps: list[str] = field(default_factory=list)   # canonical notation of the applied steps
     error: GameError | None = None
     done: bool = False
     todo: str | None = None
 
 
-class Game(ABC):
-    """A rules engine as the server sees it."""
+class Engine(ABC, Generic[S]):
+    """A rules engine as the server sees it (`S`: the type of its states)."""
 
     name: str            # the key in URLs, the database and the CLI: "babel"
     title: str           # for people: "Babel"
@@ -120,7 +164,7 @@ class Game(ABC):
     event_version: int = EVENT_VERSION
     #: (event type, version) -> a function turning such an event into the next version's form.
     #: Types a version step leaves alone need none: their "v" is simply raised.
-    upcasters: Mapping[tuple[str, int], Any] = {}
+    upcasters: Mapping[tuple[str, int], Callable[[Event], Event]] = {}
 
     # -- setting up -------------------------------------------------------
     def normalize_options(self, raw: Mapping[str, str] | None) -> dict[str, str]:
@@ -142,45 +186,108 @@ class Game(ABC):
         return out
 
     @abstractmethod
-    def start(self, seed: int, options: Mapping[str, str], seats: int, first: int | None) -> Any:
+    def start(self, seed: int, options: Mapping[str, str], seats: int, first: int | None) -> S:
         """The state before the first decision. `first=None` lets the seed choose."""
 
     # -- the log ----------------------------------------------------------
-    @abstractmethod
-    def apply(self, state: Any, event: Mapping[str, Any]) -> Any:
-        """The state after one event; the given state is left unchanged."""
+    def apply(self, state: S, event: Event) -> S:
+        """The state after one event; the given state is left unchanged.
 
-    def upcast(self, event: Mapping[str, Any]) -> Mapping[str, Any]:
+        An event of an older format is upcast first (the store upcasts what it loads, so
+        this costs one comparison)."""
+        after = state.copy()
+        self.apply_in_place(after, self._current(event))
+        return after
+
+    def _current(self, event: Event) -> Event:
+        return event if event.get("v", 1) == self.event_version else self.upcast(event)
+
+    def apply_in_place(self, state: S, event: Event) -> None:
+        """One event in the current format, changing `state`: the generic events here, the
+        game's own in `play`. An event the state does not wait for is refused with
+        WrongDecision before anything changes."""
+        kind, seat = event.get("type"), event.get("seat")
+        if self.is_over(state):
+            raise WrongDecision(f"the game is over; a {kind} event cannot follow.")
+        if kind == ABORT:
+            if seat is not None or not isinstance(event.get("why"), str):
+                raise WrongDecision('an abort is {"type": "abort", "seat": null, "why": "..."}.')
+            self.end_game(state, None, ABORTED_REASON)
+        elif kind in (RESIGN, TIMEOUT):
+            self.end_game(state, self._seat(state, seat), RESIGNED if kind == RESIGN else TIMED_OUT)
+        else:
+            owed = self.decision_kind(state, seat) if self._is_seat(state, seat) else None
+            if kind != owed:
+                raise WrongDecision(f"seat {seat} owes {owed or 'nothing'} now, not {kind}.")
+            self.play(state, event)
+
+    def _is_seat(self, state: S, seat: object) -> bool:
+        return (isinstance(seat, int) and not isinstance(seat, bool)
+                and 0 <= seat < self.seat_count(state))
+
+    def _seat(self, state: S, seat: object) -> int:
+        """`seat` as a seat of this game, or the WrongDecision that names the seats."""
+        if not isinstance(seat, int) or not self._is_seat(state, seat):
+            last = self.seat_count(state) - 1
+            seats = "0 and 1" if last == 1 else f"0 to {last}"
+            raise WrongDecision(f"seat {seat!r} does not play this game; its seats are {seats}.")
+        return seat
+
+    def upcast(self, event: Event) -> Event:
         """A stored event in the current format, one tested version step at a time.
 
         Stored rows are never rewritten: the log stays as it was written, and
         every load reads it through the upcasters.
         """
         version = event.get("v", 1)
+        if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+            raise GameError(f"event version {version!r} is not a version of this game's events.")
         if version > self.event_version:
             raise GameError(f"event version {version} is newer than this server's "
                             f"{self.event_version}; upgrade the server.")
         while version < self.event_version:
-            step = self.upcasters.get((event["type"], version))
+            step = self.upcasters.get((event.get("type"), version))
             event = dict(step(event) if step else event)
             version += 1
             event["v"] = version
         return event
 
     def replay(self, seed: int, options: Mapping[str, str], seats: int, first: int | None,
-               events: Iterable[Mapping[str, Any]]) -> Any:
-        """A state as a fold over its events (engines may do it faster in place)."""
+               events: Iterable[Event]) -> S:
+        """A state as a fold over its events, in place on a state nobody else holds."""
         state = self.start(seed, options, seats, first)
         for event in events:
-            state = self.apply(state, event)
+            self.apply_in_place(state, self._current(event))
         return state
 
+    # -- what each game says of its own events ----------------------------------
     @abstractmethod
-    def to_act(self, state: Any) -> list[Decision]:
+    def seat_count(self, state: S) -> int:
+        """How many seats play this game."""
+
+    @abstractmethod
+    def is_over(self, state: S) -> bool:
+        """Whether the game has ended (then nothing may follow)."""
+
+    @abstractmethod
+    def decision_kind(self, state: S, seat: int) -> str | None:
+        """The kind of decision `seat` owes now (an event type of this game), or None."""
+
+    @abstractmethod
+    def play(self, state: S, event: Event) -> None:
+        """One of the game's own events, in place; its seat owes a decision of its type."""
+
+    @abstractmethod
+    def end_game(self, state: S, loser: int | None, reason: str) -> None:
+        """End the game in place: `loser` resigned or ran out of time (`reason` says which),
+        or, with no loser, it was aborted and nobody wins."""
+
+    @abstractmethod
+    def to_act(self, state: S) -> list[Decision]:
         """Who owes a decision now, and of what kind (empty once the game is over)."""
 
     @abstractmethod
-    def decide(self, state: Any, seat: int, text: str) -> dict[str, Any]:
+    def decide(self, state: S, seat: int, text: str) -> dict[str, Any]:
         """Check a whole submission of `seat` and return the event that records it.
 
         Raises a GameError naming the step when any part of it is illegal;
@@ -188,18 +295,18 @@ class Game(ABC):
         """
 
     @abstractmethod
-    def draft(self, state: Any, seat: int, text: str) -> Draft:
+    def draft(self, state: S, seat: int, text: str) -> Draft[S]:
         """Apply as much of a submission as is legal, for previews and composers."""
 
     @abstractmethod
-    def legal_steps(self, state: Any, seat: int) -> list[StepOption]:
+    def legal_steps(self, state: S, seat: int) -> list[StepOption]:
         """Every legal next step for `seat` in `state` (a draft's state, too)."""
 
-    def snapshot(self, state: Any) -> dict | None:
+    def snapshot(self, state: S) -> dict | None:
         """The state as JSON-able data, to be restored exactly; None: this engine takes none."""
         return None
 
-    def restore(self, data: Mapping[str, Any]) -> Any:
+    def restore(self, data: Mapping[str, Any]) -> S:
         """The state a snapshot holds."""
         raise NotImplementedError(f"{self.title} takes no snapshots")
 
@@ -209,33 +316,46 @@ class Game(ABC):
 
     # -- what people see --------------------------------------------------
     @abstractmethod
-    def view(self, state: Any, seat: int | None) -> dict[str, Any]:
+    def view(self, state: S, seat: int | None) -> dict[str, Any]:
         """Exactly what `seat` may know (None: a spectator), as JSON-able data."""
 
     @abstractmethod
-    def outcome(self, state: Any) -> Outcome | None:
+    def outcome(self, state: S) -> Outcome | None:
         """The result, once the game is over."""
 
     @abstractmethod
-    def scores(self, state: Any) -> list[int]:
+    def scores(self, state: S) -> list[int]:
         """Each seat's score now (for the record's chart)."""
 
-    @abstractmethod
-    def notation(self, event: Mapping[str, Any], seat: int | None = None) -> str:
+    def notation(self, event: Event, seat: int | None = None) -> str:
         """An event as a line of the game record, as `seat` may see it (None: a spectator)."""
+        generic = GENERIC_NOTATION.get(event.get("type"))
+        return generic if generic is not None else self.event_notation(event, seat)
 
-    def summary(self, state: Any, seat: int) -> list[str]:
+    @abstractmethod
+    def event_notation(self, event: Event, seat: int | None) -> str:
+        """One of the game's own events as a line of the record, as `seat` may see it."""
+
+    def summary(self, state: S, seat: int) -> list[str]:
         """A few lines of what the seat sees, for mails (so a player can answer from his mailbox)."""
         return []
 
     @abstractmethod
-    def explain(self, state: Any, seat: int, text: str) -> list[str]:
+    def explain(self, state: S, seat: int, text: str) -> list[str]:
         """A submission in plain words, one phrase per step, for confirmations."""
+
+    # -- players without people --------------------------------------------
+    @abstractmethod
+    def random_submission(self, state: S, seat: int, rng: Rng) -> str:
+        """A random legal decision for `seat`, which owes one (bots, load tests, the contract)."""
 
     # -- generic events ---------------------------------------------------
     def resign_event(self, seat: int) -> dict[str, Any]:
-        return {"v": self.event_version, "type": "resign", "seat": seat}
+        return {"v": self.event_version, "type": RESIGN, "seat": seat}
 
     def timeout_event(self, seat: int) -> dict[str, Any]:
-        return {"v": self.event_version, "type": "timeout", "seat": seat}
-Engine = Game   # the name the server uses (the engines are being renamed to it)
+        return {"v": self.event_version, "type": TIMEOUT, "seat": seat}
+
+    def abort_event(self, why: str) -> dict[str, Any]:
+        """The game ends with no winner (a player's address is gone, the host stops it ...)."""
+        return {"v": self.event_version, "type": ABORT, "seat": None, "why": why}

@@ -61,7 +61,7 @@ def check(state, seat, steps, brute=True) -> list:
     ends = [o for o in options if o.ends]
     assert len(ends) <= 1
     assert bool(ends) == draft.done, (steps, draft.todo)
-    if steps or state.owed is None:
+    if steps or state.card_due is None:
         decided = _decides(state, seat, steps)
         assert decided == draft.done, (steps, draft.todo)
     for step in listed:
@@ -92,7 +92,7 @@ def sample(games, every, brute_every):
         players, cards, greedy = 2 + i % 3, ("basic", "advanced")[i // 3 % 2], i % 4 != 3
         seed = Rng(i).next_u64()
         for n, (state, seat, steps) in enumerate(points(seed, players, cards, greedy)):
-            paused = state.owed is not None
+            paused = state.card_due is not None
             if (n % every == 0 or paused or seat is None or (_after_tokens(steps) and n % 3 == 0)
                     or (seat is not None and _of_interest(state, seat, steps))):
                 out.append((state, seat, steps, len(out) % brute_every == 0 or paused))
@@ -105,7 +105,7 @@ def _of_interest(state, seat, steps) -> bool:
         return False
     draft = GAME.draft(state, seat, text(steps))
     after = draft.state
-    return (after.owed is not None or after.turn.waiting is not None
+    return (after.card_due is not None or after.turn.waiting is not None
             or (after.has(seat, 2) and not after.turn.extra and draft.done))
 
 
@@ -124,11 +124,11 @@ def test_the_sample_holds_every_kind_of_decision():
             kinds["over"] += 1
             continue
         draft = GAME.draft(state, seat, text(steps)).state
-        kinds["turn start"] += not steps and state.owed is None
+        kinds["turn start"] += not steps and state.card_due is None
         kinds["mid-turn"] += bool(steps)
-        kinds["card owed"] += state.owed is not None
-        kinds["owed by a seat not on turn"] += state.owed is not None and state.owed != state.to_move
-        kinds["paused in the draft"] += draft.owed is not None and state.owed is None
+        kinds["card owed"] += state.card_due is not None
+        kinds["owed by a seat not on turn"] += state.card_due is not None and state.card_due != state.to_move
+        kinds["paused in the draft"] += draft.card_due is not None and state.card_due is None
         kinds["waiting for the mover's card"] += draft.turn.waiting is not None
         kinds["several to score"] += len(draft.turn.candidates) > 1
         kinds["first round"] += draft.turn.index < state.players
@@ -184,7 +184,7 @@ def test_a_finished_game_has_no_legal_steps():
 
 
 def test_an_owed_card_lists_exactly_the_available_cards_and_no_end():
-    owing = [(state, seat) for state, seat, _, _ in SAMPLE if state.owed is not None]
+    owing = [(state, seat) for state, seat, _, _ in SAMPLE if state.card_due is not None]
     assert owing
     for state, seat in owing:
         options = GAME.legal_steps(state, seat)
@@ -209,7 +209,7 @@ def test_plays_are_grouped_by_kind_and_other_steps_are_not():
 # -- the composer's words and errors ------------------------------------------------------------
 
 def test_an_owed_cards_errors_name_step_1():
-    state, seat = next((s, s.owed) for s, _, _, _ in SAMPLE if s.owed is not None)
+    state, seat = next((s, s.card_due) for s, _, _, _ in SAMPLE if s.card_due is not None)
     gone = next(c for c in range(1, 10) if c not in state.available)
     for error in (GAME.draft(state, seat, f"card {gone}").error, _refusal(state, seat, f"card {gone}")):
         assert error.step == 1 and str(error).startswith(f"step 1 (card {gone}): card {gone} is not")
@@ -289,12 +289,12 @@ def test_a_draft_paused_for_another_seat_names_the_movers_cards_ahead():
 def test_a_mover_whose_named_card_was_taken_owes_a_card_like_anyone():
     state = two_ziggurats()
     state = GAME.apply(state, GAME.decide(state, 0, "farmer k3; farmer h6; score l3; score i7; card 3"))
-    assert state.owed == 1 and GAME.legal_steps(state, 0) == []
+    assert state.card_due == 1 and GAME.legal_steps(state, 0) == []
     check(state, 1, [])
     state = GAME.apply(state, GAME.decide(state, 1, "card 3"))
-    assert state.owed == 0 == state.to_move
+    assert state.card_due == 0 == state.to_move
     options = check(state, 0, [])
     assert [o.notation for o in options] == [f"card {c}" for c in state.available]
     assert 3 not in state.available
     after = GAME.apply(state, GAME.decide(state, 0, "card 5"))
-    assert after.owed is None and after.to_move == 1 and after.cards[0] == [5]
+    assert after.card_due is None and after.to_move == 1 and after.cards[0] == [5]

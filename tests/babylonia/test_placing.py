@@ -299,7 +299,7 @@ def test_property_random_legal_turns_only_play_onto_free_hexes_or_fields(seed, p
     state = GAME.start(seed, {}, players)
     rng = Rng(seed)
     for _ in range(turns):
-        if state.result is not None or state.owed is not None:
+        if state.result is not None or state.card_due is not None:
             break
         seat = state.to_move
         text = GAME.random_submission(state, seat, rng)

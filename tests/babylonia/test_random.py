@@ -76,12 +76,12 @@ def check_invariants(state, start):
     assert state.scored <= set(b.ziggurats)
     # Whose decision it is.
     if state.result is not None:
-        assert state.turn is None and state.owed is None
+        assert state.turn is None and state.card_due is None
         assert GAME.to_act(state) == []
     else:
         assert state.turn is not None and 0 <= state.to_move < state.players
-        if state.owed is not None:
-            assert state.turn.submitted and 0 <= state.owed < state.players
+        if state.card_due is not None:
+            assert state.turn.submitted and 0 <= state.card_due < state.players
             assert [d.kind for d in GAME.to_act(state)] == ["card"]
         else:
             assert not state.turn.submitted and not state.turn.placed

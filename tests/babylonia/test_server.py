@@ -146,7 +146,7 @@ def play_out(app, client, actions, smtp, seed: int, players: int, on_pause=None)
                 on_pause(table, state, seat, owing)
         elif decision.kind == "card":
             # The card resolved the rest of the turn by itself: the next player is on turn.
-            assert state.owed is None and after[0].kind == "turn"
+            assert state.card_due is None and after[0].kind == "turn"
             if after[0].seat != seat:
                 assert len(turn_mails(smtp, EMAILS[after[0].seat])) > 0
                 assert len(smtp.to(EMAILS[after[0].seat])) == before[after[0].seat] + 1

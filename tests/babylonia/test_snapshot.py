@@ -62,7 +62,7 @@ def test_every_state_of_a_random_game_survives_a_snapshot(seed, players, cards, 
     # The rest of the game from a restored snapshot: every few events, and every pause.
     final = states[-1]
     for n, state in enumerate(states):
-        if n % 5 == 0 or state.owed is not None:
+        if n % 5 == 0 or state.card_due is not None:
             current = GAME.restore(stored(state))
             for event in events[n:]:
                 current = GAME.apply(current, event)
@@ -94,10 +94,10 @@ def test_a_turn_paused_with_named_cards_survives_a_snapshot():
     state.turn.closed, state.turn.submitted, state.turn.extra = True, True, True
     state.turn.candidates = state.turn.order = ["b2", "i7"]
     state.turn.cards = [state.available[0]]
-    state.owed, state.scored = 1, {"b2"}
+    state.card_due, state.scored = 1, {"b2"}
     check(state)
     over = state.copy()
-    over.turn, over.owed = None, None
+    over.turn, over.card_due = None, None
     over.result = Result((0, 3), "end")
     check(over)
 

@@ -62,7 +62,7 @@ def test_a_position_may_keep_dealt_tiles():
 
 def test_the_turn_pauses_when_another_seat_wins_a_ziggurat():
     state = submit(position(tokens=THEIRS_C10), "farmer b9\nfarmer h9")
-    assert state.owed == 1 and state.to_move == 0 and state.turn.submitted
+    assert state.card_due == 1 and state.to_move == 0 and state.turn.submitted
     assert GAME.to_act(state) == [
         Decision(1, "card", "choose a ziggurat card for the ziggurat won at c10")]
     # Nothing else moves before the card: no refill yet.
@@ -73,7 +73,7 @@ def test_the_owed_card_is_taken_then_the_turn_ends_by_itself():
     state = submit(position(tokens=THEIRS_C10), "farmer b9\nfarmer h9")
     state = answer(state, 1, "card 4")
     assert state.cards == [[], [4]] and 4 not in state.available
-    assert state.owed is None and state.to_move == 1 and state.turn.index == 3
+    assert state.card_due is None and state.to_move == 1 and state.turn.index == 3
     assert state.stand_size(0) == 5
     assert GAME.to_act(state) == [Decision(1, "turn", "play your turn")]
 
@@ -111,7 +111,7 @@ def test_the_order_decides_whether_the_city_is_scored_before_the_pause():
     state = submit(position(tiles={"f10": "city MP"}, tokens=tokens, cards=[[], [7]],
                             cities=[[], ["city S"]]),
                    "farmer b9\nfarmer e11\nscore f10\nscore c10")
-    assert state.cities == [["city MP"], ["city S"]] and state.owed == 1
+    assert state.cities == [["city MP"], ["city S"]] and state.card_due == 1
     # Seat 1 scored his city with card 7: 1 city, no bonus yet.
     assert (1, "cities in front, after the city MP at f10") in causes(state, 1)
 
@@ -119,9 +119,9 @@ def test_the_order_decides_whether_the_city_is_scored_before_the_pause():
 def test_a_card_the_mover_names_for_his_own_ziggurat_after_a_pause_is_taken():
     tokens = f"{THEIRS_C10}, {MINE_B2}"
     state = submit(position(tokens=tokens), "farmer b9\nfarmer a2\nscore c10\nscore b2\ncard 3")
-    assert state.owed == 1 and state.cards == [[], []]
+    assert state.card_due == 1 and state.cards == [[], []]
     state = answer(state, 1, "card 4")
-    assert state.cards == [[3], [4]] and state.owed is None and state.to_move == 1
+    assert state.cards == [[3], [4]] and state.card_due is None and state.to_move == 1
     assert state.stand_size(0) == 7                 # card 3 counts at this turn's refill
     assert state.scored == {"b2", "c10"}
 
@@ -130,13 +130,13 @@ def test_when_the_other_took_the_named_card_first_the_mover_owes_a_card():
     tokens = f"{THEIRS_C10}, {MINE_B2}"
     state = submit(position(tokens=tokens), "farmer b9\nfarmer a2\nscore c10\nscore b2\ncard 3")
     state = answer(state, 1, "card 3")
-    assert state.owed == 0 and state.to_move == 0
+    assert state.card_due == 0 and state.to_move == 0
     assert GAME.to_act(state) == [
         Decision(0, "card", "choose a ziggurat card for the ziggurat won at b2")]
     with pytest.raises(GameError):
         GAME.decide(state, 0, "card 3")
     state = answer(state, 0, "card 6")
-    assert state.cards == [[6], [3]] and state.owed is None and state.to_move == 1
+    assert state.cards == [[6], [3]] and state.card_due is None and state.to_move == 1
 
 
 def test_the_mover_must_name_a_card_for_each_of_his_wins_after_the_pause():
@@ -151,7 +151,7 @@ def test_no_card_is_named_for_a_win_that_is_not_ahead():
     assert rejected(state, "farmer b9\nfarmer a2\nscore b2\ncard 3\nscore c10\ncard 4") == (
         "step 6 (card 4): no ziggurat of yours waits for a card")
     after = submit(state, "farmer b9\nfarmer a2\nscore b2\ncard 3\nscore c10")
-    assert after.cards == [[3], []] and after.owed == 1
+    assert after.cards == [[3], []] and after.card_due == 1
 
 
 def test_extra_survives_a_pause():
@@ -164,7 +164,7 @@ def test_extra_survives_a_pause():
 def test_a_draft_goes_on_past_a_pause():
     tokens = f"{THEIRS_C10}, {MINE_B2}"
     draft = GAME.draft(position(tokens=tokens), 0, "farmer b9\nfarmer a2\nscore c10")
-    assert draft.error is None and not draft.done and draft.state.owed == 1
+    assert draft.error is None and not draft.done and draft.state.card_due == 1
     assert "score b2" in draft.todo
 
 
@@ -278,9 +278,9 @@ def test_in_a_game_of_two_the_other_wins_a_resignation():
 def test_a_seat_owing_a_card_may_time_out():
     state = submit(position(3, tokens=THEIRS_C10, stands=["FFPMO"] * 3, scores=[1, 2, 3]),
                    "farmer b9\nfarmer h9")
-    assert state.owed == 1
+    assert state.card_due == 1
     after = GAME.apply(state, {"type": "timeout", "seat": 1})
-    assert GAME.outcome(after).winners == (2,) and after.owed is None
+    assert GAME.outcome(after).winners == (2,) and after.card_due is None
 
 
 def test_a_resignation_names_a_real_seat():
@@ -336,7 +336,7 @@ def test_property_random_games_keep_the_rules_invariants(seed, players, cards):
         assert state.scored <= set(state.board.ziggurats)
         left = sum(1 for t in state.tiles.values() if t.startswith("city"))
         assert left + sum(len(c) for c in state.cities) <= cities_dealt
-        if state.result is None and state.owed is None:
+        if state.result is None and state.card_due is None:
             assert left >= 2
     mover = before.to_move
     left = sum(1 for t in state.tiles.values() if t.startswith("city"))
@@ -352,3 +352,32 @@ def test_a_refused_step_after_the_tokens_leaves_the_draft_before_it():
     # The city is not scored in the draft's state: the prefix has not ended step 1 yet.
     assert draft.state.tiles["f10"] == "city MP" and not draft.state.turn.closed
     assert draft.state.scores == [0, 0]
+
+
+def test_an_abort_ends_the_game_with_no_winner_also_while_a_card_is_due():
+    running = position(3, stands=["FF", "FF", "FF"], scores=[5, 9, 7])
+    paused = submit(position(3, tokens=THEIRS_C10, stands=["FFPMO"] * 3, scores=[1, 2, 3]),
+                    "farmer b9\nfarmer h9")
+    assert paused.card_due == 1
+    for state in (running, paused):
+        over = GAME.apply(state, GAME.abort_event("two players left the club"))
+        outcome = GAME.outcome(over)
+        assert (outcome.winner, outcome.winners, outcome.reason, outcome.description) == \
+            (None, (), "aborted", "The game was aborted.")
+        assert GAME.to_act(over) == [] and over.card_due is None and over.turn is None
+        assert GAME.outcome(state) is None                      # the state is left unchanged
+        assert GAME.restore(GAME.snapshot(over)) == over
+        for seat in (0, 1, 2, None):
+            view = GAME.view(over, seat)
+            assert view["phase"] == "over" and view["outcome"] == {"winners": [], "reason": "aborted"}
+            assert GAME.notation(GAME.abort_event("x"), seat) == "aborted"
+        for seat in (0, 1, 2):
+            assert GAME.legal_steps(over, seat) == [] and GAME.summary(over, seat)
+            with pytest.raises(WrongDecision, match="the game is over"):
+                GAME.decide(over, seat, "card 4")
+        for event in (GAME.abort_event("again"), GAME.resign_event(0), GAME.timeout_event(1)):
+            with pytest.raises(WrongDecision, match="the game is over; a .* event cannot follow"):
+                GAME.apply(over, event)
+    for event in ({"type": "abort", "seat": 0, "why": "x"}, {"type": "abort", "seat": None, "why": None}):
+        with pytest.raises(WrongDecision, match="an abort is"):
+            GAME.apply(running, event)

@@ -7,13 +7,18 @@ face-down river tokens, the cards the mover named for after a pause (when the se
 the mover), the seed. Changing what it may know changes it: its own stand, any stand's or
 supply's size, a face-up token's kind, its own face-down tokens' kinds, its own named cards.
 A spectator (seat None) sees none of the hidden things. `GAME.notation(event, seat)` writes
-another seat's river plays as `? i7`, and the owner's and all other steps in full.
+another seat's river plays as `? i7` and the cards he named for after a pause as `card ?`, and
+the owner's and all other steps in full. The seat answering a pause does not see the turn
+resume in its preview. (tests/contract checks all of it on twins of every state.)
 """
 
 import json
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+from babylonia_twins import (hide_all, redeal, rename_cards, shuffle_supply,
+                             swap_stand_and_supply, turn_down_token)
 
 from pbem.games.babylonia import GAME
 from pbem.games.babylonia.cli import walk
@@ -29,83 +34,6 @@ def seen(state, seat) -> str:
 
 
 # -- changes to a state -------------------------------------------------------------------------
-
-def letters(stand) -> str:
-    return "".join(k * n for k, n in zip(KINDS, stand))
-
-
-def counts(text) -> list[int]:
-    return [text.count(k) for k in KINDS]
-
-
-def redeal(state, seat, rng) -> None:
-    """The seat's stand and supply pooled, shuffled and dealt anew: the same sizes."""
-    size = state.stand_size(seat)
-    pool = rng.shuffled(letters(state.stands[seat]) + state.supplies[seat])
-    state.stands[seat] = counts("".join(pool[:size]))
-    state.supplies[seat] = "".join(pool[size:])
-
-
-def swap_stand_and_supply(state, seat, rng) -> bool:
-    """One token of the stand for one of another kind from the supply: the same sizes."""
-    stand, supply = letters(state.stands[seat]), state.supplies[seat]
-    pairs = [(a, j) for a in set(stand) for j, b in enumerate(supply) if a != b]
-    if not pairs:
-        return False
-    kind, j = pairs[rng.below(len(pairs))]
-    state.stands[seat][KIND_INDEX[kind]] -= 1
-    state.stands[seat][KIND_INDEX[supply[j]]] += 1
-    state.supplies[seat] = supply[:j] + kind + supply[j + 1:]
-    return True
-
-
-def shuffle_supply(state, seat, rng) -> None:
-    state.supplies[seat] = "".join(rng.shuffled(state.supplies[seat]))
-
-
-def turn_down_token(state, seat, rng) -> bool:
-    """A face-down river token of the seat gets another kind, swapped with its stand or supply
-    (so that 30 tokens stay 30); a draft's record of the play follows."""
-    down = [h for h, t in state.tokens.items() if t.down and t.seat == seat]
-    pool = letters(state.stands[seat]) + state.supplies[seat]
-    choices = [(h, k) for h in down for k in set(pool) if k != state.tokens[h].kind]
-    if not choices:
-        return False
-    hex, kind = choices[rng.below(len(choices))]
-    old = state.tokens[hex].kind
-    state.tokens[hex] = Token(seat, kind, down=True)
-    if state.stands[seat][KIND_INDEX[kind]]:
-        state.stands[seat][KIND_INDEX[kind]] -= 1
-        state.stands[seat][KIND_INDEX[old]] += 1
-    else:
-        j = state.supplies[seat].index(kind)
-        state.supplies[seat] = state.supplies[seat][:j] + old + state.supplies[seat][j + 1:]
-    if state.turn is not None:
-        state.turn.placed = [(kind if h == hex else k, h) for k, h in state.turn.placed]
-    return True
-
-
-def rename_cards(state, rng) -> bool:
-    """The mover's cards named for after a pause: others of the same number."""
-    turn = state.turn
-    if turn is None or not turn.cards:
-        return False
-    others = [c for c in range(1, 10) if c not in turn.cards]
-    turn.cards = [others[rng.below(len(others))]] + turn.cards[1:]
-    return True
-
-
-def hide_all(state, seat, rng) -> None:
-    """Everything `seat` may not know, changed at once (None: a spectator)."""
-    for other in range(state.players):
-        if other != seat:
-            turn_down_token(state, other, rng)
-            redeal(state, other, rng)
-        shuffle_supply(state, other, rng)
-    if seat != state.to_move:
-        rename_cards(state, rng)
-    state.seed = rng.next_u64()
-
 
 def hidden_changes(state, seat, rng):
     """(name, change) for things `seat` may not know, about one other seat drawn at random
@@ -204,10 +132,10 @@ def states(games, every):
         before = None
         for n, (event, state) in enumerate(walk(Rng(i).next_u64(), players, cards,
                                                greedy=i % 4 != 3)):
-            if n % every == 0 or state.owed is not None or state.result is not None:
+            if n % every == 0 or state.card_due is not None or state.result is not None:
                 yield i, state.copy()
             if event is not None and event["type"] == "turn" and (
-                    n % every == 1 or state.owed is not None):
+                    n % every == 1 or state.card_due is not None):
                 steps = event["steps"].splitlines()
                 for k in range(1, len(steps)):
                     draft = GAME.draft(before, event["seat"], "\n".join(steps[:k]))
@@ -251,6 +179,15 @@ def two_ziggurats():
     """A hand-made turn (4 players, seat 0 on turn): his two tokens surround the ziggurat at
     l3, where seat 1 has the most tokens, and the one at i7, where he has. Scoring l3 first,
     the turn pauses for seat 1's card, and seat 0 names card 3 for i7 ahead."""
+    state = two_ziggurats_before()
+    event = GAME.decide(state, 0, "farmer k3\nfarmer h6\nscore l3\nscore i7\ncard 3")
+    paused = GAME.apply(state, event)
+    assert paused.card_due == 1 and paused.turn.cards == [3]
+    return paused
+
+
+def two_ziggurats_before():
+    """The position of `two_ziggurats` before seat 0's turn."""
     state = GAME.start(1, {}, 4, 0)
     for hex in ("l2", "m3", "m4", "l4"):
         state.tokens[hex] = Token(1, "F")
@@ -260,10 +197,7 @@ def two_ziggurats():
         state.supplies[0] = state.supplies[0].replace("F", "", 1)
     state.turn.index = 5                    # past the first round
     assert state.stands[0][KIND_INDEX["F"]] >= 2
-    event = GAME.decide(state, 0, "farmer k3\nfarmer h6\nscore l3\nscore i7\ncard 3")
-    paused = GAME.apply(state, event)
-    assert paused.owed == 1 and paused.turn.cards == [3]
-    return paused
+    return state
 
 
 def test_a_paused_turn_hides_the_movers_named_cards():
@@ -276,11 +210,60 @@ def test_a_paused_turn_hides_the_movers_named_cards():
     assert {"named", "spectator named", "own named cards"} <= tried
     for card in (3, 5):                     # seat 1 takes card 3 away from him, or leaves it
         after = GAME.apply(paused, {"v": 1, "type": "card", "seat": 1, "card": card})
-        assert (after.owed == 0) == (card == 3)
+        assert (after.card_due == 0) == (card == 3)
         check_spectator(after)
         check_hidden(after, rng)
         check_known(after, rng)
 
+
+
+def test_the_answer_to_a_pause_previews_its_own_card_only():
+    """The seat answering a pause sees his card taken in his preview, not the turn resuming:
+    resuming takes the cards the mover named ahead, which he must not learn before he chooses
+    (he could take that card away). Submitted, the turn resumes as before."""
+    paused = two_ziggurats()
+    for card in (3, 5):
+        draft = GAME.draft(paused, 1, f"card {card}")
+        assert draft.done and draft.steps == [f"card {card}"] and draft.error is None
+        preview = GAME.view(draft.state, 1)
+        assert preview["cards"][1] == [card] and preview["cards"][0] == []
+        assert preview["turn"]["named"] is None
+        assert GAME.legal_steps(draft.state, 1) == []
+        after = GAME.apply(paused, GAME.decide(paused, 1, f"card {card}"))
+        assert after.cards[1] == [card]
+        assert after.cards[0] == ([] if card == 3 else [3]) and (after.card_due == 0) == (card == 3)
+    # Whichever card the mover named, the answering seat's preview is the same.
+    other = paused.copy()
+    other.turn.cards = [6]
+    assert json.dumps(GAME.view(GAME.draft(other, 1, "card 5").state, 1), sort_keys=True) == \
+        json.dumps(GAME.view(GAME.draft(paused, 1, "card 5").state, 1), sort_keys=True)
+
+
+def test_the_record_hides_the_cards_named_for_after_a_pause_from_all_but_the_mover():
+    state = two_ziggurats_before()
+    event = GAME.decide(state, 0, "farmer k3\nfarmer h6\nscore l3\nscore i7\ncard 3")
+    assert event["named"] == [5] and event["v"] == 2
+    assert GAME.notation(event, 0) == "farmer k3; farmer h6; score l3; score i7; card 3"
+    for seat in (1, 2, 3, None):
+        assert GAME.notation(event, seat) == "farmer k3; farmer h6; score l3; score i7; card ?"
+    # A card taken at once (his ziggurat scored first) is no secret.
+    event = GAME.decide(state, 0, "farmer k3\nfarmer h6\nscore i7\ncard 4\nscore l3")
+    assert event["named"] == []
+    assert all(GAME.notation(event, s) == "farmer k3; farmer h6; score i7; card 4; score l3"
+               for s in (0, 1, None))
+
+
+def test_a_version_1_turn_hides_all_its_cards_from_the_others():
+    """Version 1 turns did not say which cards were named ahead: upcast, every card of one is
+    hidden from the other seats; the log replays as before."""
+    state = two_ziggurats_before()
+    v2 = GAME.decide(state, 0, "farmer k3\nfarmer h6\nscore i7\ncard 4\nscore l3")
+    v1 = {"v": 1, "type": "turn", "seat": 0, "steps": v2["steps"]}
+    assert GAME.upcast(v1) == {**v2, "named": [4]}
+    assert GAME.notation(GAME.upcast(v1), 1).endswith("score i7; card ?; score l3")
+    assert GAME.apply(state, v1) == GAME.apply(state, v2)
+    assert GAME.upcast({"v": 1, "type": "card", "seat": 1, "card": 4}) == \
+        {"v": 2, "type": "card", "seat": 1, "card": 4}
 
 # -- the record ---------------------------------------------------------------------------------
 

@@ -69,7 +69,7 @@ def every_possible_step(state):
     steps += [Emigrate(t) for t in TRIBES]
     steps += [Jump(c) for c in COLUMNS]
     steps += [Halve(t) for t in TRIBES]
-    owed = state.owed_by(state.to_move)
+    owed = state.discards_due(state.to_move)
     sizes = {owed - 1, owed, owed + 1} if owed else {1, 2}
     for n in sorted(sizes - {0}):
         steps += [Discard(combo) for combo in combinations_with_replacement(TRIBES, n)]
@@ -118,7 +118,7 @@ def test_the_sample_holds_every_kind_of_state():
         kinds["first turn"] += mover.first_turn and state.phase == ACTIONS
         kinds["opponent's column reserved"] += (state.opponent.first_turn
                                                 and bool(state.opponent.column))
-        kinds["discard owed"] += state.phase == DRAW and state.owed_by(state.to_move) > 0
+        kinds["discard owed"] += state.phase == DRAW and state.discards_due(state.to_move) > 0
         kinds["after migrate"] += state.migrated
         kinds["run of three"] += has_run(state)
         kinds["run of four"] += bool(mover.figure) and any(
@@ -169,10 +169,10 @@ def test_a_finished_game_has_no_legal_steps():
 
 
 def test_owed_discards_are_every_multiset_of_the_owed_size_and_nothing_else():
-    owing = [s for s in STATES if s.phase == DRAW and s.owed_by(s.to_move) and s.result is None]
+    owing = [s for s in STATES if s.phase == DRAW and s.discards_due(s.to_move) and s.result is None]
     assert owing
     for state in owing:
-        owed, hand = state.owed_by(state.to_move), state.mover.hand
+        owed, hand = state.discards_due(state.to_move), state.mover.hand
         listed = legal_steps(state)
         assert all(isinstance(s, Discard) and len(s.tribes) == owed for s in listed)
         assert all(list(s.tribes) == sorted(s.tribes) for s in listed)

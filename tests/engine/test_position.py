@@ -246,6 +246,7 @@ BAD = [
     (["outcome"], {"winner": 0, "reason": "boredom"}, "outcome.reason", "'boredom' is not one of"),
     (["outcome"], {"winner": 2, "reason": "twenty"}, "outcome.winner", "must be 0 or 1"),
     (["outcome"], {"winner": 0.0, "reason": "twenty"}, "outcome.winner", "must be 0 or 1"),
+    (["outcome"], {"winner": 1, "reason": "aborted"}, "outcome.winner", "an aborted game has no winner"),
 ]
 
 

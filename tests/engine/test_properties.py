@@ -61,7 +61,7 @@ def check_invariants(state):
         hand = state.players[seat].hand_size
         assert 1 <= owed <= hand, f"seat {seat} owes {owed} of {hand} cards"
     if state.phase == ACTIONS:
-        assert not state.owed_by(state.to_move), "owed discards come before the draw"
+        assert not state.discards_due(state.to_move), "owed discards come before the draw"
     if state.result is not None:
         assert state.result.winner in (None, 0, 1)
 
@@ -102,7 +102,7 @@ def decision_points(seed, sumerians, first, greedy):
     events, states = [], []
     for state in walk(seed, sumerians, first, greedy, events):
         due = (state.result is not None or state.phase == ACTIONS
-               or state.owed_by(state.to_move))
+               or state.discards_due(state.to_move))
         if due and len(states) == len(events):
             states.append(state.copy())
     return events, states

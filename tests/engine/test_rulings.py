@@ -713,3 +713,54 @@ def test_resignation_refused_after_the_end_and_from_a_seat_not_in_the_game():
     for seat in (2, -1, None):
         with pytest.raises(WrongDecision):
             GAME.apply(state, {"type": "resign", "seat": seat})
+
+
+# -- abort (a generic event: pbem/games/base.py) ------------------------------------------
+
+def aborted_at(state):
+    """`state` aborted, checked as every seat and a spectator see it."""
+    before = state.copy()
+    over = GAME.apply(state, GAME.abort_event("Bob's address bounces"))
+    assert state == before
+    outcome = GAME.outcome(over)
+    assert (outcome.winner, outcome.winners, outcome.reason, outcome.description) == \
+        (None, (), "aborted", "The game was aborted.")
+    assert over.result == Result(None, "aborted") and GAME.to_act(over) == []
+    for seat in (0, 1):
+        assert GAME.legal_steps(over, seat) == []
+        assert GAME.view(over, seat)["outcome"] == {"winner": None, "reason": "aborted"}
+        assert GAME.view(over, seat)["phase"] == "over"
+        assert GAME.summary(over, seat)
+        with pytest.raises(WrongDecision, match="the game is over"):
+            GAME.decide(over, seat, "pass")
+        assert GAME.draft(over, seat, "pass").error is not None
+    assert GAME.restore(GAME.snapshot(over)) == over
+    return over
+
+
+def test_an_abort_ends_the_game_with_no_winner_at_any_point():
+    start = GAME.start(11)
+    aborted_at(start)
+    # Mid-game, and with halving discards due (Bob owes them before his draw).
+    state = make(anna={"figure": "P", "rows": {"P": "PPP"}}, bob={"hand": "AAHHMMSS"})
+    halved = GAME.apply(state, GAME.decide(state, 0, "halve P"))
+    assert halved.pending_discard == (1, 4) and GAME.to_act(halved)[0].kind == "discard"
+    aborted_at(halved)
+    assert GAME.notation(GAME.abort_event("why"), 0) == "aborted"
+    assert GAME.notation(GAME.abort_event("why"), None) == "aborted"
+    assert GAME.abort_event("no players left") == {
+        "v": 1, "type": "abort", "seat": None, "why": "no players left"}
+
+
+def test_an_abort_is_refused_after_the_end_and_when_malformed():
+    state = GAME.start(11)
+    over = aborted_at(state)
+    resigned = GAME.apply(state, GAME.resign_event(0))
+    for ended in (over, resigned):
+        for event in (GAME.abort_event("again"), GAME.resign_event(1), GAME.timeout_event(0)):
+            with pytest.raises(WrongDecision, match="the game is over; a .* event cannot follow"):
+                GAME.apply(ended, event)
+    for event in ({"type": "abort", "seat": 0, "why": "x"}, {"type": "abort", "seat": None},
+                  {"type": "abort", "seat": None, "why": 7}):
+        with pytest.raises(WrongDecision, match="an abort is"):
+            GAME.apply(state, event)

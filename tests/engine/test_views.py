@@ -14,9 +14,11 @@ from hypothesis import strategies as st
 
 from pbem.games.babel import GAME
 from pbem.games.babel.cards import TRIBES
-from pbem.games.babel.state import DRAW, hand_counts
+from pbem.games.babel.state import DRAW
 from pbem.games.babel.view import view
 from pbem.games.rng import Rng
+from babel_twins import (hide_all, redeal_hand, shuffle_tribe_supply,  # tests/helpers
+                         shuffle_unknown_temples, swap_hand_with_supply, swap_unknown_temples)
 from babel_walk import walk  # tests/helpers
 
 SEEDS = st.integers(min_value=0, max_value=2**64 - 1)
@@ -27,66 +29,6 @@ SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[Healt
 
 def seen(state, seat) -> str:
     return json.dumps(view(state, seat), sort_keys=True)
-
-
-def swap_hand_with_supply(state, seat, rng) -> bool:
-    """Swap one hand card of `seat` with a tribe supply card of another tribe; the size stays."""
-    player = state.players[seat]
-    hand = player.hand_letters()
-    pairs = [(i, j) for i in range(len(hand)) for j in range(len(state.tribe_supply))
-             if hand[i] != state.tribe_supply[j]]
-    if not pairs:
-        return False
-    i, j = pairs[rng.below(len(pairs))]
-    supply = list(state.tribe_supply)
-    card, supply[j] = supply[j], hand[i]
-    player.hand = hand_counts(hand[:i] + hand[i + 1:] + card)
-    state.tribe_supply = "".join(supply)
-    return True
-
-
-def redeal_hand(state, seat, rng) -> None:
-    """The seat's hand and the tribe supply pooled, shuffled and dealt anew: same hand size."""
-    player = state.players[seat]
-    pool = rng.shuffled(player.hand_letters() + state.tribe_supply)
-    n = player.hand_size
-    player.hand = hand_counts("".join(pool[:n]))
-    state.tribe_supply = "".join(pool[n:])
-
-
-def shuffle_tribe_supply(state, rng) -> None:
-    state.tribe_supply = "".join(rng.shuffled(state.tribe_supply))
-
-
-def unknown_temple_part(state) -> int:
-    """How many cards at the bottom of the temple supply nobody knows."""
-    return len(state.temple_supply) - state.temple_known
-
-
-def shuffle_unknown_temples(state, rng) -> None:
-    cut = unknown_temple_part(state)
-    supply = state.temple_supply
-    state.temple_supply = tuple(rng.shuffled(supply[:cut])) + supply[cut:]
-
-
-def swap_unknown_temples(state, rng) -> bool:
-    cut = unknown_temple_part(state)
-    supply = list(state.temple_supply)
-    pairs = [(i, j) for i in range(cut) for j in range(i + 1, cut) if supply[i] != supply[j]]
-    if not pairs:
-        return False
-    i, j = pairs[rng.below(len(pairs))]
-    supply[i], supply[j] = supply[j], supply[i]
-    state.temple_supply = tuple(supply)
-    return True
-
-
-def hide_all(state, seat, rng) -> None:
-    """Everything `seat` may not know, changed at once."""
-    redeal_hand(state, 1 - seat, rng)
-    shuffle_tribe_supply(state, rng)
-    shuffle_unknown_temples(state, rng)
-    state.seed = rng.next_u64()
 
 
 def check_hidden(state, rng):

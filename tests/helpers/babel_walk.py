@@ -72,6 +72,6 @@ def walk(seed, sumerians="top-run", first=None, greedy=True, events=None):
                     events.append({"v": 1, "type": "turn", "seat": seat,
                                    "steps": format_steps(steps)})
         yield state
-        if state.result is None and state.phase == DRAW and not state.owed_by(state.to_move):
+        if state.result is None and state.phase == DRAW and not state.discards_due(state.to_move):
             begin_turn(state)
             yield state

@@ -412,6 +412,35 @@ def test_resign_and_timeout_end_the_game_at_any_point(kind, reason, words):
         GAME.apply(draft, {"type": "resign", "seat": 2})
 
 
+
+def test_an_abort_ends_the_game_with_no_winner_in_the_draft_and_while_building():
+    draft = GAME.start(5, {}, 2, 0)
+    building = accepts(GAME.start(5, {"draft": "random"}, 2, 1), 1,
+                       sorted(legal(GAME.start(5, {"draft": "random"}, 2, 1)))[0])
+    for state in (draft, building):
+        over = GAME.apply(state, GAME.abort_event("the host stops the game"))
+        outcome = GAME.outcome(over)
+        assert (outcome.winner, outcome.winners, outcome.reason, outcome.description) == \
+            (None, (), "aborted", "The game was aborted.")
+        assert GAME.to_act(over) == [] and GAME.outcome(state) is None   # state left unchanged
+        assert GAME.view(over, None)["phase"] == "over"
+        assert GAME.view(over, 0)["outcome"] == {"winner": None, "reason": "aborted"}
+        assert GAME.restore(GAME.snapshot(over)) == over
+        assert GAME.notation(GAME.abort_event("x"), 1) == "aborted"
+        for seat in (0, 1):
+            assert GAME.legal_steps(over, seat) == [] and GAME.summary(over, seat)
+            with pytest.raises(WrongDecision, match="the game is over"):
+                GAME.decide(over, seat, "pick 3")
+        for event in (GAME.abort_event("again"), GAME.resign_event(0), GAME.timeout_event(1)):
+            with pytest.raises(WrongDecision, match="the game is over; a .* event cannot follow"):
+                GAME.apply(over, event)
+    resigned = GAME.apply(draft, GAME.resign_event(1))
+    with pytest.raises(WrongDecision, match="the game is over; a abort event cannot follow"):
+        GAME.apply(resigned, GAME.abort_event("too late"))
+    for event in ({"type": "abort", "seat": 1, "why": "x"}, {"type": "abort", "seat": None}):
+        with pytest.raises(WrongDecision, match="an abort is"):
+            GAME.apply(draft, event)
+
 def test_a_turn_is_exactly_one_step():
     draft = GAME.start(5, {}, 2, 0)
     assert refusal(draft, 0, "pick 3\npick 4") == "step 2 (pick 4): a turn is exactly one step."

@@ -265,7 +265,7 @@ def test_owed_discards_are_chosen_on_the_page_then_the_seat_plays_on(table, acti
     assert decision.kind == "discard"
     seat, other = decision.seat, 1 - decision.seat
     player = loaded.state.players[seat]
-    owed = loaded.state.owed_by(seat)
+    owed = loaded.state.discards_due(seat)
     hand = player.hand_letters()
     assert owed >= 1 and len(hand) >= owed + 1
 

@@ -32,7 +32,7 @@ def known_to(state, seat) -> tuple:
     """What the rulings let `seat` know of a state, read from the state itself (not from the
     engine's view, which is under test too): everything but the other hand and the orders of
     the supplies (except temple cards put back by a destroy)."""
-    players = tuple((p.hand_letters() if i == seat else None, p.hand_size, state.owed_by(i),
+    players = tuple((p.hand_letters() if i == seat else None, p.hand_size, state.discards_due(i),
                      p.figure, p.column, p.first_turn, tuple(sorted(p.rows.items())),
                      tuple(sorted(p.temples.items())))
                     for i, p in enumerate(state.players))

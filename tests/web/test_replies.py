@@ -822,7 +822,7 @@ def test_owed_discards_by_mail_then_the_fresh_turn_mail(app, actions, smtp):
     play_by_mail(app, actions, smtp, game, seed, until=lambda d: d.kind == "discard")
     loaded, decision = owed(actions, game)
     seat, other = decision.seat, 1 - decision.seat
-    count = loaded.state.owed_by(seat)
+    count = loaded.state.discards_due(seat)
     cards = hand(loaded.state, seat)
     mail = actions.last_mail(EMAILS[seat])
     assert f"discard {count} card" in text_of(mail) and "(halving), then play your turn" in text_of(mail)

@@ -70,7 +70,7 @@ def cmd_play(args, out) -> int:
 
 
 def record_lines(game) -> list[str]:
-    """One line per turn: its seat and its steps, owed discards first."""
+    """One line per turn: its seat and its steps, the discards due first."""
     lines, pending = [], ""
     for event in game.events:
         text = one_line(parse(event.get("steps") or "discard " + event["cards"]))

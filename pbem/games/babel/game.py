@@ -1,19 +1,20 @@
-"""Babel as the server sees it: the `pbem.games.base.Game` interface.
+"""Babel as the server sees it: the `pbem.games.base.Engine` interface.
 
 Events of a Babel log (each also has "v", the format version):
-- `{"type": "discard", "seat": s, "cards": "AAM"}`: owed halving discards,
+- `{"type": "discard", "seat": s, "cards": "AAM"}`: the halving discards due,
   after which the seat draws;
 - `{"type": "turn", "seat": s, "steps": "move M\\nsettle M M"}`: a whole
   phase 2 in canonical notation, then phase 3 and the next player's draw;
-- `{"type": "resign" | "timeout", "seat": s}`: the seat loses.
+- the generic events (`pbem.games.base`): resign, timeout (the seat loses), abort.
 """
 
 from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..base import EVENT_VERSION, Decision, Draft, Game, Option, Outcome, StepOption, required
-from ..errors import GameError, WrongDecision
+from ..base import (ABORTED, Decision, Draft, Engine, Event, Option, Outcome, StepOption,
+                    event_field, required)
+from ..errors import GameError
 from ..rng import Rng
 from . import explain as explaining
 from . import legal, notation, position, rules, turn
@@ -25,7 +26,7 @@ from .view import OUTCOME_WORDS, view
 DISCARD, TURN = "discard", "turn"
 
 
-class Babel(Game):
+class Babel(Engine[State]):
     name = "babel"
     title = "Babel"
     min_seats = max_seats = 2
@@ -51,55 +52,41 @@ class Babel(Game):
         return state
 
     # -- the log ----------------------------------------------------------
-    def apply(self, state: State, event: Mapping[str, Any]) -> State:
-        state = state.copy()
-        self.apply_in_place(state, event)
-        return state
+    def seat_count(self, state: State) -> int:
+        return 2
 
-    def apply_in_place(self, state: State, event: Mapping[str, Any]) -> None:
-        kind, seat = event.get("type"), event.get("seat")
-        if state.result is not None:
-            raise WrongDecision(f"the game is over; a {kind} event cannot follow.")
-        if kind in ("resign", "timeout"):
-            if seat not in (0, 1) or isinstance(seat, bool):
-                raise WrongDecision(f"{seat!r} is not a seat of this game; seats are 0 and 1.")
-            rules.resign(state, seat, "resigned" if kind == "resign" else "timeout")
-            return
-        owed = self._owed(state, seat)
-        if kind != owed:
-            raise WrongDecision(f"seat {seat} owes {owed or 'nothing'} now, not {kind}.")
-        if kind == DISCARD:
-            turn.play_discard(state, "discard " + event["cards"])
-        else:
-            turn.play_turn(state, event["steps"])
+    def is_over(self, state: State) -> bool:
+        return state.result is not None
 
-    def replay(self, seed, options, seats, first, events) -> State:
-        state = self.start(seed, options, seats, first)
-        for event in events:
-            self.apply_in_place(state, event)
-        return state
-
-    @staticmethod
-    def _owed(state: State, seat) -> str | None:
+    def decision_kind(self, state: State, seat: int) -> str | None:
         if state.result is not None or seat != state.to_move:
             return None
-        if state.phase == DRAW and state.owed_by(seat):
+        if state.phase == DRAW and state.discards_due(seat):
             return DISCARD
         return TURN if state.phase == ACTIONS else None
 
+    def play(self, state: State, event: Event) -> None:
+        if event["type"] == DISCARD:
+            turn.play_discard(state, "discard " + event_field(event, "cards", str))
+        else:
+            turn.play_turn(state, event_field(event, "steps", str))
+
+    def end_game(self, state: State, loser: int | None, reason: str) -> None:
+        rules.end(state, loser, reason)
+
     def to_act(self, state: State) -> list[Decision]:
         seat = state.to_move
-        kind = self._owed(state, seat)
+        kind = self.decision_kind(state, seat)
         if kind == DISCARD:
-            owed = state.owed_by(seat)
-            return [Decision(seat, DISCARD, f"discard {owed} card{'s' if owed > 1 else ''} "
+            due = state.discards_due(seat)
+            return [Decision(seat, DISCARD, f"discard {due} card{'s' if due > 1 else ''} "
                                             f"(halving), then play your turn")]
         if kind == TURN:
             return [Decision(seat, TURN, "play your turn")]
         return []
 
     def _require(self, state: State, seat: int) -> str:
-        return required(self._owed(state, seat), state.result is not None)
+        return required(self.decision_kind(state, seat), state.result is not None)
 
     def decide(self, state: State, seat: int, text: str) -> dict[str, Any]:
         kind = self._require(state, seat)
@@ -107,9 +94,9 @@ class Babel(Game):
         if kind == DISCARD:
             turn.play_discard(trial, text)
             cards = notation.parse(text)[0].tribes
-            return {"v": EVENT_VERSION, "type": DISCARD, "seat": seat, "cards": "".join(sorted(cards))}
+            return {"v": self.event_version, "type": DISCARD, "seat": seat, "cards": "".join(sorted(cards))}
         turn.play_turn(trial, text)
-        return {"v": EVENT_VERSION, "type": TURN, "seat": seat, "steps": notation.canonical(text)}
+        return {"v": self.event_version, "type": TURN, "seat": seat, "steps": notation.canonical(text)}
 
     def draft(self, state: State, seat: int, text: str) -> Draft:
         try:
@@ -151,6 +138,8 @@ class Babel(Game):
         result = state.result
         if result is None:
             return None
+        if result.reason == ABORTED.reason:
+            return ABORTED
         words = OUTCOME_WORDS[result.reason]
         if result.winner is None:
             words = "equal scores and equal hands when the temple supply ran out"
@@ -159,13 +148,10 @@ class Babel(Game):
     def scores(self, state: State) -> list[int]:
         return state.scores()
 
-    def notation(self, event: Mapping[str, Any], seat: int | None = None) -> str:
-        kind = event.get("type")
-        if kind == TURN:
+    def event_notation(self, event: Event, seat: int | None) -> str:
+        if event["type"] == TURN:
             return notation.one_line(notation.parse(event["steps"]))
-        if kind == DISCARD:
-            return "discard " + " ".join(event["cards"])
-        return str(kind)
+        return "discard " + " ".join(event["cards"])
 
     def snapshot(self, state: State) -> dict:
         """A complete position file (BABEL-NOTATION.md), which holds every part of the state."""

@@ -31,8 +31,8 @@ def legal_steps(state: State) -> list:
     if state.result is not None:
         return []
     if state.phase == DRAW:
-        owed = state.owed_by(state.to_move)
-        return discard_options(state.mover.hand, owed) if owed else []
+        due = state.discards_due(state.to_move)
+        return discard_options(state.mover.hand, due) if due else []
     player, opponent = state.mover, state.opponent
     out: list = [] if starting_card_unbuilt(player) else [END]
     hand = player.hand
@@ -80,7 +80,7 @@ def _site_steps(out: list, player, opponent, figure: str) -> None:
     out += [HALVES[t] for t in runs]
 
 
-def discard_options(hand: list[int], owed: int) -> list[Discard]:
-    """Every choice of `owed` cards from the hand, as multisets in canonical order."""
-    return [Discard(combo) for combo in combinations_with_replacement(TRIBES, owed)
+def discard_options(hand: list[int], due: int) -> list[Discard]:
+    """Every choice of `due` cards from the hand, as multisets in canonical order."""
+    return [Discard(combo) for combo in combinations_with_replacement(TRIBES, due)
             if all(combo.count(t) <= hand[i] for i, t in enumerate(TRIBES))]

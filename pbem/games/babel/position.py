@@ -24,7 +24,7 @@ from .cards import CARDS_PER_TRIBE, NAMES, TEMPLE_COUNTS, TRIBES
 from .state import (ACTIONS, DRAW, SUMERIANS_ALL, SUMERIANS_TOP_RUN, Player, Result, State,
                     hand_counts)
 
-REASONS = ("fifteen-ten", "twenty", "below-ten", "supply-empty", "resigned", "timeout")
+REASONS = ("fifteen-ten", "twenty", "below-ten", "supply-empty", "resigned", "timeout", "aborted")
 TOP_FIELDS = ("options", "to_move", "end_phase", "migrated", "players", "tribe_supply", "discard",
               "temple_supply", "pending_discard", "outcome", "phase", "seed", "complete",
               "temple_known")
@@ -159,6 +159,8 @@ def _outcome(value) -> Result | None:
         _seat(winner, path + ".winner")
     if value["reason"] not in REASONS:
         _fail(path + ".reason", f"{value['reason']!r} is not one of {', '.join(REASONS)}")
+    if value["reason"] == "aborted" and winner is not None:
+        _fail(path + ".winner", "an aborted game has no winner: null")
     return Result(winner, value["reason"])
 
 
@@ -214,7 +216,7 @@ def from_json(obj) -> Position:
         result=_outcome(obj.get("outcome")),
         seed=_int(obj, "seed", 0, 0, (1 << 64) - 1),
     )
-    if state.phase == ACTIONS and state.owed_by(state.to_move):
+    if state.phase == ACTIONS and state.discards_due(state.to_move):
         _fail("pending_discard.seat", "the player to move owes discards, which come before his "
               "draw: the position must be in phase draw")
     complete = _bool(obj, "complete", "")

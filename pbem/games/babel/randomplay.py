@@ -78,7 +78,7 @@ def play_random_game(seed: int, sumerians: str = "top-run", first: int | None = 
         if state.result is not None:
             break
         seat = state.to_move
-        if state.phase == DRAW:   # owed halving discards, then the draw
+        if state.phase == DRAW:   # halving discards due, then the draw
             step = rng.choice(legal_steps(state))
             act(state, step)
             begin_turn(state)

@@ -242,19 +242,19 @@ def halve(state: State, step: Halve) -> None:
     figure, row, at = _run(state, step.tribe, f"halve with {NAMES[step.tribe]}")
     _spend(state, figure, row, at)
     seat = 1 - state.to_move
-    owed = state.owed_by(seat)
-    more = (state.players[seat].hand_size - owed) // 2
+    due = state.discards_due(seat)
+    more = (state.players[seat].hand_size - due) // 2
     if more:
-        state.pending_discard = (seat, owed + more)
+        state.pending_discard = (seat, due + more)
 
 
 def discard(state: State, step: Discard) -> None:
-    owed = state.owed_by(state.to_move) if state.phase == DRAW else 0
-    if not owed:
+    due = state.discards_due(state.to_move) if state.phase == DRAW else 0
+    if not due:
         raise IllegalStep("you owe no discards now; discards answer halvings at the start of "
                           "your turn, before you draw.")
-    if len(step.tribes) != owed:
-        raise IllegalStep(f"you owe {cards(owed)} from halvings; you discard {len(step.tribes)}.")
+    if len(step.tribes) != due:
+        raise IllegalStep(f"you owe {cards(due)} from halvings; you discard {len(step.tribes)}.")
     _take_from_hand(state.mover, step.tribes, "discard")
     state.discard += "".join(step.tribes)
     state.pending_discard = None
@@ -313,7 +313,7 @@ def check_end(state: State, after_phase3: bool = False) -> None:
 def _supply_empty_winner(state: State, scores: list[int]) -> int | None:
     if scores[0] != scores[1]:
         return 0 if scores[0] > scores[1] else 1
-    hands = [p.hand_size - state.owed_by(seat) for seat, p in enumerate(state.players)]
+    hands = [p.hand_size - state.discards_due(seat) for seat, p in enumerate(state.players)]
     if hands[0] != hands[1]:
         return 0 if hands[0] > hands[1] else 1
     return None
@@ -350,9 +350,11 @@ def pass_turn(state: State) -> None:
     state.phase = DRAW
 
 
-def resign(state: State, seat: int, reason: str = "resigned") -> None:
-    state.result = Result(1 - seat, reason)
+def end(state: State, loser: int | None, reason: str) -> None:
+    """The game ends off the board: `loser` resigned or ran out of time, and the other wins;
+    with no loser (an abort) nobody does."""
+    state.result = Result(None if loser is None else 1 - loser, reason)
 
 
-__all__ = ["act", "check_end", "finish_turn", "draw_temples", "resign", "starting_card_unbuilt",
+__all__ = ["act", "check_end", "finish_turn", "draw_temples", "end", "starting_card_unbuilt",
            "longest_run", "where", "TRIBES"]

@@ -123,8 +123,8 @@ class State:
     def scores(self) -> list[int]:
         return [p.score() for p in self.players]
 
-    def owed_by(self, seat: int) -> int:
-        """Cards `seat` still owes from halvings (0 when nothing is owed)."""
+    def discards_due(self, seat: int) -> int:
+        """Cards `seat` must still discard from halvings, before his draw (0: none are due)."""
         pending = self.pending_discard
         return pending[1] if pending and pending[0] == seat else 0
 

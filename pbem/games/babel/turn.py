@@ -44,7 +44,7 @@ def check_can_end(state: State, parsed, first: int = 1) -> None:
 
 def begin_turn(state: State) -> str:
     """Phase 1 of the player to move, unless he owes discards first or the game is over."""
-    if state.result is None and state.phase == DRAW and not state.owed_by(state.to_move):
+    if state.result is None and state.phase == DRAW and not state.discards_due(state.to_move):
         return draw_tribes(state)
     return ""
 
@@ -56,11 +56,11 @@ def _parsed(text: str):
     return parsed
 
 
-def _owed_discard(state: State, parsed) -> None:
+def _discard_due(state: State, parsed) -> None:
     step, text = parsed[0]
     if not isinstance(step, Discard):
-        owed = state.owed_by(state.to_move)
-        raise IllegalStep(f"you owe {owed} discards from halvings; your turn starts with "
+        due = state.discards_due(state.to_move)
+        raise IllegalStep(f"you owe {due} discards from halvings; your turn starts with "
                           f"discard, before you draw.", 1, text)
     try:
         act(state, step)
@@ -69,17 +69,17 @@ def _owed_discard(state: State, parsed) -> None:
 
 
 def discard_only(state: State, parsed) -> None:
-    """The owed halving discards as a whole submission, without the draw after them."""
-    if state.phase != DRAW or not state.owed_by(state.to_move):
+    """The halving discards due, as a whole submission, without the draw after them."""
+    if state.phase != DRAW or not state.discards_due(state.to_move):
         raise WrongDecision("no discards are owed now.")
     if len(parsed) > 1:
         raise IllegalStep("after your discards you draw 3 cards; send the rest of your turn once "
                           "you have seen them.", 2, parsed[1][1])
-    _owed_discard(state, parsed)
+    _discard_due(state, parsed)
 
 
 def play_discard(state: State, text: str) -> None:
-    """The owed halving discards, then the draw."""
+    """The halving discards due, then the draw."""
     discard_only(state, _parsed(text))
     begin_turn(state)
 
@@ -99,7 +99,7 @@ def play_turn(state: State, text: str) -> None:
 def play_from_position(state: State, text: str) -> None:
     """The rest of a turn from a position (the command line's `play`).
 
-    In phase "draw" the text starts with the owed discards (if any); then the
+    In phase "draw" the text starts with the discards due (if any); then the
     player draws, plays phase 2 and phase 3. The next turn's draw is not made.
     Decision: the turn passes even when the game ended in phase 2 (phase 3 is
     then not played), so a printed position always names the other player as
@@ -108,8 +108,8 @@ def play_from_position(state: State, text: str) -> None:
     parsed = _parsed(text)
     first = 1
     if state.phase == DRAW:
-        if state.owed_by(state.to_move):
-            _owed_discard(state, parsed)
+        if state.discards_due(state.to_move):
+            _discard_due(state, parsed)
             parsed, first = parsed[1:], 2
             if not parsed:
                 raise NotationError(NO_STEPS, 2, "")

@@ -3,7 +3,7 @@
 Hidden: each hand from the other player, the order of the tribe supply, the
 order of the temple supply except the cards on top whose identity became public
 (put back by a destroy), and the seed. Public: everything else, including hand
-sizes, owed discards and the whole discard pile. A view is plain JSON-able data
+sizes, discards due and the whole discard pile. A view is plain JSON-able data
 built only from what the seat may know, so pages, mails and JSON built from it
 cannot leak the rest.
 """
@@ -39,7 +39,7 @@ def player_view(state: State, seat: int, viewer: int | None) -> dict:
         "seat": seat,
         "hand": p.hand_letters() if seat == viewer else None,
         "hand_size": p.hand_size,
-        "owes": state.owed_by(seat),
+        "owes": state.discards_due(seat),
         "figure": p.figure,
         "column": list(p.column),
         "reserved": p.first_turn,

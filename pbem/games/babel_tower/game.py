@@ -1,9 +1,9 @@
-"""Babel Tower (cuboro) as the server sees it: the `pbem.games.base.Game` interface.
+"""Babel Tower (cuboro) as the server sees it: the `pbem.games.base.Engine` interface.
 
 A decision is exactly one step. Events (each also has "v"):
 - `{"type": "pick", "seat": s, "step": "pick 3"}` during the draft;
 - `{"type": "place", "seat": s, "step": "place 3 SW UNE"}` while building;
-- `{"type": "resign" | "timeout", "seat": s}`.
+- the generic events (`pbem.games.base`): resign, timeout (the seat loses), abort.
 Nothing is hidden: every seat's view is the whole state.
 """
 
@@ -11,14 +11,16 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..base import EVENT_VERSION, Decision, Draft, Game, Option, Outcome, StepOption, required
-from ..errors import GameError, IllegalStep, NotationError, WrongDecision
+from ..base import (ABORTED, Decision, Draft, Engine, Event, Option, Outcome, StepOption,
+                    event_field, required)
+from ..errors import GameError, IllegalStep, NotationError
 from ..rng import Rng
 from . import rules
 from .cubes import CORNERS, FACES, canonical
 from .notation import Pick, Place, parse, parse_steps
 from .state import BUILD, DRAFT, PICK, RANDOM, Placed, Result, Tower, start
 
+PICK_EVENT, PLACE_EVENT = "pick", "place"
 FACE_WORDS = {"U": "up", "D": "down", "N": "north", "E": "east", "S": "south", "W": "west"}
 OUTCOMES = {
     "complete": "the tower is complete",
@@ -28,7 +30,7 @@ OUTCOMES = {
 }
 
 
-class BabelTower(Game):
+class BabelTower(Engine[Tower]):
     name = "babel-tower"
     title = "Babel Tower (cuboro)"
     min_seats = max_seats = 2
@@ -40,7 +42,8 @@ class BabelTower(Game):
     )
     board_template = "games/babel-tower/board.html"
     example_step = "place 3 SW UNE"
-    form_templates = {"pick": "games/babel-tower/pick.html", "place": "games/babel-tower/place.html"}
+    form_templates = {PICK_EVENT: "games/babel-tower/pick.html",
+                      PLACE_EVENT: "games/babel-tower/place.html"}
 
     # -- setting up and the log -------------------------------------------
     def start(self, seed: int, options: Mapping[str, str] | None = None, seats: int = 2,
@@ -54,36 +57,37 @@ class BabelTower(Game):
             rules.check_blocked(state)
         return state
 
-    def apply(self, state: Tower, event: Mapping[str, Any]) -> Tower:
-        state = state.copy()
-        kind, seat = event.get("type"), event.get("seat")
-        if state.result is not None:
-            raise WrongDecision(f"the game is over; a {kind} event cannot follow.")
-        if kind in ("resign", "timeout"):
-            if seat not in (0, 1):
-                raise WrongDecision(f"seat {seat!r} does not play this game.")
-            state.result = Result(1 - seat, "resigned" if kind == "resign" else "timeout")
-            return state
-        if kind != self._owed(state, seat):
-            raise WrongDecision(f"seat {seat} owes {self._owed(state, seat) or 'nothing'} now, not {kind}.")
-        _act(state, parse(event["step"])[0])
-        return state
+    def seat_count(self, state: Tower) -> int:
+        return 2
 
-    @staticmethod
-    def _owed(state: Tower, seat) -> str | None:
+    def is_over(self, state: Tower) -> bool:
+        return state.result is not None
+
+    def decision_kind(self, state: Tower, seat: int) -> str | None:
         if state.result is not None or seat != state.to_move:
             return None
-        return "pick" if state.phase == DRAFT else "place"
+        return PICK_EVENT if state.phase == DRAFT else PLACE_EVENT
+
+    def play(self, state: Tower, event: Event) -> None:
+        parsed = parse(event_field(event, "step", str))
+        wanted = Pick if event["type"] == PICK_EVENT else Place
+        if len(parsed) != 1 or not isinstance(parsed[0], wanted):
+            raise GameError(f"a {event['type']} event holds one {event['type']} step, "
+                            f"not {event['step']!r}.")
+        _act(state, parsed[0])
+
+    def end_game(self, state: Tower, loser: int | None, reason: str) -> None:
+        state.result = Result(None if loser is None else 1 - loser, reason)
 
     def to_act(self, state: Tower) -> list[Decision]:
-        kind = self._owed(state, state.to_move)
+        kind = self.decision_kind(state, state.to_move)
         if kind is None:
             return []
-        label = "pick a cube" if kind == "pick" else "place a cube"
+        label = "pick a cube" if kind == PICK_EVENT else "place a cube"
         return [Decision(state.to_move, kind, label)]
 
     def _one_step(self, state: Tower, seat: int, text: str) -> tuple[Pick | Place, Tower]:
-        kind = required(self._owed(state, seat), state.result is not None)
+        kind = required(self.decision_kind(state, seat), state.result is not None)
         parsed = parse_steps(text)
         if not parsed:
             raise NotationError(f"the turn has no step; write one {kind} step.", 1, "")
@@ -99,13 +103,14 @@ class BabelTower(Game):
 
     def decide(self, state: Tower, seat: int, text: str) -> dict[str, Any]:
         step, _ = self._one_step(state, seat, text)
-        kind = "pick" if isinstance(step, Pick) else "place"
-        return {"v": EVENT_VERSION, "type": kind, "seat": seat, "step": str(step)}
+        kind = PICK_EVENT if isinstance(step, Pick) else PLACE_EVENT
+        return {"v": self.event_version, "type": kind, "seat": seat, "step": str(step)}
 
     def draft(self, state: Tower, seat: int, text: str) -> Draft:
         try:
+            # The seat first, as `decide` does: a seat that owes nothing meets WrongDecision.
+            required(self.decision_kind(state, seat), state.result is not None)
             if not parse_steps(text):
-                required(self._owed(state, seat), state.result is not None)
                 return Draft(state)
             step, trial = self._one_step(state, seat, text)
         except GameError as error:
@@ -113,7 +118,7 @@ class BabelTower(Game):
         return Draft(trial, [str(step)], None, done=True)
 
     def legal_steps(self, state: Tower, seat: int) -> list[StepOption]:
-        if self._owed(state, seat) == "pick":
+        if self.decision_kind(state, seat) == PICK_EVENT:
             steps = [Pick(t) for t in range(5) if state.pool[t]]
         else:
             steps = [Place(c, k, b) for c, k, b in rules.placements(state, seat)]
@@ -138,14 +143,16 @@ class BabelTower(Game):
     def outcome(self, state: Tower) -> Outcome | None:
         if state.result is None:
             return None
+        if state.result.reason == ABORTED.reason:
+            return ABORTED
         return Outcome(state.result.winner, state.result.reason, OUTCOMES[state.result.reason])
 
     def scores(self, state: Tower) -> list[int]:
         """Cubes each player has placed."""
         return [sum(1 for f in state.floors for p in f.values() if p.seat == s) for s in (0, 1)]
 
-    def notation(self, event: Mapping[str, Any], seat: int | None = None) -> str:
-        return event.get("step") or str(event.get("type"))
+    def event_notation(self, event: Event, seat: int | None) -> str:
+        return str(event["step"])
 
     def explain(self, state: Tower, seat: int, text: str) -> list[str]:
         try:

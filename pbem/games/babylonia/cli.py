@@ -79,7 +79,7 @@ def greedy_submission(state: State, seat: int, rng: Rng) -> str:
             r -= w
         if option.ends:
             return "\n".join(steps)
-        if trial.owed == seat and trial.turn.submitted:
+        if trial.card_due == seat and trial.turn.submitted:
             return option.notation
         apply_step(trial, seat, parse(option.notation)[0])
         steps.append(option.notation)

@@ -1,26 +1,31 @@
-"""Babylonia as the server sees it: the `pbem.games.base.Game` interface, for 2 to 4 seats.
+"""Babylonia as the server sees it: the `pbem.games.base.Engine` interface, for 2 to 4 seats.
 
 Events (each also has "v"):
-- `{"type": "turn", "seat": s, "steps": "farmer g7\\nscore i7\\ncard 3"}`: a whole turn in
-  canonical notation; it ends the turn, or leaves it paused for someone's card;
+- `{"type": "turn", "seat": s, "steps": "farmer g7\\nscore i7\\ncard 3", "named": [3]}`: a
+  whole turn in canonical notation; it ends the turn, or leaves it paused for someone's card.
+  `named` numbers the card steps (from 1) that name cards for after such a pause: the
+  mover's secret (version 1 turns had no `named`: see `_named_unknown`);
 - `{"type": "card", "seat": s, "card": 4}`: a ziggurat card owed while a turn pauses;
-- `{"type": "resign" | "timeout", "seat": s}`: the game ends (see `turn.resign`).
-Each seat's view hides the other stands, every supply and the kinds of the
-others' face-down river tokens; so does the record of a turn (`notation`).
+- the generic events (`pbem.games.base`): resign and timeout end the game (see
+  `turn.end_off_the_board`), and so does abort, with no winner.
+Each seat's view hides the other stands, every supply, the kinds of the others'
+face-down river tokens and the cards the mover named for after a pause; so does the
+record of a turn (`notation`), and so does the preview of an answered pause (`draft`).
 """
 
 from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..base import EVENT_VERSION, Decision, Draft, Game, Option, Outcome, StepOption, required
-from ..errors import GameError, IllegalStep, NotationError, WrongDecision
+from ..base import (ABORTED, Decision, Draft, Engine, Event, Option, Outcome, StepOption,
+                    event_field, required)
+from ..errors import GameError, IllegalStep, NotationError
 from ..rng import Rng
 from . import snapshot, turn
 from .board import board
 from .cards import CARD_WORDS
 from .legal import legal_steps, words
-from .notation import Card, Play, parse, parse_steps
+from .notation import Card, Play, Step, parse, parse_steps
 from .state import State, deal
 from .view import summary, view
 
@@ -30,7 +35,16 @@ OUTCOMES = {"end": "the game ended; most points wins, then most cities",
             "resigned": "a player resigned", "timeout": "a player's time ran out"}
 
 
-class Babylonia(Game):
+def _named_unknown(event: Event) -> Event:
+    """Event format 2 says which cards of a turn were named for after a pause (`named`);
+    format 1 did not, and the state before the turn is not at hand here, so every card of a
+    version 1 turn is hidden from the other seats' record (the views still show the cards
+    taken at once)."""
+    steps = parse(event["steps"])
+    return {**event, "named": [n for n, step in enumerate(steps, 1) if isinstance(step, Card)]}
+
+
+class Babylonia(Engine[State]):
     name = "babylonia"
     title = "Babylonia"
     min_seats, max_seats = 2, 4
@@ -41,6 +55,11 @@ class Babylonia(Game):
     )
     board_template = "games/babylonia/board.html"
     example_step = "farmer g7"
+    #: 2: snapshots name the seat that owes a ziggurat card `card_due` (it was `owed`).
+    rules_version = 2
+    #: 2: a turn says which of its cards were named for after a pause ("named").
+    event_version = 2
+    upcasters = {(TURN, 1): _named_unknown}
 
     # -- setting up and the log -------------------------------------------
     def start(self, seed: int, options: Mapping[str, str] | None = None, seats: int = 2,
@@ -51,50 +70,51 @@ class Babylonia(Game):
             raise GameError(f"the first player must be a seat from 0 to {seats - 1}, not {first!r}.")
         return deal(seed, seats, first, self.normalize_options(options)["ziggurat_cards"])
 
-    def apply(self, state: State, event: Mapping[str, Any]) -> State:
-        state = state.copy()
-        kind, seat = event.get("type"), event.get("seat")
-        if state.result is not None:
-            raise WrongDecision(f"the game is over; a {kind} event cannot follow.")
-        if kind in ("resign", "timeout"):
-            if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.players:
-                raise WrongDecision(f"{seat!r} is not a seat of this game.")
-            turn.resign(state, seat, "resigned" if kind == "resign" else "timeout")
-            return state
-        owed = _owed(state, seat)
-        if kind != owed:
-            raise WrongDecision(f"seat {seat} owes {owed or 'nothing'} now, not {kind}.")
-        if kind == CARD:
-            turn.answer_card(state, seat, event["card"])
+    def seat_count(self, state: State) -> int:
+        return state.players
+
+    def is_over(self, state: State) -> bool:
+        return state.result is not None
+
+    def decision_kind(self, state: State, seat: int) -> str | None:
+        return decision_kind(state, seat)
+
+    def play(self, state: State, event: Event) -> None:
+        seat = event["seat"]
+        if event["type"] == CARD:
+            turn.answer_card(state, seat, event_field(event, "card", int))
         else:
-            turn.play_steps(state, seat, event["steps"])
+            turn.play_steps(state, seat, event_field(event, "steps", str))
             turn.finish_submission(state, seat)
-        return state
+
+    def end_game(self, state: State, loser: int | None, reason: str) -> None:
+        turn.end_off_the_board(state, loser, reason)
 
     def to_act(self, state: State) -> list[Decision]:
         if state.result is not None:
             return []
-        if state.owed is not None:
+        if state.card_due is not None:
             hex = state.turn.order[state.turn.resolved]
-            return [Decision(state.owed, CARD, f"choose a ziggurat card for the ziggurat won at {hex}")]
+            return [Decision(state.card_due, CARD, f"choose a ziggurat card for the ziggurat won at {hex}")]
         return [Decision(state.to_move, TURN, "play your turn")]
 
     def _require(self, state: State, seat: int) -> str:
-        return required(_owed(state, seat), state.result is not None)
+        return required(decision_kind(state, seat), state.result is not None)
 
     def decide(self, state: State, seat: int, text: str) -> dict[str, Any]:
         kind = self._require(state, seat)
         trial = state.copy()
         if kind == CARD:
             card = _answer(trial, seat, text)
-            return {"v": EVENT_VERSION, "type": CARD, "seat": seat, "card": card}
+            return {"v": self.event_version, "type": CARD, "seat": seat, "card": card}
         steps = turn.play_steps(trial, seat, text)
+        named = _named_ahead(steps, trial)
         try:
             turn.finish_submission(trial, seat)
         except IllegalStep as error:
             raise IllegalStep(f"the turn is not finished: {error.message}") from None
-        return {"v": EVENT_VERSION, "type": TURN, "seat": seat,
-                "steps": "\n".join(str(s) for s in steps)}
+        return {"v": self.event_version, "type": TURN, "seat": seat,
+                "steps": "\n".join(str(s) for s in steps), "named": named}
 
     def draft(self, state: State, seat: int, text: str) -> Draft:
         trial = state.copy()
@@ -129,6 +149,8 @@ class Babylonia(Game):
         result = state.result
         if result is None:
             return None
+        if result.reason == ABORTED.reason:
+            return ABORTED
         words = OUTCOMES[result.reason]
         if len(result.winners) > 1:
             words += "; equal points and cities: the win is shared"
@@ -138,14 +160,12 @@ class Babylonia(Game):
     def scores(self, state: State) -> list[int]:
         return list(state.scores)
 
-    def notation(self, event: Mapping[str, Any], seat: int | None = None) -> str:
-        kind = event.get("type")
-        if kind == CARD:
+    def event_notation(self, event: Event, seat: int | None) -> str:
+        if event["type"] == CARD:
             return f"card {event['card']}"
-        if kind != TURN:
-            return str(kind)
-        steps = parse(event["steps"])
-        return "; ".join(_hidden(step, event["seat"], seat) for step in steps)
+        named = event.get("named") or ()
+        return "; ".join(_hidden(number in named, step, event["seat"], seat)
+                         for number, step in enumerate(parse(event["steps"]), 1))
 
     def explain(self, state: State, seat: int, text: str) -> list[str]:
         try:
@@ -172,38 +192,52 @@ class Babylonia(Game):
                 return "\n".join(steps)
             choices = [o for o in options if not o.ends]
             pick = choices[rng.below(len(choices))].notation
-            if _owed(trial, seat) == CARD:
+            if decision_kind(trial, seat) == CARD:
                 return pick
             turn.apply_step(trial, seat, parse(pick)[0])
             steps.append(pick)
 
 
-def _owed(state: State, seat) -> str | None:
+def decision_kind(state: State, seat: int) -> str | None:
     if state.result is not None:
         return None
-    if state.owed is not None:
-        return CARD if seat == state.owed else None
+    if state.card_due is not None:
+        return CARD if seat == state.card_due else None
     return TURN if seat == state.to_move else None
 
 
 def _answer(state: State, seat: int, text: str) -> int:
-    """Take the owed card a one-step answer names (in place); errors name step 1."""
+    """Take the owed card a one-step answer names (in place; the paused turn is not resumed,
+    see `turn.take_card_due`); errors name step 1."""
     parsed = parse_steps(text)
     if len(parsed) != 1 or not isinstance(parsed[0][0], Card):
         raise NotationError("answer with one step: card N, the ziggurat card you take.",
                             1, parsed[0][1] if parsed else "")
     step, piece = parsed[0]
     try:
-        turn.answer_card(state, seat, step.number)
+        turn.take_card_due(state, seat, step.number)
     except IllegalStep as error:
         raise error.at(1, piece) from None
     return step.number
 
 
-def _hidden(step, mover: int, seat: int | None) -> str:
-    """A river play's kind is its owner's secret: others read `? i7`."""
-    if isinstance(step, Play) and seat != mover and board(4).is_river(step.hex):
+def _named_ahead(steps: list[Step], paused: State) -> list[int]:
+    """The numbers (from 1) of the `card N` steps naming cards for after a pause: the cards in
+    `turn.cards` once every step is played (a card taken at once is gone from the available
+    ones, so it is never also named)."""
+    return [number for number, step in enumerate(steps, 1)
+            if isinstance(step, Card) and step.number in paused.turn.cards]
+
+
+def _hidden(named: bool, step: Step, mover: int, seat: int | None) -> str:
+    """The mover's secrets as the others read them: a river play's kind (`? i7`), and the
+    cards he named for after a pause (`card ?`)."""
+    if seat == mover:
+        return str(step)
+    if isinstance(step, Play) and board(4).is_river(step.hex):
         return f"? {step.hex}"
+    if isinstance(step, Card) and named:
+        return "card ?"
     return str(step)
 
 

@@ -16,7 +16,7 @@ from .state import KIND_INDEX, KINDS, State
 def legal_steps(state: State, seat: int) -> list[StepOption]:
     if state.result is not None:
         return []
-    if state.owed == seat and state.turn.submitted:
+    if state.card_due == seat and state.turn.submitted:
         return [StepOption(str(Card(c)), words(state, Card(c))) for c in state.available]
     if seat != state.to_move or state.turn.submitted:
         return []       # a draft goes on past a pause; a submitted turn waits for the card

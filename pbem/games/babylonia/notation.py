@@ -65,10 +65,12 @@ def parse_one(text: str, number: int = 1) -> Step:
                             number, text)
     head, arg = words
     if head == "card":
-        if not (arg.isascii() and arg.isdigit()) or not 1 <= int(arg) <= 9:
+        # Read as one digit after leading zeros: int() of a 5000-digit string raises ValueError.
+        digits = arg.lstrip("0")
+        if not (arg.isascii() and arg.isdigit()) or len(digits) != 1 or digits == "0":
             raise NotationError(f"{arg!r} is not a ziggurat card; cards are numbered 1 to 9.",
                                 number, text)
-        return Card(int(arg))
+        return Card(int(digits))
     if head != "score" and head not in KIND_OF:
         raise NotationError(f"{head!r} is not a step; write farmer, priest, merchant, official "
                             f"(F, P, M, O), score, card or extra.", number, text)

@@ -20,7 +20,7 @@ def to_json(state: State) -> dict:
         "cities": [list(x) for x in state.cities], "available": list(state.available),
         "cards": [list(x) for x in state.cards], "used": [list(x) for x in state.used],
         "scored": sorted(state.scored),
-        "to_move": state.to_move, "owed": state.owed, "seed": state.seed,
+        "to_move": state.to_move, "card_due": state.card_due, "seed": state.seed,
         "turn": _turn(state.turn) if state.turn else None,
         "result": [list(state.result.winners), state.result.reason] if state.result else None,
     }
@@ -46,7 +46,7 @@ def from_json(data: dict) -> State:
     state.cards = [list(x) for x in data["cards"]]
     state.used = [list(x) for x in data["used"]]
     state.scored = set(data["scored"])
-    state.to_move, state.owed, state.seed = data["to_move"], data["owed"], data["seed"]
+    state.to_move, state.card_due, state.seed = data["to_move"], data["card_due"], data["seed"]
     if data["turn"]:
         t = data["turn"]
         state.turn = Turn(index=t["index"], placed=[(k, h) for k, h in t["placed"]],

@@ -6,8 +6,8 @@ down and drawn from its end. A token on a river lies face down.
 
 The turn in progress (`Turn`) keeps what the player on turn has done so far:
 the tokens played, the declared scoring order, the cards he named, `extra`.
-When another player wins a ziggurat the turn pauses (`owed`): that seat owes
-`card N`, and the turn keeps the rest of the scoring for when he has chosen.
+When another player wins a ziggurat the turn pauses (`card_due`): that seat owes
+the decision `card N`, and the turn keeps the rest of the scoring for when he has chosen.
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ class Turn:
 
 class State:
     __slots__ = ("players", "tiles", "tokens", "stands", "supplies", "scores", "causes", "cities",
-                 "available", "cards", "used", "scored", "to_move", "turn", "owed", "result",
+                 "available", "cards", "used", "scored", "to_move", "turn", "card_due", "result",
                  "seed")
 
     def __init__(self, players: int):
@@ -79,7 +79,7 @@ class State:
         self.scored: set[str] = set()                 # ziggurats scored (each once)
         self.to_move = 0
         self.turn: Turn | None = None
-        self.owed: int | None = None                  # a seat owing `card N`: the turn pauses
+        self.card_due: int | None = None              # a seat owing `card N`: the turn pauses
         self.result: Result | None = None
         self.seed = 0
 
@@ -95,7 +95,7 @@ class State:
         s.available = list(self.available)
         s.cards = [list(x) for x in self.cards]
         s.used = [list(x) for x in self.used]
-        s.to_move, s.owed, s.result, s.seed = self.to_move, self.owed, self.result, self.seed
+        s.to_move, s.card_due, s.result, s.seed = self.to_move, self.card_due, self.result, self.seed
         s.turn = self.turn.copy() if self.turn else None
         return s
 

@@ -3,8 +3,11 @@ refill and the end (BABYLONIA-RULINGS.md, "A turn", "End", "Decisions owed by ot
 
 Scoring runs as soon as it can: a city at once, a ziggurat the mover wins
 when his `card N` follows, a ziggurat another player wins by pausing the turn
-(`state.owed`). Cards the mover names after a pause wait in `turn.cards` and
-are taken in order when the turn resumes; one gone by then is owed again.
+(`state.card_due`). Cards the mover names after a pause wait in `turn.cards` and
+are taken in order when the turn resumes; one gone by then is owed again. Until
+then they are his secret: the other seats see neither them in a view nor their
+steps in the record (`card ?`), and a seat answering the pause does not see the
+turn resume in its preview.
 """
 
 from __future__ import annotations
@@ -110,7 +113,7 @@ def name_card(state: State, seat: int, card: int) -> None:
         turn.waiting = None
         turn.resolved += 1
         return
-    if state.owed is None or len(turn.cards) >= _wins_ahead(state, seat):
+    if state.card_due is None or len(turn.cards) >= _wins_ahead(state, seat):
         raise IllegalStep("no ziggurat of yours waits for a card")
     if card in turn.cards:
         raise IllegalStep(f"card {card} is already named")
@@ -139,7 +142,7 @@ def resolve(state: State, resuming: bool = False) -> None:
     when the next one is gone he owes a card like anyone else.
     """
     turn, mover = state.turn, state.to_move
-    while state.owed is None and turn.waiting is None and turn.resolved < len(turn.order):
+    while state.card_due is None and turn.waiting is None and turn.resolved < len(turn.order):
         hex = turn.order[turn.resolved]
         if hex not in state.board.ziggurats:
             scoring.score_city(state, hex)
@@ -150,7 +153,7 @@ def resolve(state: State, resuming: bool = False) -> None:
         if winner is None or not state.available:
             turn.resolved += 1
         elif winner != mover:
-            state.owed = winner
+            state.card_due = winner
         elif not resuming:
             turn.waiting = hex
         elif turn.cards and turn.cards[0] in state.available:
@@ -158,7 +161,7 @@ def resolve(state: State, resuming: bool = False) -> None:
             turn.resolved += 1
         else:
             turn.cards[:1] = []          # his named card is gone: he chooses again
-            state.owed = mover
+            state.card_due = mover
 
 
 def unfinished(state: State, seat: int) -> str | None:
@@ -180,7 +183,7 @@ def unfinished(state: State, seat: int) -> str | None:
     # as many cards as are left now (three ziggurats in one turn with one card left could
     # otherwise never finish); a win whose card is gone by then is owed, or gets nothing
     # when no card is left.
-    if state.owed is not None and len(turn.cards) < min(_wins_ahead(state, seat),
+    if state.card_due is not None and len(turn.cards) < min(_wins_ahead(state, seat),
                                                          len(state.available)):
         return "name a card for each ziggurat of yours still to score (card N)"
     return None
@@ -194,21 +197,31 @@ def finish_submission(state: State, seat: int) -> None:
     if problem:
         raise IllegalStep(problem)
     state.turn.submitted = True
-    if state.owed is None:
+    if state.card_due is None:
         end_turn(state)
 
 
 def answer_card(state: State, seat: int, card: int) -> None:
     """The owed `card N`; the rest of the turn then resolves by itself."""
-    if state.owed != seat:
+    take_card_due(state, seat, card)
+    resume(state)
+
+
+def take_card_due(state: State, seat: int, card: int) -> None:
+    """The owed `card N` taken, the paused turn not yet resumed: what the seat's own preview
+    shows. Resuming may take cards the mover named ahead, a secret until the answer is in."""
+    if state.card_due != seat:
         raise WrongDecision("no ziggurat card is owed by you now.")
     _check_available(state, card)
-    turn = state.turn
     scoring.take_card(state, seat, card)
-    state.owed = None
-    turn.resolved += 1
+    state.card_due = None
+    state.turn.resolved += 1
+
+
+def resume(state: State) -> None:
+    """The rest of a paused turn after an answered card: scoring on, then the turn's end."""
     resolve(state, resuming=True)
-    if state.owed is None:
+    if state.card_due is None:
         end_turn(state)
 
 
@@ -235,9 +248,10 @@ def ranking(state: State, seats) -> tuple[int, ...]:
     return tuple(s for s in seats if key[s] == best)
 
 
-def resign(state: State, seat: int, reason: str) -> None:
+def end_off_the_board(state: State, loser: int | None, reason: str) -> None:
     """Decision: a resigning (or timed-out) player ends the game; the others are ranked as at
-    its end, so in a game of two the other player wins."""
-    others = [s for s in range(state.players) if s != seat]
-    state.result = Result(ranking(state, others), reason)
-    state.turn, state.owed = None, None
+    its end, so in a game of two the other player wins. An aborted game (no loser) has no
+    winner."""
+    others = [s for s in range(state.players) if s != loser]
+    state.result = Result(ranking(state, others) if loser is not None else (), reason)
+    state.turn, state.card_due = None, None

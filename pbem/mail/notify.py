@@ -22,6 +22,7 @@ from __future__ import annotations
 from flask import current_app
 
 from .. import links, store
+from ..games.base import ABORT
 from ..games.errors import GameError
 from ..store import Loaded
 from .compose import queue
@@ -102,13 +103,20 @@ def event_appended(loaded: Loaded, actor: int | None, actor_mailed: bool = True)
     """Turn mails to the seats that now owe a decision (to the actor himself only when
     `actor_mailed`: a person on the web goes on in his page); when the game ends, to all."""
     if loaded.engine.outcome(loaded.state) is not None:
+        why = _why_aborted(loaded)
         for seat in range(len(loaded.seats)):
-            _to_seat("over", loaded, seat, "the game is over")
+            _to_seat("over", loaded, seat, "the game is over", context={"why": why})
         return
     for decision in loaded.engine.to_act(loaded.state):
         if decision.seat == actor and not actor_mailed:
             continue
         _to_seat("turn", loaded, decision.seat, f"your turn, {loaded.names[decision.seat]}")
+
+
+def _why_aborted(loaded: Loaded) -> str | None:
+    """The reason an abort gave (the operator's words, or "Bob declined the invitation.")."""
+    last = loaded.recent[-1] if loaded.recent else {}
+    return last.get("why") if last.get("type") == ABORT else None
 
 
 def current_links(loaded: Loaded, seat: int) -> None:
@@ -172,3 +180,4 @@ def reminder(to_addr: str, name: str, entries: list[dict]) -> None:
     what = (f"your turn in {entries[0]['title']} with {entries[0]['opponents']}"
             if len(entries) == 1 else f"{len(entries)} games wait for your turn")
     queue("reminder", name, to_addr, f"Reminder: {what}", {"entries": entries})
+

@@ -24,7 +24,7 @@ from flask.cli import AppGroup, with_appcontext
 from flask_migrate import upgrade
 from werkzeug.serving import run_simple
 
-from . import games, reminders, store, turns
+from . import console, games, reminders, store, turns
 from .errors import BadInput
 from .inbound.ingest import Transient, ingest_bytes, ingest_maildir
 from .mail import deliver as delivery
@@ -35,7 +35,8 @@ mail = AppGroup("mail", help="The outbox.")
 
 
 def init_app(app) -> None:
-    for command in (serve, worker, new_game, deliver, mail, ingest, remind, verify):
+    for command in (serve, worker, new_game, deliver, mail, ingest, remind, verify,
+                    *console.operator_commands(mail)):
         app.cli.add_command(command)
 
 

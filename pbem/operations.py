@@ -1,5 +1,5 @@
 """What the operator sees of the games, and the operator's own use cases: summaries of every
-game, one game in detail, deleting a game.
+game, one game in detail, deleting a game, and mailing the sign-in link.
 
 The commands (`pbem.console`) and the operator's page (`pbem.web.admin`) both read from here,
 so both show the same thing; the actions they offer besides are the turn service's
@@ -19,14 +19,15 @@ A game is *stalled* when it waits and nothing will move it on by itself:
 
 from __future__ import annotations
 
+import hmac
 from dataclasses import asdict, dataclass, replace
 from datetime import datetime, timedelta
 
 from flask import current_app
 from sqlalchemy import delete, func, select
 
-from . import deadlines, games, links, store
-from .errors import NotFound, ServerError
+from . import deadlines, games, limits, links, store
+from .errors import LinkTampered, NotFound, ServerError
 from .extensions import db
 from .games.base import ABORT, ABORTED_REASON
 from .mail import notify
@@ -303,6 +304,33 @@ def _counts(game_id: str) -> dict[str, int]:
     return {model.__tablename__: db.session.scalar(select(func.count()).select_from(model)
                                                    .where(column == game_id))
             for model, column in TABLES}
+
+
+# -- signing in --------------------------------------------------------------------------
+
+SIGN_IN_MAX_AGE = 3600   # seconds a sign-in link works
+
+
+def mail_sign_in(address: str) -> None:
+    """Mail the operator a sign-in link, if `address` is ADMIN_EMAIL (at most limits.SIGN_IN in
+    an hour, quietly). Whoever asks learns nothing: the answer is the same for any address."""
+    admin = current_app.config.get("ADMIN_EMAIL") or ""
+    given = (address or "").strip().lower()
+    if not admin or not hmac.compare_digest(given.encode(), admin.encode()):
+        return
+    with transaction():
+        if limits.allow(limits.SIGN_IN, admin):
+            notify.sign_in(admin, links.url_of(links.SIGN_IN, admin), SIGN_IN_MAX_AGE // 60)
+
+
+def signed_in_address(token: str) -> str:
+    """The address a sign-in link was mailed to, if it is still the operator's; LinkTampered or
+    LinkExpired otherwise (changing ADMIN_EMAIL kills the links mailed to the old one)."""
+    address = links.unsign(links.SIGN_IN, token, SIGN_IN_MAX_AGE)
+    admin = current_app.config.get("ADMIN_EMAIL") or ""
+    if not (isinstance(address, str) and admin and hmac.compare_digest(address.encode(), admin.encode())):
+        raise LinkTampered()
+    return address
 
 
 # -- as JSON (stable: the README documents every field) ------------------------------------

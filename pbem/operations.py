@@ -165,11 +165,11 @@ def summary(game_id: str, now: datetime | None = None) -> Summary:
 def detail(game_id: str, now: datetime | None = None) -> Detail:
     """One game with what the operator needs to help its players: links, options, its mail."""
     info = summary(game_id, now)
-    loaded = store.load(game_id)
-    row = loaded.row
+    row = db.session.get(Game, game_id)
     seat_links = {p.seat: links.url(links.SEAT, game_id, p.seat, store.current_nonce(game_id, p.seat))
                   for p in info.players}
-    turn_links = {w.seat: links.url(links.TURN, game_id, w.seat, loaded.seq) for w in info.waiting}
+    # A turn link names the point of the log where the decision is owed: its end.
+    turn_links = {w.seat: links.url(links.TURN, game_id, w.seat, info.events) for w in info.waiting}
     return Detail(info, dict(row.options), row.time_limit_days, seat_links, turn_links,
                   notify.record_url(game_id), tuple(_mails(game_id)))
 

@@ -98,9 +98,9 @@ def guard():
             return redirect(url_for("admin.index"), 303)
         raise SignInNeeded("Sign in first: this needs the operator's session.")
     if request.method == "POST":
-        token = request.form.get("csrf", "")
-        if not (isinstance(token, str) and hmac.compare_digest(token.encode(),
-                                                                session["operator"]["csrf"].encode())):
+        token, expected = request.form.get("csrf", ""), session["operator"].get("csrf")
+        if not (isinstance(token, str) and isinstance(expected, str) and expected
+                and hmac.compare_digest(token.encode(), expected.encode())):
             raise CsrfRefused("This form is not from this session's page; reload the page and try again.")
     return None
 

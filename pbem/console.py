@@ -33,6 +33,10 @@ from .people import email_address
 
 games = AppGroup("games", help="The games as the operator sees them, and what he may do to them.")
 
+#: A game's id may begin with "-" (`store.new_id` draws from the URL-safe alphabet): an unknown
+#: "option" is taken as the argument it is, so `games show -6Qx…` shows that game.
+TAKES_A_GAME_ID = {"ignore_unknown_options": True}
+
 
 def operator_commands(mail: click.Group) -> tuple[click.Command, ...]:
     """The operator's commands to register: the `games` group; `suppressed` and `quarantine`
@@ -117,7 +121,7 @@ def list_games(waiting: bool, stalled: bool, finished: bool, as_json: bool):
         click.echo("no games" if only is None else f"no {only} games")
 
 
-@games.command("show")
+@games.command("show", context_settings=TAKES_A_GAME_ID)
 @click.argument("game_id")
 @click.option("--json", "as_json", is_flag=True, help="a JSON object (fields: see the README)")
 @refusals
@@ -157,7 +161,7 @@ def show(game_id: str, as_json: bool):
         click.echo("  none")
 
 
-@games.command("abort")
+@games.command("abort", context_settings=TAKES_A_GAME_ID)
 @click.argument("game_id")
 @click.option("--why", required=True, help="the reason, mailed to the players")
 @refusals
@@ -169,7 +173,7 @@ def abort(game_id: str, why: str):
     click.echo(f"Game {game_id} is aborted; its players are mailed why.")
 
 
-@games.command("set-address")
+@games.command("set-address", context_settings=TAKES_A_GAME_ID)
 @click.argument("game_id")
 @click.argument("seat", type=click.IntRange(min=0))
 @click.argument("address")
@@ -185,7 +189,7 @@ def set_address(game_id: str, seat: int, address: str):
     click.echo(f"Seat {seat} of game {game_id} now plays from {address}; fresh links are mailed there.")
 
 
-@games.command("resend")
+@games.command("resend", context_settings=TAKES_A_GAME_ID)
 @click.argument("game_id")
 @click.argument("seat", type=click.IntRange(min=0))
 @refusals
@@ -195,7 +199,7 @@ def resend(game_id: str, seat: int):
     click.echo(f"Seat {seat} of game {game_id} is mailed its current links.")
 
 
-@games.command("delete")
+@games.command("delete", context_settings=TAKES_A_GAME_ID)
 @click.argument("game_id")
 @click.option("--yes", is_flag=True, help="delete it (without: show what would be deleted)")
 @refusals

@@ -22,6 +22,7 @@ from pbem.extensions import db
 from pbem.games.rng import Rng
 from pbem.mail.bounces import Failure
 from pbem.models import Event, Game, Inbound, Mail, Reminder, Seat, SeatNonce, Snapshot
+from pbem.transaction import transaction
 from pbem_web import ANNA, BOB, create, deliver, text_of  # tests/helpers
 
 CAROL, DAVE = "carol@example.org", "dave@example.org"
@@ -178,6 +179,18 @@ def test_the_most_recently_active_game_comes_first(app, client):
     assert [g["id"] for g in as_json(app, "games", "list")] == [older, newer]
     play_one(app, newer)
     assert [g["id"] for g in as_json(app, "games", "list")] == [newer, older]
+
+
+@pytest.mark.parametrize("command", [("show",), ("abort", "--why", "x"), ("resend", "1"),
+                                     ("set-address", "1", "x@example.org"), ("delete", "--yes")])
+def test_a_game_id_that_begins_with_a_dash_is_taken_as_it_is(app, client, command):
+    with app.app_context():
+        spec = turns.Spec("babel", [("Anna", ANNA), ("Bob", BOB)], {"sumerians": "top-run"}, 0)
+        with transaction():
+            game = turns._create(turns.checked(spec), game_id="-6Qx_dash")
+    result = run(app, "games", command[0], game.id, *command[1:])
+    assert result.exit_code == 0, result.output
+    assert game.id in result.output
 
 
 def test_no_games(app):
@@ -374,7 +387,7 @@ def test_set_address_mails_fresh_links_to_the_new_address_and_kills_the_old_seat
 
 @pytest.mark.parametrize("args, code, words", [
     (("1", "not-an-address"), 2, "is not a mail address"),
-    (("-1", BOB), 2, "'-1'"),
+    (("-1", BOB), 2, "Invalid value for 'SEAT'"),
     (("x", BOB), 2, "Invalid value"),
     (("2", BOB), 1, "has no seat 2"),
 ])

@@ -14,7 +14,7 @@ import re
 from datetime import datetime, timedelta, timezone
 
 import pytest
-from sqlalchemy import func, select, update
+from sqlalchemy import func, select
 
 from pbem import addresses, inbox, links, operations, store, turns
 from pbem.errors import NotFound

@@ -25,7 +25,7 @@ from flask.cli import AppGroup, with_appcontext
 from flask_migrate import upgrade
 from werkzeug.serving import run_simple
 
-from . import games, reminders, store, turns
+from . import console, games, reminders, store, turns
 from .errors import BadInput
 from .inbound.ingest import Transient, ingest_bytes, ingest_maildir
 from .inbound.lmtp_cli import lmtp
@@ -39,7 +39,7 @@ mail = AppGroup("mail", help="The outbox.")
 
 def init_app(app) -> None:
     for command in (serve, serve_production, worker, new_game, deliver, mail, ingest, lmtp, remind,
-                    verify):
+                    verify, *console.operator_commands(mail)):
         app.cli.add_command(command)
 
 

@@ -29,6 +29,7 @@
 | PROPOSAL_HOURS       | 24                                   | an unconfirmed game is forgotten then    |
 | REFUSALS_PER_*       | 5 per address an hour, 30 in all     | answers to mail replies that cannot act  |
 | ADMIN_EMAIL          | (none: no operator page)             | the operator's address, for /admin       |
+| STALLED_AFTER_DAYS   | 14                                   | a game without a time limit waiting this long is stalled |
 | INGEST_MAX_BYTES     | 10485760                             | a larger incoming mail is quarantined    |
 
 Refusals. Settings that would make the server unsafe stop it before it serves anything, with
@@ -164,6 +165,7 @@ def from_environment(instance_path: str, env=os.environ) -> dict:
         "REFUSALS_PER_ADDRESS_PER_HOUR": _number(env, "REFUSALS_PER_ADDRESS_PER_HOUR", "5"),
         "REFUSALS_PER_HOUR": _number(env, "REFUSALS_PER_HOUR", "30"),
         "ADMIN_EMAIL": env.get("ADMIN_EMAIL", "").strip().lower(),
+        "STALLED_AFTER_DAYS": _number(env, "STALLED_AFTER_DAYS", "14", float),
         "INGEST_MAX_BYTES": _number(env, "INGEST_MAX_BYTES", str(10 * 1024 * 1024)),
     }
 

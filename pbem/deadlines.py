@@ -58,10 +58,13 @@ def _last(column):
             .correlate(Game).scalar_subquery())
 
 
-def waiting() -> list[Waiting]:
-    """Every decision owed now, in every running game."""
-    rows = db.session.execute(select(Game, _last(Event.seq), _last(Event.seat), _last(Event.owed),
-                                     _last(Event.created_at)))
+def waiting(game_id: str | None = None) -> list[Waiting]:
+    """Every decision owed now, in every running game (or in the one game given)."""
+    query = select(Game, _last(Event.seq), _last(Event.seat), _last(Event.owed),
+                   _last(Event.created_at))
+    if game_id is not None:
+        query = query.where(Game.id == game_id)
+    rows = db.session.execute(query)
     out = []
     for game, seq, actor, owed, created_at in rows:
         if seq is None:   # no event yet: the game's start

@@ -89,6 +89,10 @@ def quarantined(limit: int = 200) -> list[Quarantined]:
     return list(db.session.scalars(select(Quarantined).order_by(Quarantined.id.desc()).limit(limit)))
 
 
+def quarantined_message(message_id: int) -> Quarantined | None:
+    return db.session.get(Quarantined, message_id)
+
+
 def bounce(key: str, sender: str, mail_id: int, failure: Failure) -> Mail | None:
     """A remote server says one of our mails could not be delivered: it is marked failed (shown
     where failed mail is shown), and the other players of its game are told, once a day."""

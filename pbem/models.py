@@ -1,4 +1,6 @@
 """The tables. Games, seats and events are only ever inserted: a game is its log.
+(The operator may delete a whole game nobody played in, or one that was aborted, with every
+row about it: `operations.delete_game`.)
 
 - `games`: what a game was created with (engine, options, secret seed).
 - `seats`: who plays each seat (name, address).

@@ -5,7 +5,9 @@ in this process, so the cost of a page does not grow with the game's length.
 A cached entry is trusted only while its last event is still the log's event
 at that point (a rolled-back write, or a database restored to an older state,
 makes it miss). Events are never changed once written, so older ones are not
-checked again; a game without events is trusted as cached.
+checked again. A game cached without events is trusted only while its row is
+still there: the operator may delete an unstarted game (`operations.delete_game`),
+and every process must then stop showing it.
 Engines never change a state they are given, so cached states are shared.
 """
 

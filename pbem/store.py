@@ -186,7 +186,8 @@ def load(game_id: str) -> Loaded:
 
 
 def _newer(cached: Cached) -> Loaded | None:
-    """A cached game brought up to date, or None when its last cached event is no longer there."""
+    """A cached game brought up to date, or None when its last cached event is no longer there
+    (or, for a game cached before its first event, the game itself: the operator deleted it)."""
     info, seats, seq, recent, state = (cached.info, cached.seats, cached.seq, cached.recent,
                                        cached.state)
     engine = games.get(info.kind)
@@ -195,9 +196,15 @@ def _newer(cached: Cached) -> Loaded | None:
         if not newer or newer[0] != recent[-1]:
             return None
         newer = newer[1:]
+    elif not newer and not _exists(info.id):
+        return None
     for event in newer:
         state = engine.apply(state, event)
     return Loaded(info, engine, list(seats), seq + len(newer), (recent + tuple(newer))[-RECENT:], state)
+
+
+def _exists(game_id: str) -> bool:
+    return db.session.scalar(select(Game.id).where(Game.id == game_id)) is not None
 
 
 def _from_snapshot(info: GameInfo, engine: Engine, seats) -> Loaded:

@@ -1,6 +1,6 @@
 """One use case, one transaction: everything a use case writes commits together, or nothing does.
 
-The use cases (`turns`, `addresses`, `inbox`, `operator`) write inside `transaction()`; no
+The use cases (`turns`, `addresses`, `inbox`, `operations`) write inside `transaction()`; no
 other code commits. So an event and the mails it causes, a mail reply and its effect, a
 counted request and its refusal are committed together by construction, not by convention.
 """

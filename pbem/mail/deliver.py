@@ -130,10 +130,12 @@ def retry_failed(now: datetime | None = None) -> int:
 
 
 def status() -> dict:
-    """How many mails are pending, sent and failed, and the failed ones."""
+    """How many mails are pending, sent, failed and suppressed (never sent: the address asked
+    never to be mailed again), and the failed ones."""
     counts = dict(db.session.execute(select(Mail.status, func.count()).group_by(Mail.status)).all())
     failed = db.session.scalars(select(Mail).where(Mail.status == FAILED).order_by(Mail.id)).all()
-    return {"counts": {s: counts.get(s, 0) for s in (PENDING, SENT, FAILED)}, "failed": failed}
+    return {"counts": {s: counts.get(s, 0) for s in (PENDING, SENT, FAILED, SUPPRESSED)},
+            "failed": failed}
 
 
 def failed_for_game(game_id: str) -> list[Mail]:

@@ -159,3 +159,9 @@ def reminder(to_addr: str, name: str, entries: list[dict]) -> None:
     what = (f"your turn in {entries[0]['title']} with {entries[0]['opponents']}"
             if len(entries) == 1 else f"{len(entries)} games wait for your turn")
     queue("reminder", name, to_addr, f"Reminder: {what}", {"entries": entries})
+
+
+def sign_in(to_addr: str, url: str, minutes: int) -> None:
+    """The operator's sign-in link (the page it opens signs in only through its button)."""
+    queue("sign_in", "Operator", to_addr, "Sign in to run the game server",
+          {"sign_in_url": url, "minutes": minutes, "base_url": current_app.config["BASE_URL"]})

@@ -5,6 +5,7 @@
 - `addresses`: links mailed to an address, replacing leaked links, unsubscribing;
 - `record`: a game's record with its score chart;
 - `outbox`: the local outbox page (only when OUTBOX_PAGE is on);
+- `admin`: the operator's page (only when ADMIN_EMAIL is set);
 - `gamestatic`: each game's own stylesheet and script, kept beside its templates;
 - `errors`: one handler turning every error into a page or JSON;
 - `security`: response headers.
@@ -16,7 +17,7 @@ from flask import request
 
 from ..extensions import db
 from ..mail.words import listing, match_title
-from . import addresses, errors, gamestatic, lobby, outbox, play, record, security
+from . import addresses, admin, errors, gamestatic, lobby, outbox, play, record, security
 
 
 def init_app(app) -> None:
@@ -39,5 +40,6 @@ def init_app(app) -> None:
     gamestatic.init_app(app)
     if app.config.get("OUTBOX_PAGE"):
         app.register_blueprint(outbox.bp)
+    admin.init_app(app)
     errors.init_app(app)
     security.init_app(app)

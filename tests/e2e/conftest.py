@@ -37,12 +37,13 @@ def _free_port() -> int:
 
 
 class LiveServer:
-    def __init__(self, tmp: Path):
+    def __init__(self, tmp: Path, **settings: str):
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.env = {**os.environ, "SECRET_KEY": "browser-test-key-" + "0" * 32, "BASE_URL": self.url,
                     "DATABASE_URL": f"sqlite:///{tmp / 'pbem.sqlite3'}", "MAIL_URL": "console:",
-                    "OUTBOX_PAGE": "1", "PBEM_INSTANCE_PATH": str(tmp), "FLASK_DEBUG": "0"}
+                    "OUTBOX_PAGE": "1", "PBEM_INSTANCE_PATH": str(tmp), "FLASK_DEBUG": "0",
+                    **settings}
         self.log = open(tmp / "server.log", "w")
         self.process = subprocess.Popen([FLASK, "--app", "pbem", "serve", "--port", str(self.port)],
                                         cwd=ROOT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT)
@@ -74,6 +75,15 @@ class LiveServer:
 def server(tmp_path):
     _need_browser()
     live = LiveServer(tmp_path)
+    yield live
+    live.stop()
+
+
+@pytest.fixture
+def operated_server(tmp_path):
+    """A live server with an operator (ADMIN_EMAIL), for the operator's page."""
+    _need_browser()
+    live = LiveServer(tmp_path, ADMIN_EMAIL="operator@example.org")
     yield live
     live.stop()
 

@@ -173,13 +173,13 @@ def test_mail_status_lists_the_counts_and_each_failed_mail_with_its_error(app, c
     runner = app.test_cli_runner()
     result = runner.invoke(args=["mail", "status"])
     assert result.exit_code == 0, result.output
-    assert result.output == "0 pending, 0 sent, 0 failed\n"
+    assert result.output == "0 pending, 0 sent, 0 failed, 0 suppressed\n"
     game_with_a_failed_mail(app, client, picky)
     create(client, names=("Erin", "Finn"), emails=("erin@example.org", "finn@example.org"))
     result = runner.invoke(args=["mail", "status"])
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
-    assert lines[0] == "2 pending, 3 sent, 1 failed"
+    assert lines[0] == "2 pending, 3 sent, 1 failed, 0 suppressed"
     [dave] = [r for r in outbox(app) if r.status == "failed"]
     assert dave.to_addr == DAVE and dave.subject == "Babel with Carol: you are invited"
     assert len(lines) == 2
@@ -194,7 +194,7 @@ def test_mail_status_also_lists_mail_that_failed_after_too_many_transient_tries(
     assert deliver(app).failed == 2
     result = app.test_cli_runner().invoke(args=["mail", "status"])
     lines = result.output.splitlines()
-    assert lines[0] == "0 pending, 0 sent, 2 failed"
+    assert lines[0] == "0 pending, 0 sent, 2 failed, 0 suppressed"
     assert [line.split(" ")[3] for line in lines[1:]] == [ANNA, BOB]
     assert all("1 attempt(s): ConnectionRefusedError" in line for line in lines[1:]), lines
 
@@ -221,7 +221,7 @@ def test_retry_failed_requeues_and_sends_the_failed_mail_once_the_server_accepts
     [seat] = paths_in(invite)["seat"]
     data = client.get(seat, headers=JSON).get_json()
     assert (data["game"], data["seat"]) == (game, 1)
-    assert runner.invoke(args=["mail", "status"]).output == "0 pending, 4 sent, 0 failed\n"
+    assert runner.invoke(args=["mail", "status"]).output == "0 pending, 4 sent, 0 failed, 0 suppressed\n"
     assert [r.status for r in outbox(app)] == ["sent"] * 4
     result = runner.invoke(args=["deliver", "--retry-failed"])
     assert result.output == "requeued 0 failed mail(s)\nsent 0, retrying 0, failed 0\n"

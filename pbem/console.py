@@ -78,7 +78,7 @@ def result_words(result: Result) -> str:
     else:
         words = "a draw"
     why = f" Why: {result.why}" if result.why else ""
-    return f"{words} ({result.description}){why}"
+    return f"{words} ({result.description}).{why}"
 
 
 def state_words(s: Summary) -> str:

@@ -117,7 +117,7 @@ class Outcome:
 
 
 #: The outcome of an aborted game, the same in every game: nobody wins.
-ABORTED = Outcome(None, ABORTED_REASON, "The game was aborted.")
+ABORTED = Outcome(None, ABORTED_REASON, "the game was aborted")
 
 
 class GameState(Protocol):

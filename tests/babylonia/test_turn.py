@@ -363,7 +363,7 @@ def test_an_abort_ends_the_game_with_no_winner_also_while_a_card_is_due():
         over = GAME.apply(state, GAME.abort_event("two players left the club"))
         outcome = GAME.outcome(over)
         assert (outcome.winner, outcome.winners, outcome.reason, outcome.description) == \
-            (None, (), "aborted", "The game was aborted.")
+            (None, (), "aborted", "the game was aborted")
         assert GAME.to_act(over) == [] and over.card_due is None and over.turn is None
         assert GAME.outcome(state) is None                      # the state is left unchanged
         assert GAME.restore(GAME.snapshot(over)) == over

@@ -379,7 +379,7 @@ def test_resign_timeout_and_abort_at_any_point(name, seats):
         aborted = engine.apply(state, engine.abort_event("the contract stops it"))
         assert engine.outcome(aborted) == ABORTED
         assert (ABORTED.winner, ABORTED.winners, ABORTED.reason, ABORTED.description) == \
-            (None, (), "aborted", "The game was aborted.")
+            (None, (), "aborted", "the game was aborted")
         check_over(engine, aborted, seats, late)
         assert all(engine.notation(engine.abort_event("x"), s) == "aborted" for s in [*range(seats), None])
         assert engine.snapshot(state) == before, "a generic event changed the state it was given"

@@ -724,7 +724,7 @@ def aborted_at(state):
     assert state == before
     outcome = GAME.outcome(over)
     assert (outcome.winner, outcome.winners, outcome.reason, outcome.description) == \
-        (None, (), "aborted", "The game was aborted.")
+        (None, (), "aborted", "the game was aborted")
     assert over.result == Result(None, "aborted") and GAME.to_act(over) == []
     for seat in (0, 1):
         assert GAME.legal_steps(over, seat) == []

@@ -373,7 +373,7 @@ def test_an_invited_player_declines_from_his_invitation_and_nobody_wins(app, cli
     for addr in (ANNA, BOB):
         over = smtp.to(addr)[-1]
         assert "the game is over" in str(over["Subject"])
-        assert "Nobody wins (The game was aborted. Bob declined the invitation.)" in text_of(over)
+        assert "Nobody wins (the game was aborted).\nWhy: Bob declined the invitation." in text_of(over)
     record = client.get(f"/games/{game_id}/record").data.decode()
     assert "nobody wins" in record and "Bob declined the invitation." in record
     assert client.post(link, data={"confirm": "yes"}).status_code == 400   # over already

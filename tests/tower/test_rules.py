@@ -421,7 +421,7 @@ def test_an_abort_ends_the_game_with_no_winner_in_the_draft_and_while_building()
         over = GAME.apply(state, GAME.abort_event("the host stops the game"))
         outcome = GAME.outcome(over)
         assert (outcome.winner, outcome.winners, outcome.reason, outcome.description) == \
-            (None, (), "aborted", "The game was aborted.")
+            (None, (), "aborted", "the game was aborted")
         assert GAME.to_act(over) == [] and GAME.outcome(state) is None   # state left unchanged
         assert GAME.view(over, None)["phase"] == "over"
         assert GAME.view(over, 0)["outcome"] == {"winner": None, "reason": "aborted"}

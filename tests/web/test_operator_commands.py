@@ -157,7 +157,7 @@ def test_list_shows_each_game_with_its_players_and_its_state(app, client):
     assert "unstarted, waiting for Anna <anna@example.org> since " in text
     assert "waiting for Dave <dave@example.org> since " in text
     assert "finished " in text and ": Anna wins (" in text
-    assert "nobody wins (The game was aborted.) Why: Testing the server" in text
+    assert "nobody wins (the game was aborted). Why: Testing the server" in text
 
 
 def test_list_filters_waiting_stalled_and_finished(app, client):
@@ -320,7 +320,7 @@ def test_show_a_finished_game_gives_its_result_and_no_turn_link(app, client):
         turns.abort(game, "Anna moved away")
     detail = as_json(app, "games", "show", game)
     assert detail["waiting"] == [] and detail["result"]["why"] == "Anna moved away"
-    assert "result      nobody wins (The game was aborted.) Why: Anna moved away" in ok(
+    assert "result      nobody wins (the game was aborted). Why: Anna moved away" in ok(
         app, "games", "show", game)
     assert "turn link" not in ok(app, "games", "show", game)
 
@@ -352,7 +352,7 @@ def test_abort_ends_the_game_with_no_winner_and_mails_every_player_why(app, clie
     for address, name in ((ANNA, "Anna"), (BOB, "Bob")):
         mail = smtp.to(address)[-1]
         assert "the game is over" in mail["Subject"]
-        assert "Nobody wins (The game was aborted.)" in text_of(mail)
+        assert "Nobody wins (the game was aborted)." in text_of(mail)
         assert "Why: The club closed." in text_of(mail)
         assert "draw" not in text_of(mail)
     again = run(app, "games", "abort", game, "--why", "twice")

@@ -281,7 +281,7 @@ def test_the_dashboard_shows_what_the_commands_list(site, client, smtp):
     assert "was not delivered" not in words(section(response, "waiting"))
     assert ("Carol's last mail ('Babel with Dave: your turn') was not delivered: failed, "
             "bounced (5.1.1): no such user") in words(section(response, "stalled"))
-    assert ("nobody wins (The game was aborted.) Why: Carol & Dave's test"
+    assert ("nobody wins (the game was aborted). Why: Carol & Dave's test"
             in words(section(response, "finished")))
     assert f"#{invitation} to carol@example.org" in words(section(response, "mail"))
     assert "cannot be read" in words(section(response, "quarantine"))

@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test install bench clean
+.PHONY: run test check install bench clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit("pbem needs Python 3.11 or newer; set PYTHON=python3.11") if sys.version_info < (3, 11) else None'
@@ -20,6 +20,10 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest $(ARGS)
+
+check: $(STAMP)
+	$(BIN)/ruff check pbem tests/helpers
+	$(BIN)/mypy
 
 bench: $(STAMP)
 	$(BIN)/python -m pbem.games.babel bench

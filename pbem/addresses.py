@@ -16,7 +16,7 @@ from .extensions import db
 from .mail import notify
 from .models import Seat, Suppression, utcnow
 from .people import email_address
-from .transaction import transaction
+from .transaction import changed, transaction
 
 UNSUBSCRIBED, BY_OPERATOR = "unsubscribed", "operator"
 
@@ -86,6 +86,8 @@ def set_address(game_id: str, seat: int, address: str) -> None:
     loaded = _seat(game_id, seat)
     with transaction():
         row = db.session.get(Seat, (game_id, seat))
+        if row is None:
+            raise NotFound(f"Game {game_id} has no seat {seat}.")
         row.email = address
         store.reissue_nonce(game_id, seat)
         db.session.flush()
@@ -112,7 +114,7 @@ def unsuppress(address: str) -> bool:
     """Mail this address again (the player, or the operator); False when it was not suppressed."""
     with transaction():
         gone = db.session.execute(delete(Suppression).where(Suppression.address == address))
-    return bool(gone.rowcount)
+    return bool(changed(gone))
 
 
 def suppressed(address: str) -> bool:

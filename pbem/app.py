@@ -10,8 +10,15 @@ from flask.json.provider import DefaultJSONProvider
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import cli, timeouts, web
-from .config import (ConfigError, ensure_secret_key, exit_refusing, from_environment,
-                     production_server, refuse_unsafe_serving, warn_about)
+from .config import (
+    ConfigError,
+    ensure_secret_key,
+    exit_refusing,
+    from_environment,
+    production_server,
+    refuse_unsafe_serving,
+    warn_about,
+)
 from .extensions import db, migrate
 from .replaycache import ReplayCache
 
@@ -74,7 +81,9 @@ def _make_app(test_config: dict | None, server: str | None) -> Flask:
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     if app.config["PROXY_FIX"]:   # behind N reverse proxies: trust their X-Forwarded-* headers
         hops = app.config["PROXY_FIX"]
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)
+        # Werkzeug's documented way to wrap the app; mypy sees a method assigned to.
+        app.wsgi_app = ProxyFix(app.wsgi_app,  # type: ignore[method-assign]
+                                x_for=hops, x_proto=hops, x_host=hops)
     web.init_app(app)
     cli.init_app(app)
     return app

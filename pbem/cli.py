@@ -17,7 +17,7 @@ import logging
 import sys
 import threading
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import click
 from flask import current_app
@@ -27,6 +27,7 @@ from werkzeug.serving import run_simple
 
 from . import console, games, reminders, store, turns
 from .errors import BadInput
+from .extensions import this_app
 from .inbound.ingest import Transient, ingest_bytes, ingest_maildir
 from .inbound.lmtp_cli import lmtp
 from .mail import deliver as delivery
@@ -49,7 +50,7 @@ def init_app(app) -> None:
 @with_appcontext
 def serve(host: str, port: int):
     """Upgrade the database, work in the background and serve (one machine, embedded defaults)."""
-    app = current_app._get_current_object()
+    app = this_app()
     upgrade()
     start_in_background(app)
     click.echo(f"pbem: {app.config['BASE_URL']} (mail: {app.config['MAIL_URL']}, "
@@ -65,7 +66,7 @@ def serve(host: str, port: int):
 def worker(deliver_every: float, remind_every: float):
     """Deliver mail, send reminders and enforce time limits until interrupted."""
     click.echo("pbem worker: delivering mail, reminding, enforcing time limits")
-    work(current_app._get_current_object(), threading.Event(), deliver_every, remind_every)
+    work(this_app(), threading.Event(), deliver_every, remind_every)
 
 
 @click.command("new-game")
@@ -181,7 +182,7 @@ def _standard_input(limit: int) -> bytes:
 def remind(now: str | None):
     """Send due reminders (one digest per address) and end games whose time ran out."""
     try:
-        moment = datetime.fromisoformat(now) if now else datetime.now(timezone.utc)
+        moment = datetime.fromisoformat(now) if now else datetime.now(UTC)
     except ValueError:
         raise click.UsageError(f"--now {now!r}: write a time like 2030-01-31T18:00") from None
     report = reminders.run(moment)

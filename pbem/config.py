@@ -29,7 +29,7 @@
 | PROPOSAL_HOURS       | 24                                   | an unconfirmed game is forgotten then    |
 | REFUSALS_PER_*       | 5 per address an hour, 30 in all     | answers to mail replies that cannot act  |
 | ADMIN_EMAIL          | (none: no operator page)             | the operator's address, for /admin       |
-| STALLED_AFTER_DAYS   | 14                                   | a game without a time limit waiting this long is stalled |
+| STALLED_AFTER_DAYS   | 14                                   | waited this long (no time limit): stalled |
 | INGEST_MAX_BYTES     | 10485760                             | a larger incoming mail is quarantined    |
 
 Refusals. Settings that would make the server unsafe stop it before it serves anything, with
@@ -47,6 +47,7 @@ import os
 import secrets
 import sys
 from pathlib import Path
+from typing import NoReturn
 from urllib.parse import urlsplit
 
 import click
@@ -77,7 +78,7 @@ def warn(message: str) -> None:
     print(f"pbem: warning: {message}", file=sys.stderr, flush=True)
 
 
-def exit_refusing(error: ConfigError, server: str | None) -> None:
+def exit_refusing(error: ConfigError, server: str | None) -> NoReturn:
     """Stop a WSGI server's process with the refusal's line(s) and no traceback.
 
     Under gunicorn the app is loaded in each worker (or in the master with --preload): a worker

@@ -82,7 +82,7 @@ def result_words(result: Result) -> str:
 
 
 def state_words(s: Summary) -> str:
-    if s.state == FINISHED:
+    if s.state == FINISHED and s.result is not None:
         return f"finished {when(s.result.at)}: {result_words(s.result)}"
     waits = "; ".join(f"waiting for {w.name} <{w.address}> since {when(w.since)}"
                       + (f", deadline {when(w.deadline)}" if w.deadline else "") for w in s.waiting)

@@ -10,7 +10,7 @@ turn that many days from its start.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import func, or_, select
 
@@ -35,7 +35,7 @@ class Waiting:
 
 def utc(moment: datetime) -> datetime:
     """The moment in UTC (naive: taken as UTC). SQLite keeps a time's digits, not its offset."""
-    return moment.astimezone(timezone.utc) if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+    return moment.astimezone(UTC) if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def _turn_start(game_id: str, seat: int, fallback: datetime) -> datetime:
@@ -92,4 +92,4 @@ def deadline(loaded: store.Loaded, seat: int) -> datetime | None:
 def expired(loaded: store.Loaded, seat: int, now: datetime | None = None) -> bool:
     """The seat's time for its decision has run out (its game only waits for `remind`)."""
     limit = deadline(loaded, seat)
-    return limit is not None and utc(now or datetime.now(timezone.utc)) >= limit
+    return limit is not None and utc(now or datetime.now(UTC)) >= limit

@@ -30,6 +30,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from .errors import RateLimited
 from .extensions import db
 from .models import RateEvent, RateLock, utcnow
+from .transaction import changed
 
 KEEP = timedelta(days=2)   # the longest window in use: older counts are pruned
 
@@ -115,7 +116,7 @@ def used(limit: Limit, who: str, now: datetime | None = None) -> int:
     window ago no longer counts: a digest a day may go out 24 hours after the last)."""
     now = now or utcnow()
     return db.session.scalar(select(func.count()).select_from(RateEvent).where(
-        RateEvent.key == _key(limit, who), RateEvent.at > now - limit.span()))
+        RateEvent.key == _key(limit, who), RateEvent.at > now - limit.span())) or 0
 
 
 def allow(limit: Limit, who: str, now: datetime | None = None) -> bool:
@@ -139,7 +140,7 @@ def prune(now: datetime | None = None, keep: timedelta = KEEP) -> int:
     """Forget requests older than any window in use (`keep`: the longest of them)."""
     before = (now or utcnow()) - max(keep, KEEP)
     db.session.execute(delete(RateLock).where(RateLock.at < before))
-    return db.session.execute(delete(RateEvent).where(RateEvent.at < before)).rowcount or 0
+    return changed(db.session.execute(delete(RateEvent).where(RateEvent.at < before)))
 
 
 class ProcessLimiter:

@@ -21,6 +21,7 @@ seat (its signature is good), so the page can offer to mail a fresh one.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from flask import current_app
 from itsdangerous import BadSignature, SignatureExpired, URLSafeSerializer, URLSafeTimedSerializer
@@ -75,7 +76,7 @@ def read(kind: str, value: str) -> Link:
         return _link(kind, serializer.loads(value, max_age=max_age))
     except SignatureExpired as expired:
         try:
-            link = _link(kind, serializer.load_payload(expired.payload))
+            link = _link(kind, serializer.load_payload(expired.payload or b""))
         except BadSignature:
             raise LinkTampered() from None
         raise LinkExpired(link=link, renew_path=f"/{PREFIX[kind]}/{value}/renew") from None
@@ -115,7 +116,7 @@ def path_of(kind: str, payload) -> str:
     return f"/{ONE_THING[kind]}/{sign(kind, payload)}"
 
 
-def unsign(kind: str, value: str, max_age_seconds: float | None = None):
+def unsign(kind: str, value: str, max_age_seconds: int | None = None) -> Any:
     """What a one-thing link carries; LinkTampered when forged, LinkExpired when too old."""
     if len(value) > 400:
         raise LinkTampered()

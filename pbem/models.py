@@ -29,19 +29,19 @@ reminders and time limits find waiting players without replaying every game.
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Index, Integer, LargeBinary, String, Text
 from sqlalchemy.orm import Mapped, mapped_column
 
-from .extensions import db
+from .extensions import Model
 
 
 def utcnow() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
-class Game(db.Model):
+class Game(Model):
     __tablename__ = "games"
     id: Mapped[str] = mapped_column(String(16), primary_key=True)
     kind: Mapped[str] = mapped_column(String(32))
@@ -54,7 +54,7 @@ class Game(db.Model):
     owed: Mapped[list | None] = mapped_column(JSON)
 
 
-class Seat(db.Model):
+class Seat(Model):
     __tablename__ = "seats"
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -62,7 +62,7 @@ class Seat(db.Model):
     email: Mapped[str] = mapped_column(String(254), index=True)
 
 
-class SeatNonce(db.Model):
+class SeatNonce(Model):
     __tablename__ = "seat_nonces"
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id"))
@@ -72,7 +72,7 @@ class SeatNonce(db.Model):
     __table_args__ = (Index("ix_seat_nonces_game_seat", "game_id", "seat", "id"),)
 
 
-class Event(db.Model):
+class Event(Model):
     __tablename__ = "events"
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
     seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
@@ -91,7 +91,7 @@ SUPPRESSED = "suppressed"
 UNDELIVERED = (FAILED, SUPPRESSED)
 
 
-class Mail(db.Model):
+class Mail(Model):
     __tablename__ = "mails"
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     game_id: Mapped[str | None] = mapped_column(ForeignKey("games.id"), index=True)
@@ -116,7 +116,7 @@ class Mail(db.Model):
                       Index("ix_mails_status_id", "status", "id"))   # the next pending mail, in order
 
 
-class Inbound(db.Model):
+class Inbound(Model):
     __tablename__ = "inbound"
     key: Mapped[str] = mapped_column(String(64), primary_key=True)   # sha256 of the Message-ID
     game_id: Mapped[str | None] = mapped_column(String(16))
@@ -125,7 +125,7 @@ class Inbound(db.Model):
     received_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
-class Reminder(db.Model):
+class Reminder(Model):
     __tablename__ = "reminders"
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -134,7 +134,7 @@ class Reminder(db.Model):
     sent_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
-class RateEvent(db.Model):
+class RateEvent(Model):
     __tablename__ = "rate_events"
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     key: Mapped[str] = mapped_column(String(300))
@@ -143,7 +143,7 @@ class RateEvent(db.Model):
                       Index("ix_rate_events_at", "at"))   # pruning old rows
 
 
-class Snapshot(db.Model):
+class Snapshot(Model):
     __tablename__ = "snapshots"
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
     seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
@@ -152,7 +152,7 @@ class Snapshot(db.Model):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
-class Proposal(db.Model):
+class Proposal(Model):
     """A game asked for and not yet confirmed by its creator (the first player)."""
     __tablename__ = "proposals"
     id: Mapped[str] = mapped_column(String(16), primary_key=True)   # the game's id, once confirmed
@@ -163,20 +163,20 @@ class Proposal(db.Model):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)
 
 
-class Suppression(db.Model):
+class Suppression(Model):
     __tablename__ = "suppressions"
     address: Mapped[str] = mapped_column(String(254), primary_key=True)
     reason: Mapped[str] = mapped_column(String(32))   # "unsubscribed" (by the address) or "operator"
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
-class RateLock(db.Model):
+class RateLock(Model):
     __tablename__ = "rate_locks"
     key: Mapped[str] = mapped_column(String(300), primary_key=True)
     at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)
 
 
-class Quarantined(db.Model):
+class Quarantined(Model):
     """An incoming mail that could not be read: moved aside so that it stops nothing else."""
     __tablename__ = "quarantine"
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)

@@ -32,8 +32,7 @@ from .extensions import db
 from .games.base import ABORT, ABORTED_REASON
 from .mail import notify
 from .mail.words import winner_names
-from .models import (UNDELIVERED, Event, Game, Inbound, Mail, Reminder, Seat, SeatNonce, Snapshot,
-                     utcnow)
+from .models import UNDELIVERED, Event, Game, Inbound, Mail, Reminder, Seat, SeatNonce, Snapshot, utcnow
 from .transaction import transaction
 
 UNSTARTED, RUNNING, FINISHED = "unstarted", "running", "finished"
@@ -166,6 +165,8 @@ def detail(game_id: str, now: datetime | None = None) -> Detail:
     """One game with what the operator needs to help its players: links, options, its mail."""
     info = summary(game_id, now)
     row = db.session.get(Game, game_id)
+    if row is None:
+        raise NotFound(f"There is no game {game_id}.")
     seat_links = {p.seat: links.url(links.SEAT, game_id, p.seat, store.current_nonce(game_id, p.seat))
                   for p in info.players}
     # A turn link names the point of the log where the decision is owed: its end.
@@ -216,7 +217,8 @@ def _last_mails(game_id: str | None) -> dict[tuple[str, int], Mail]:
     newest = (select(func.max(Mail.id)).where(Mail.game_id.is_not(None), Mail.seat.is_not(None),
                                               *_one(Mail.game_id, game_id))
               .group_by(Mail.game_id, Mail.seat))
-    return {(m.game_id, m.seat): m for m in db.session.scalars(select(Mail).where(Mail.id.in_(newest)))}
+    return {(m.game_id, m.seat): m for m in db.session.scalars(select(Mail).where(Mail.id.in_(newest)))
+            if m.game_id is not None and m.seat is not None}
 
 
 def _stalls(row: Game, waiting, mails, now: datetime, stall_days: float):
@@ -241,6 +243,8 @@ def _with_result(summary: Summary) -> Summary:
     """A finished game's result (replaying it: only the games shown are replayed)."""
     loaded = store.load(summary.id)
     outcome = loaded.engine.outcome(loaded.state)
+    if outcome is None:   # (only finished games are summed up with a result)
+        return summary
     last = loaded.recent[-1] if loaded.recent else {}
     why = last.get("why") if last.get("type") == ABORT else None
     result = Result(tuple(winner_names(outcome, loaded.names)), outcome.reason, outcome.description,
@@ -302,7 +306,7 @@ def _check_deletable(game_id: str) -> None:
 
 def _counts(game_id: str) -> dict[str, int]:
     return {model.__tablename__: db.session.scalar(select(func.count()).select_from(model)
-                                                   .where(column == game_id))
+                                                   .where(column == game_id)) or 0
             for model, column in TABLES}
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from flask import current_app
 from sqlalchemy import select
@@ -61,7 +61,7 @@ def _entry(w: Waiting, seat: Seat, names: list[str], now: datetime) -> dict:
         "opponents": listing(n for i, n in enumerate(names) if i != w.seat),
         "waiting": f"{hours // 24} days {hours % 24} hours" if hours >= 24 else f"{hours} hours",
         "deadline": w.deadline.strftime("%Y-%m-%d %H:%M") if w.deadline else None,
-        "urgency": (w.deadline or datetime.max.replace(tzinfo=timezone.utc), w.since),
+        "urgency": (w.deadline or datetime.max.replace(tzinfo=UTC), w.since),
         "turn_url": links.url(links.TURN, w.game.id, w.seat, w.seq),
         "name": seat.name,
     }
@@ -103,7 +103,7 @@ def remind(address: str, due: list, now: datetime) -> bool:
 
 def run(now: datetime | None = None) -> Report:
     """Time limits first (a game that ended needs no reminder), then the reminders."""
-    now = utc(now or datetime.now(timezone.utc))
+    now = utc(now or datetime.now(UTC))
     report = Report()
     enforce_time_limits(now, report)
     send_reminders(now, report)

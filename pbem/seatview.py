@@ -215,6 +215,8 @@ def compose(loaded: Loaded, seat_view: SeatView, text: str, *, next_steps: bool 
     an illegal draft. Without `next_steps` (a confirmation), no next steps are listed.
     """
     engine, state, seat = loaded.engine, loaded.state, seat_view.seat
+    if seat is None:
+        raise ValueError("a spectator composes no decision")
     draft = engine.draft(state, seat, text)
     explained = tuple(engine.explain(state, seat, text))
     if afresh:

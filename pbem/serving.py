@@ -17,11 +17,11 @@ import sys
 from urllib.parse import urlsplit, urlunsplit
 
 import click
-from flask import current_app
 from flask.cli import with_appcontext
 from flask_migrate import upgrade
 
 from .config import ConfigError, refuse_unsafe_serving, warn
+from .extensions import this_app
 from .worker import start_in_background
 
 REQUIRED = {
@@ -55,9 +55,9 @@ def without_password(url: str) -> str:
 @with_appcontext
 def serve_production(host: str, port: int, threads: int):
     """Upgrade the database, work in the background and serve without debug (waitress)."""
-    from waitress import create_server
+    from waitress.server import create_server
 
-    app = current_app._get_current_object()
+    app = this_app()
     problems = missing_settings()
     try:
         refuse_unsafe_serving(app, "serve-production")
@@ -78,7 +78,7 @@ def serve_production(host: str, port: int, threads: int):
         raise SystemExit(0)
 
     signal.signal(signal.SIGTERM, terminate)
-    click.echo(f"pbem: serving {app.config['BASE_URL']} on http://{host}:{server.effective_port} "
+    click.echo(f"pbem: serving {app.config['BASE_URL']} on http://{host}:{port} "
                f"with {threads} threads (mail: {without_password(app.config['MAIL_URL'])}; "
                "delivering mail and reminders in a thread)")
     sys.stdout.flush()

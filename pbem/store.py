@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 import secrets
 from dataclasses import dataclass
-from functools import cached_property
 from datetime import datetime
+from functools import cached_property
 from typing import Any
 
 from flask import current_app
@@ -26,6 +26,7 @@ from sqlalchemy.exc import IntegrityError
 from . import games
 from .errors import AlreadySubmitted, NotFound
 from .extensions import db
+from .games import base
 from .games.base import Decision, Engine
 from .models import Event, Game, Seat, SeatNonce, Snapshot
 
@@ -45,7 +46,7 @@ class GameInfo:
     time_limit_days: int | None
 
     @classmethod
-    def of(cls, row: Game) -> "GameInfo":
+    def of(cls, row: Game) -> GameInfo:
         return cls(row.id, row.kind, dict(row.options), row.seed, row.first, row.seats,
                    row.created_at, row.time_limit_days)
 
@@ -62,7 +63,7 @@ class Cached:
     info: GameInfo
     seats: tuple[SeatInfo, ...]
     seq: int
-    recent: tuple[dict, ...]
+    recent: tuple[base.Event, ...]
     state: Any
 
 
@@ -77,7 +78,7 @@ class Loaded:
     engine: Engine
     seats: list[SeatInfo]
     seq: int
-    recent: tuple[dict, ...]
+    recent: tuple[base.Event, ...]
     state: Any
 
     @property
@@ -89,7 +90,7 @@ class Loaded:
         return [s.name for s in self.seats]
 
     @cached_property
-    def events(self) -> list[dict]:
+    def events(self) -> list[base.Event]:
         """The whole log, upcast (from the database unless `recent` holds all of it)."""
         if len(self.recent) == self.seq:
             return list(self.recent)
@@ -106,7 +107,7 @@ class Loaded:
     def cached(self) -> Cached:
         return Cached(self.row, tuple(self.seats), self.seq, self.recent, self.state)
 
-    def last_event_by_other(self, seat: int) -> dict | None:
+    def last_event_by_other(self, seat: int) -> base.Event | None:
         for event in reversed(self.recent):
             if event.get("seat") is not None and event["seat"] != seat:
                 return event
@@ -279,4 +280,7 @@ def games_of(email: str) -> list[tuple[str, int]]:
 
 def address_of(game_id: str, seat: int) -> str:
     """The address a seat is played from now (read fresh: the operator may have corrected it)."""
-    return db.session.scalar(select(Seat.email).where(Seat.game_id == game_id, Seat.seat == seat))
+    address = db.session.scalar(select(Seat.email).where(Seat.game_id == game_id, Seat.seat == seat))
+    if address is None:
+        raise NotFound(f"Game {game_id} has no seat {seat}.")
+    return address

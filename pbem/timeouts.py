@@ -55,7 +55,7 @@ def postgresql_connect_args(url: str, connect: int, statement: float) -> dict:
     own = make_url(url).query.get("options")
     if own:
         settings.extend(own if isinstance(own, tuple) else [own])
-    args = {
+    args: dict[str, int | str] = {
         "connect_timeout": connect,
         "keepalives": 1,
         "keepalives_idle": connect,

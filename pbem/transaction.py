@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from sqlalchemy.engine import CursorResult, Result
 from sqlalchemy.exc import IntegrityError
 
 from .errors import AlreadySubmitted
@@ -32,3 +33,8 @@ def transaction() -> Iterator[None]:
     except BaseException:
         db.session.rollback()
         raise
+
+
+def changed(result: Result) -> int:
+    """How many rows an UPDATE or DELETE changed (its cursor's row count)."""
+    return result.rowcount if isinstance(result, CursorResult) else 0

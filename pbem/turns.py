@@ -28,7 +28,7 @@ from .games.errors import GameError
 from .mail import notify
 from .models import Event, Game, Inbound, Proposal, utcnow
 from .people import email_address, player_name
-from .transaction import transaction
+from .transaction import changed, transaction
 
 WEB, MAIL, CLOCK, BOT, OPERATOR = "web", "mail", "clock", "bot", "operator"
 
@@ -73,7 +73,7 @@ class Spec:
                 "first": self.first, "time_limit_days": self.time_limit_days}
 
     @classmethod
-    def from_json(cls, kind: str, data: dict) -> "Spec":
+    def from_json(cls, kind: str, data: dict) -> Spec:
         return cls(kind, [tuple(p) for p in data["players"]], dict(data["options"]),
                    data.get("first"), data.get("time_limit_days"))
 
@@ -154,7 +154,7 @@ def confirm(proposal_id: str) -> store.Loaded:
     proposal, spec = proposal_of(proposal_id)
     with transaction():
         taken = db.session.execute(delete(Proposal).where(Proposal.id == proposal_id))
-        if taken.rowcount != 1:   # confirmed at the same moment from another click
+        if changed(taken) != 1:   # confirmed at the same moment from another click
             raise ProposalGone(_gone(proposal_id))
         limits.take(limits.GAMES_ADDRESS, proposal.creator)
         limits.take(limits.GAMES_CLIENT, proposal.client)
@@ -168,8 +168,8 @@ def forget_unconfirmed(now: datetime | None = None) -> int:
     """Delete proposals older than PROPOSAL_HOURS (the worker's round); how many."""
     before = (now or utcnow()) - timedelta(hours=current_app.config["PROPOSAL_HOURS"])
     with transaction():
-        gone = db.session.execute(delete(Proposal).where(Proposal.created_at < before)).rowcount
-    return gone or 0
+        gone = changed(db.session.execute(delete(Proposal).where(Proposal.created_at < before)))
+    return gone
 
 
 # -- decisions --------------------------------------------------------------------------

@@ -40,8 +40,9 @@ def verify_game(row: Game) -> Problem | None:
     except GameError as error:
         return Problem(row.id, None, f"cannot start: {error}")
     events = db.session.scalars(select(Event).where(Event.game_id == row.id).order_by(Event.seq))
-    snapshots = dict(db.session.execute(select(Snapshot.seq, Snapshot.state).where(
-        Snapshot.game_id == row.id, Snapshot.rules == engine.rules_version)).all())
+    snapshots: dict[int, dict] = {seq: state for seq, state in db.session.execute(
+        select(Snapshot.seq, Snapshot.state).where(
+            Snapshot.game_id == row.id, Snapshot.rules == engine.rules_version))}
     for expected, event in enumerate(events, 1):
         if event.seq != expected:
             return Problem(row.id, expected, f"the log has a gap (next stored event is {event.seq})")
@@ -63,7 +64,8 @@ def verify_all(progress=None) -> tuple[int, list[Problem]]:
     problems, done = [], 0
     ids = db.session.scalars(select(Game.id).order_by(Game.created_at, Game.id)).all()
     for game_id in ids:
-        problem = verify_game(db.session.get(Game, game_id))
+        row = db.session.get(Game, game_id)
+        problem = verify_game(row) if row is not None else None
         if problem:
             problems.append(problem)
         done += 1

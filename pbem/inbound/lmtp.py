@@ -77,7 +77,7 @@ class ReplyLMTP(LMTP):
         text = status.decode() if isinstance(status, bytes) else status
         if self._owed is None:
             await super().push(status)
-        elif text.startswith("354"):
+        elif text.startswith("354") and self.envelope is not None:
             self._owed = len(self.envelope.rcpt_tos)
             await super().push(status)
         elif self._owed:
@@ -152,7 +152,7 @@ class Server:
         self.workers, self.grace = workers, grace
         self.max_bytes = int(app.config["INGEST_MAX_BYTES"])
         self.hostname = socket.gethostname()   # not getfqdn() per connection: it may ask DNS
-        self.address = None
+        self.address: str | tuple[str, int] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stop: asyncio.Event | None = None
         self._thread: threading.Thread | None = None
@@ -174,7 +174,7 @@ class Server:
 
     # -- from a thread --------------------------------------------------------------------
 
-    def start(self, timeout: float = 10.0) -> "Server":
+    def start(self, timeout: float = 10.0) -> Server:
         ready = threading.Event()
 
         def run():
@@ -198,7 +198,7 @@ class Server:
             self._thread.join()
             self._thread = None
 
-    def __enter__(self) -> "Server":
+    def __enter__(self) -> Server:
         return self.start()
 
     def __exit__(self, *exc) -> None:
@@ -242,7 +242,7 @@ class Server:
             server.close()   # no new connections; the messages being ingested may finish
             try:
                 await asyncio.wait_for(handler.idle.wait(), self.grace)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 log.warning("stopping with %d message(s) still being ingested", handler.active)
             for connection in list(connections):
                 if connection.transport is not None:

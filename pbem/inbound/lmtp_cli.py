@@ -10,8 +10,9 @@ import logging
 import os
 
 import click
-from flask import current_app
 from flask.cli import with_appcontext
+
+from ..extensions import this_app
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8024
@@ -34,7 +35,7 @@ def lmtp(host: str, port: int, unix_socket: str | None, workers: int):
     again), 552 when it is larger than INGEST_MAX_BYTES. Logs one line per message.
     """
     from .lmtp import Server
-    app = current_app._get_current_object()
+    app = this_app()
     if not logging.getLogger().handlers:
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("mail.log").setLevel(logging.WARNING)   # aiosmtpd: every connection

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import email
 import email.policy
-from email.message import EmailMessage
+from email.message import EmailMessage, Message
 
 from flask import current_app
 
@@ -41,7 +41,8 @@ def parse(raw: bytes) -> EmailMessage:
 
 def _check_structure(msg: EmailMessage) -> None:
     """Count parts and nesting without recursion (walk() and get_body() recurse)."""
-    stack, parts = [(msg, 1)], 0
+    stack: list[tuple[Message, int]] = [(msg, 1)]
+    parts = 0
     while stack:
         part, depth = stack.pop()
         parts += 1
@@ -51,7 +52,7 @@ def _check_structure(msg: EmailMessage) -> None:
             raise Unreadable(f"more than {MAX_PARTS} parts")
         payload = part.get_payload()
         if part.is_multipart() and isinstance(payload, list):
-            stack.extend((child, depth + 1) for child in payload)
+            stack.extend((child, depth + 1) for child in payload if isinstance(child, Message))
 
 
 def capped(text: str, limit: int = MAX_STEPS_TEXT) -> str:

@@ -71,7 +71,7 @@ def failures(msg: EmailMessage) -> list[Failure]:
     """The failed recipients of a delivery status notification (RFC 3464); [] for anything else."""
     if msg.get_content_type() != "multipart/report":
         return []
-    if (msg.get_param("report-type") or "").lower() != "delivery-status":
+    if str(msg.get_param("report-type") or "").lower() != "delivery-status":
         return []
     out = []
     for part in msg.iter_parts():
@@ -81,7 +81,7 @@ def failures(msg: EmailMessage) -> list[Failure]:
         if not isinstance(blocks, list):
             continue
         for block in blocks[1:]:   # the first block is about the message, the rest per recipient
-            failure = _failure(block)
+            failure = _failure(block) if isinstance(block, Message) else None
             if failure is not None:
                 out.append(failure)
     return out

@@ -11,7 +11,7 @@ from __future__ import annotations
 import email.policy
 import re
 import secrets
-from datetime import timezone
+from datetime import UTC
 from email.header import Header
 from email.message import EmailMessage
 from email.utils import formataddr, formatdate, parseaddr
@@ -71,7 +71,7 @@ def queue(kind: str, to_name: str, to_addr: str, subject: str, context: dict, *,
     unless it answers a given message (`in_reply_to`).
     """
     context = {**context, "to_name": to_name}
-    if game_id is not None and root:
+    if game_id is not None and seat is not None and root:
         message_id = thread_root(game_id, seat)
     else:
         message_id = _new_message_id(game_id, seat)
@@ -115,7 +115,7 @@ def _address(header: str, name: str, addr: str) -> str:
 def _references(mail: Mail) -> str:
     """The thread a mail belongs to: the seat's thread root, then the message it answers."""
     if mail.game_id is None or mail.seat is None:
-        return mail.in_reply_to
+        return mail.in_reply_to or ""
     root = thread_root(mail.game_id, mail.seat)
     return root if mail.in_reply_to == root else f"{root} {mail.in_reply_to}"
 
@@ -128,7 +128,7 @@ def to_message(mail: Mail) -> EmailMessage:
     msg.set_raw("To", _address("To", mail.to_name, mail.to_addr))
     msg["Subject"] = clean(mail.subject, 300)
     created = mail.created_at   # SQLite gives it back naive: it is UTC, not local time
-    created = created if created.tzinfo else created.replace(tzinfo=timezone.utc)
+    created = created if created.tzinfo else created.replace(tzinfo=UTC)
     msg["Date"] = formatdate(created.timestamp(), usegmt=True)
     msg["Message-ID"] = mail.message_id
     if mail.in_reply_to:

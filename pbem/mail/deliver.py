@@ -11,7 +11,7 @@ older one to the same address is still pending.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from flask import current_app
 from sqlalchemy import and_, exists, func, select, update
@@ -19,8 +19,8 @@ from sqlalchemy.orm import aliased
 
 from ..extensions import db
 from ..models import FAILED, PENDING, SENT, SUPPRESSED, UNDELIVERED, Mail, Suppression, utcnow
+from ..transaction import changed, transaction
 from .bounces import bounce_address
-from ..transaction import transaction
 from .compose import to_message
 from .transport import DeliveryFailure, from_url
 
@@ -37,7 +37,7 @@ class Report:
 
 
 def backoff(attempts: int) -> timedelta:
-    return min(BACKOFF_CAP, BACKOFF_FIRST * 2 ** max(0, attempts - 1))
+    return min(BACKOFF_CAP, BACKOFF_FIRST * (1 << max(0, attempts - 1)))
 
 
 def _claim(now: datetime, skip: set[int]) -> Mail | None:
@@ -60,7 +60,7 @@ def _claim(now: datetime, skip: set[int]) -> Mail | None:
                                    Mail.next_attempt_at <= now)
                 .values(next_attempt_at=_aware(now) + CLAIM_LEASE)
                 .execution_options(synchronize_session=False))
-        if claimed.rowcount == 1:
+        if changed(claimed) == 1:
             return mail
         skip.add(mail.id)   # another sender took it
         query = query.where(Mail.id != mail.id)
@@ -68,13 +68,13 @@ def _claim(now: datetime, skip: set[int]) -> Mail | None:
 
 
 def _aware(moment: datetime) -> datetime:
-    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def deliver_due(transport=None, now: datetime | None = None, limit: int = 1000) -> Report:
     """Send every mail that is due; returns what happened."""
     transport = transport or from_url(current_app.config["MAIL_URL"])
-    report, tried = Report(), set()
+    report, tried = Report(), set[int]()
     for _ in range(limit):
         if not _deliver_next(transport, now or utcnow(), tried, report):
             break
@@ -140,9 +140,9 @@ def status() -> dict:
 
 def failed_for_game(game_id: str) -> list[Mail]:
     """The game's mail that will not arrive: failed, bounced or suppressed."""
-    return db.session.scalars(select(Mail).where(Mail.game_id == game_id,
+    return list(db.session.scalars(select(Mail).where(Mail.game_id == game_id,
                                                  Mail.status.in_(UNDELIVERED))
-                              .order_by(Mail.id)).all()
+                              .order_by(Mail.id)))
 
 
 def _suppressed(address: str) -> bool:

@@ -59,17 +59,17 @@ def make_token(game_id: str, seat: int, seq: int) -> str:
 def read_token(token: str) -> ReplyToken | None:
     """The (game, seat, seq) a token signs, or None when it is forged or malformed."""
     try:
-        body, mac = token.lower().split("-")
-        payload, mac = _unb32(body), _unb32(mac)
+        body, signature = token.lower().split("-")
+        payload, mac = _unb32(body), _unb32(signature)
         game_id, seat, seq = payload.decode().split(".")
-        seat, seq = int(seat), int(seq)
+        ref = ReplyToken(game_id, int(seat), int(seq))
     except (ValueError, UnicodeDecodeError):
         return None
     if f"{_b32(payload)}-{_b32(mac)}" != token.lower():   # base32's spare last bits: one spelling only
         return None
     if not any(hmac.compare_digest(mac, _mac(key, payload)) for key in _keys()):
         return None
-    return ReplyToken(game_id, seat, seq)
+    return ref
 
 
 def reply_address(game_id: str, seat: int, seq: int) -> str:
@@ -114,9 +114,10 @@ def body_text(msg: EmailMessage) -> str:
     if part is None:
         return ""
     try:
-        text = part.get_content()
+        text = str(part.get_content())
     except (LookupError, ValueError):   # an unknown or broken charset
-        text = part.get_payload(decode=True).decode("utf-8", "replace")
+        raw = part.get_payload(decode=True)
+        text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else ""
     if part.get_content_subtype() == "html":
         text = unescape(_TAGS.sub("", _BREAKS.sub("\n", text)))
     return text

@@ -39,7 +39,8 @@ class ConsoleTransport:
 
     def send(self, msg: EmailMessage, envelope_from: str | None = None) -> None:
         out = self.stream or sys.stdout
-        text = msg.get_body(("plain",)).get_content()
+        body = msg.get_body(("plain",))
+        text = body.get_content() if body is not None else ""
         print(f"--- mail to {msg['To']}\nSubject: {msg['Subject']}\n\n{text}---", file=out, flush=True)
 
 

@@ -5,13 +5,15 @@ Nothing here names a game: it reads only the `pbem.games.base` interface.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 
-def listing(names) -> str:
+
+def listing(names: Iterable[object]) -> str:
     """Names as people list them: "Anna", "Anna and Bob", "Anna, Bob and Carl"."""
-    names = [str(n) for n in names]
-    if len(names) <= 2:
-        return " and ".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+    words = [str(n) for n in names]
+    if len(words) <= 2:
+        return " and ".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def match_title(names) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
-from flask import render_template, request
+from flask import request
 from sqlalchemy import func, select
 
 from .. import links, seatview, store
@@ -66,7 +66,7 @@ class Access:
         return tuple(Undelivered(m.to_name, m.subject)
                      for m in delivery.failed_for_game(self.loaded.id))
 
-    def after(self, loaded: Loaded) -> "Access":
+    def after(self, loaded: Loaded) -> Access:
         """The same link on the game as it is after a decision (no longer live)."""
         return Access(self.link, loaded, False)
 
@@ -115,11 +115,11 @@ def steps_text() -> str:
         body = request.get_json(silent=True)
         if not isinstance(body, dict) or not isinstance(body.get("steps", ""), str):
             raise BadInput('Send a JSON object like {"steps": "move M"}.')
-        text = body.get("steps", "")
+        text = str(body.get("steps", ""))
     elif request.form.getlist("compose"):
         text = " ".join(request.form.getlist("compose"))
     else:
-        text = request.form.get("steps", "")
+        text = str(request.form.get("steps", ""))
     if len(text) > MAX_STEPS_TEXT:
         raise BadInput(f"The turn is too long ({len(text)} characters).")
     return text.replace("\r\n", "\n")

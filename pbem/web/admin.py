@@ -28,8 +28,7 @@ import secrets
 import time
 from datetime import datetime, timedelta
 
-from flask import (Blueprint, current_app, flash, redirect, render_template, request, session,
-                   url_for)
+from flask import Blueprint, current_app, flash, redirect, render_template, request, session, url_for
 
 from .. import addresses, inbox, operations, turns
 from ..errors import NotFound, ServerError

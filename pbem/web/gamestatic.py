@@ -25,7 +25,7 @@ FILE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")   # no path, no hidden fil
 
 
 def game_folder(name: str) -> Path:
-    return Path(current_app.root_path, current_app.template_folder, "games", name)
+    return Path(current_app.root_path, current_app.template_folder or "templates", "games", name)
 
 
 @bp.get("/static/games/<game>/<filename>")

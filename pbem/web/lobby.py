@@ -6,8 +6,6 @@ mailbox, so the start page cannot be used to mail strangers."""
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 
 from .. import games, links, turns

@@ -60,7 +60,8 @@ def submit(token: str):
         return render_page(access, edited(access.loaded.engine, text))   # without JavaScript
     origin = turns.Origin(turns.WEB, client=request.remote_addr)
     try:
-        after = turns.submit(access.loaded.id, access.seat, access.link.mark, text, origin)
+        # A live turn link names the point of the log it was opened at: the log's end.
+        after = turns.submit(access.loaded.id, access.seat, access.loaded.seq, text, origin)
     except GameError as error:
         if wants_json():
             return jsonify(error.to_json()), 422

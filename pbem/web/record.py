@@ -6,12 +6,12 @@ from __future__ import annotations
 from flask import Blueprint, jsonify, render_template, request
 
 from .. import store
-from ..small import small_int
 from ..mail import deliver as delivery
 from ..mail.words import winner_names
+from ..seatview import called_off_because, outcome_json
+from ..small import small_int
 from .chart import score_chart
 from .errors import wants_json
-from ..seatview import called_off_because, outcome_json
 
 bp = Blueprint("record", __name__)
 

@@ -30,7 +30,7 @@ def init_app(app) -> None:
             raise BadRequest("The request's body could not be read.") from None
         if request.mimetype in BODY_TYPES:
             try:
-                request.form   # parsed now: a form that cannot be read is refused here
+                request.form.get("")   # parsed now: a form that cannot be read is refused here
             except ValueError:
                 raise BadRequest("The form could not be read.") from None
         elif (request.content_length or request.headers.get("Transfer-Encoding")) and not request.is_json:

@@ -9,8 +9,21 @@ from pbem.games.babel.legal import legal_steps
 from pbem.games.babel.notation import format_steps
 from pbem.games.babel.rules import act, finish_turn
 from pbem.games.babel.state import DRAW, deal
-from pbem.games.babel.steps import (Build, Destroy, Discard, Emigrate, End, Halve, Jump, Migrate,
-                                    Move, Pass, Rob, Settle, Switch)
+from pbem.games.babel.steps import (
+    Build,
+    Destroy,
+    Discard,
+    Emigrate,
+    End,
+    Halve,
+    Jump,
+    Migrate,
+    Move,
+    Pass,
+    Rob,
+    Settle,
+    Switch,
+)
 from pbem.games.babel.turn import begin_turn
 from pbem.games.rng import Rng
 

@@ -23,6 +23,7 @@ from sqlalchemy.exc import OperationalError
 from pbem import links
 from pbem.extensions import db
 from pbem.timeouts import engine_options
+from pbem_web import confirm  # tests/helpers
 
 JSON = {"Accept": "application/json"}
 BOUND = 15.0          # seconds: "within a few seconds", generously
@@ -160,8 +161,8 @@ def new_game(client) -> str:
     body = {"game": "babel", "first": "0", "name0": "Anna", "email0": "anna@example.org",
             "name1": "Bob", "email1": "bob@example.org"}
     response = client.post("/games", json=body)
-    assert response.status_code == 201, response.get_json()
-    return response.get_json()["game"]
+    assert response.status_code == 202, response.get_json()
+    return confirm(client, response.get_json()["game"])
 
 
 def timed(call):

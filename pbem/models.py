@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Index, Integer, LargeBinary, String, Text
+from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Index, Integer, LargeBinary, String, Text, or_
 from sqlalchemy.orm import Mapped, mapped_column
 
 from .extensions import Model
@@ -89,6 +89,12 @@ PENDING, SENT, FAILED = "pending", "sent", "failed"
 SUPPRESSED = "suppressed"
 #: Undelivered: FAILED and SUPPRESSED mail, shown on the game's pages.
 UNDELIVERED = (FAILED, SUPPRESSED)
+
+
+def undelivered(status):
+    """The condition on a status column (`Mail.status`) for mail that will not arrive: two
+    comparisons rather than IN, which SQLAlchemy expands anew for every query (a page's)."""
+    return or_(status == FAILED, status == SUPPRESSED)
 
 
 class Mail(Model):

@@ -125,10 +125,11 @@ class SeatView:
         }
 
 
-def build(loaded: Loaded, seat: int | None, *, live: bool = False, for_mail: bool = False,
-          undelivered: tuple[Undelivered, ...] = ()) -> SeatView:
+def build(loaded: Loaded, seat: int | None, *, live: bool = False, steps: bool = True,
+          for_mail: bool = False, undelivered: tuple[Undelivered, ...] = ()) -> SeatView:
     """The seat's view of the game as loaded. `live`: the view answers the decision the seat
-    owes (its legal steps are listed); `for_mail`: with the summary mails print."""
+    owes, and lists its legal steps unless not `steps` (a preview lists the steps after its
+    draft instead); `for_mail`: with the summary mails print."""
     engine, state = loaded.engine, loaded.state
     owes = loaded.decision_of(seat) if seat is not None else None
     live = live and owes is not None
@@ -137,7 +138,8 @@ def build(loaded: Loaded, seat: int | None, *, live: bool = False, for_mail: boo
         game_id=loaded.id, kind=engine.name, title=engine.title, example_step=engine.example_step,
         seat=seat, seq=loaded.seq, names=tuple(loaded.names), owes=owes, live=live,
         view=engine.view(state, seat),
-        legal_steps=tuple(engine.legal_steps(state, seat)) if live and seat is not None else (),
+        legal_steps=(tuple(engine.legal_steps(state, seat)) if live and steps and seat is not None
+                     else ()),
         last_turn=(LastTurn(last["seat"], loaded.names[last["seat"]], engine.notation(last, seat))
                    if last else None),
         outcome=engine.outcome(state),
@@ -221,6 +223,9 @@ def compose(loaded: Loaded, seat_view: SeatView, text: str, *, next_steps: bool 
     explained = tuple(engine.explain(state, seat, text))
     if afresh:
         return DraftView(text, draft, seat_view.view, seat_view.legal_steps, explained, afresh=True)
+    if not draft.steps and draft.error is None and seat_view.legal_steps:
+        # Nothing composed yet: the position the seat view shows, its steps listed already.
+        return DraftView(text, draft, seat_view.view, seat_view.legal_steps, explained)
     legal = tuple(engine.legal_steps(draft.state, seat)) if next_steps else ()
     return DraftView(text, draft, engine.view(draft.state, seat), legal, explained)
 

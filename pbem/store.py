@@ -100,6 +100,12 @@ class Loaded:
         """The decision the seat owes now, if any."""
         return next((d for d in self.engine.to_act(self.state) if d.seat == seat), None)
 
+    def has_decided(self, seat: int) -> bool:
+        """Whether the seat made a decision yet, as far as the page needs to know (to offer
+        declining): seen in the recent events, or taken for granted in a log longer than they
+        reach, where every seat has had its turn. `turns.decline` checks the whole log."""
+        return self.seq > len(self.recent) or any(e.get("seat") == seat for e in self.recent)
+
     @property
     def over(self) -> bool:
         return self.engine.outcome(self.state) is not None

@@ -18,7 +18,7 @@ from sqlalchemy import and_, exists, func, select, update
 from sqlalchemy.orm import aliased
 
 from ..extensions import db
-from ..models import FAILED, PENDING, SENT, SUPPRESSED, UNDELIVERED, Mail, Suppression, utcnow
+from ..models import FAILED, PENDING, SENT, SUPPRESSED, Mail, Suppression, undelivered, utcnow
 from ..transaction import changed, transaction
 from .bounces import bounce_address
 from .compose import to_message
@@ -141,7 +141,7 @@ def status() -> dict:
 def failed_for_game(game_id: str) -> list[Mail]:
     """The game's mail that will not arrive: failed, bounced or suppressed."""
     return list(db.session.scalars(select(Mail).where(Mail.game_id == game_id,
-                                                 Mail.status.in_(UNDELIVERED))
+                                                 undelivered(Mail.status))
                               .order_by(Mail.id)))
 
 

@@ -15,7 +15,7 @@ from ..errors import BadInput, LinkReplaced, LinkTampered
 from ..extensions import db
 from ..games.errors import GameError
 from ..mail import deliver as delivery
-from ..models import UNDELIVERED, Event, Mail, SeatNonce
+from ..models import Mail, SeatNonce, undelivered
 from ..seatview import SeatView, Undelivered
 from ..small import small_int
 from ..store import Loaded
@@ -27,7 +27,6 @@ MAX_STEPS_TEXT = 20_000
 class SeatFacts:
     nonce: str | None      # the seat's live seat-link nonce
     undelivered: int       # the game's mails that will not arrive
-    decided: int           # the seat's decisions so far (none: it may still decline)
 
 
 @dataclass
@@ -36,6 +35,7 @@ class Access:
     link: links.Link
     loaded: Loaded
     live: bool = False     # the link may answer the decision its seat owes now
+    list_steps: bool = True   # the seat view lists the legal steps (a preview: after its draft)
 
     @property
     def seat(self) -> int:
@@ -47,17 +47,14 @@ class Access:
         game_id, seat = self.loaded.id, self.seat
         nonce = (select(SeatNonce.nonce).where(SeatNonce.game_id == game_id, SeatNonce.seat == seat)
                  .order_by(SeatNonce.id.desc()).limit(1).scalar_subquery())
-        undelivered = (select(func.count()).select_from(Mail)
-                       .where(Mail.game_id == game_id, Mail.status.in_(UNDELIVERED))
-                       .scalar_subquery())
-        decided = (select(func.count()).select_from(Event)
-                   .where(Event.game_id == game_id, Event.seat == seat).scalar_subquery())
-        return SeatFacts(*db.session.execute(select(nonce, undelivered, decided)).one())
+        lost = (select(func.count()).select_from(Mail)
+                .where(Mail.game_id == game_id, undelivered(Mail.status)).scalar_subquery())
+        return SeatFacts(*db.session.execute(select(nonce, lost)).one())
 
     @cached_property
     def seat_view(self) -> SeatView:
         """What the seat sees, built once for the request."""
-        return seatview.build(self.loaded, self.seat, live=self.live,
+        return seatview.build(self.loaded, self.seat, live=self.live, steps=self.list_steps,
                               undelivered=self._undelivered())
 
     def _undelivered(self) -> tuple[Undelivered, ...]:
@@ -79,10 +76,11 @@ def load_seat(link: links.Link) -> Loaded:
     return loaded
 
 
-def open_turn(token: str) -> Access:
+def open_turn(token: str, list_steps: bool = True) -> Access:
     link = links.read(links.TURN, token)
     loaded = load_seat(link)
-    return Access(link, loaded, link.mark == loaded.seq and loaded.decision_of(link.seat) is not None)
+    live = link.mark == loaded.seq and loaded.decision_of(link.seat) is not None
+    return Access(link, loaded, live, list_steps)
 
 
 def open_seat(token: str) -> Access:

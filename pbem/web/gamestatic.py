@@ -12,6 +12,7 @@ the template global `game_files`.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from pathlib import Path
 
 from flask import Blueprint, abort, current_app, send_from_directory, url_for
@@ -46,9 +47,15 @@ def game_files(name, suffix: str) -> list[str]:
     if not isinstance(name, str) or name not in games.INSTALLED:
         return []
     filename = f"{name}.{suffix}"
-    if not (game_folder(name) / filename).is_file():
+    if not _exists(game_folder(name) / filename):
         return []
     return [url_for("gamestatic.file", game=name, filename=filename)]
+
+
+@lru_cache(maxsize=64)
+def _exists(path: Path) -> bool:
+    """Whether a game's file is there, looked up once per process (files come with a deploy)."""
+    return path.is_file()
 
 
 def init_app(app) -> None:

@@ -24,7 +24,8 @@ def page_context(access: Access, **more: Any) -> dict[str, Any]:
     """The seat view's fields, and what every page of the seat links to."""
     context = access.seat_view.context()
     context.update(seat_path=seat_path(access), path=request.path,
-                   can_decline=access.seat_view.outcome is None and not access.facts.decided)
+                   can_decline=access.seat_view.outcome is None
+                   and not access.loaded.has_decided(access.seat))
     context.update(more)
     return context
 

@@ -82,7 +82,7 @@ def _already(access: Access):
 @bp.post("/t/<token>/preview")
 def preview(token: str):
     limits.take_preview(request.remote_addr or "")
-    access = open_turn(token)
+    access = open_turn(token, list_steps=False)
     if not access.live:
         return _already(access)
     text = steps_text() if request.is_json else edited(access.loaded.engine, steps_text())

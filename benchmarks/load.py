@@ -36,7 +36,7 @@ import sys
 import threading
 import time
 from collections import defaultdict
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from http.client import HTTPConnection
 from pathlib import Path
 from urllib.parse import quote
@@ -82,13 +82,13 @@ def server_env(database_url: str, base_url: str) -> dict:
 def fill(schema_url: str, games: int, long_games: int, seed: int) -> list[tuple[str, int, int]]:
     """Write the games straight into the tables; returns (game, seat, seq) owed in running games."""
     import psycopg
+    from players import feud_game, random_game
 
     from pbem.games.babel import GAME
     from pbem.store import new_id, new_nonce
-    from players import feud_game, random_game
 
     rng = random.Random(seed)
-    owed, now = [], datetime.now(timezone.utc)
+    owed, now = [], datetime.now(UTC)
     rows = defaultdict(list)
     started = time.monotonic()
     for i in range(games):

@@ -30,7 +30,6 @@ import re
 import resource
 import secrets
 import shutil
-import socket
 import statistics
 import subprocess
 import sys

@@ -20,7 +20,7 @@ from functools import cached_property
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import select
+from sqlalchemy import JSON, DateTime, select, text
 from sqlalchemy.exc import IntegrityError
 
 from . import games
@@ -46,7 +46,8 @@ class GameInfo:
     time_limit_days: int | None
 
     @classmethod
-    def of(cls, row: Game) -> GameInfo:
+    def of(cls, row: Any) -> GameInfo:
+        """From a `Game`, or a row with its columns."""
         return cls(row.id, row.kind, dict(row.options), row.seed, row.first, row.seats,
                    row.created_at, row.time_limit_days)
 
@@ -177,16 +178,15 @@ def load(game_id: str) -> Loaded:
             cache.put(game_id, loaded.cached())
             return loaded
         # The log no longer ends as cached (a rolled-back write, a restored database): read it anew.
-    row = db.session.get(Game, game_id)
-    if row is None:
+    rows = db.session.execute(_GAME_AND_SEATS, {"game": game_id}).all()
+    if not rows:
         raise NotFound("There is no such game.")
     try:
-        engine = games.get(row.kind)
+        engine = games.get(rows[0].kind)
     except games.UnknownGame:
-        raise NotFound(f"This server no longer hosts {row.kind}.") from None
-    info = GameInfo.of(row)
-    seats = tuple(SeatInfo(seat, name) for seat, name in db.session.execute(
-        select(Seat.seat, Seat.name).where(Seat.game_id == row.id).order_by(Seat.seat)))
+        raise NotFound(f"This server no longer hosts {rows[0].kind}.") from None
+    info = GameInfo.of(rows[0])
+    seats = tuple(SeatInfo(row.seat, row.name) for row in rows if row.seat is not None)
     loaded = _from_snapshot(info, engine, seats)
     cache.put(game_id, loaded.cached())
     return loaded
@@ -216,16 +216,15 @@ def _exists(game_id: str) -> bool:
 
 def _from_snapshot(info: GameInfo, engine: Engine, seats) -> Loaded:
     """The latest snapshot of this rules version and the events after it, or the whole log."""
-    snap = db.session.execute(select(Snapshot.seq, Snapshot.state).where(
-        Snapshot.game_id == info.id, Snapshot.rules == engine.rules_version)
-        .order_by(Snapshot.seq.desc()).limit(1)).first()
+    rows = db.session.execute(_SNAPSHOT_AND_EVENTS, {
+        "game": info.id, "rules": engine.rules_version, "recent": RECENT}).all()
+    snap = rows[0] if rows and rows[0].snapshot else None
     base = snap.seq if snap else 0
-    rows = db.session.execute(select(Event.seq, Event.data).where(
-        Event.game_id == info.id, Event.seq > max(base - RECENT, 0)).order_by(Event.seq)).all()
-    events = [engine.upcast(data) for _, data in rows]
-    tail = [e for (seq, _), e in zip(rows, events) if seq > base]
+    logged = rows[1:] if snap else rows
+    events = [engine.upcast(row.data) for row in logged]
+    tail = [e for row, e in zip(logged, events) if row.seq > base]
     if snap:
-        state = engine.restore(snap.state)
+        state = engine.restore(snap.data)
         for event in tail:
             state = engine.apply(state, event)
     else:
@@ -233,9 +232,32 @@ def _from_snapshot(info: GameInfo, engine: Engine, seats) -> Loaded:
     return Loaded(info, engine, list(seats), base + len(tail), tuple(events[-RECENT:]), state)
 
 
+# A cold load's two round trips, as plain SQL: an ORM statement costs more to build and
+# compile on every load than the database takes to answer it (benchmarks/cost.py).
+_GAME_AND_SEATS = text(
+    "SELECT g.id, g.kind, g.options, g.seed, g.first, g.seats, g.created_at, g.time_limit_days,"
+    "       s.seat, s.name"
+    " FROM games g LEFT JOIN seats s ON s.game_id = g.id WHERE g.id = :game ORDER BY s.seat"
+).columns(options=JSON, created_at=DateTime(timezone=True))
+# The latest snapshot (flagged), then the events from RECENT before it (for "the last turn").
+_SNAPSHOT_AND_EVENTS = text(
+    "SELECT 1 AS snapshot, seq, state AS data FROM"
+    " (SELECT seq, state FROM snapshots WHERE game_id = :game AND rules = :rules"
+    "  ORDER BY seq DESC LIMIT 1) AS latest"
+    " UNION ALL"
+    " SELECT 0 AS snapshot, seq, data FROM events WHERE game_id = :game AND seq >"
+    " (SELECT COALESCE(MAX(seq), 0) FROM snapshots WHERE game_id = :game AND rules = :rules) - :recent"
+    " ORDER BY snapshot DESC, seq"
+).columns(data=JSON)
+
+# The hot path's query as plain SQL: an ORM statement costs more to build and compile on every
+# page than the database takes to answer it (benchmarks/cost.py).
+_EVENTS_AFTER = text("SELECT data FROM events WHERE game_id = :game AND seq > :after ORDER BY seq"
+                     ).columns(data=JSON)
+
+
 def _events(game_id: str, after: int = 0) -> list[dict]:
-    return list(db.session.scalars(select(Event.data).where(Event.game_id == game_id, Event.seq > after)
-                                   .order_by(Event.seq)))
+    return list(db.session.scalars(_EVENTS_AFTER, {"game": game_id, "after": after}))
 
 
 def append(loaded: Loaded, event: dict) -> Loaded:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from flask import current_app
-from sqlalchemy import and_, exists, func, select, update
+from sqlalchemy import Row, and_, exists, func, select, update
 from sqlalchemy.orm import aliased
 
 from ..extensions import db
@@ -138,11 +138,11 @@ def status() -> dict:
             "failed": failed}
 
 
-def failed_for_game(game_id: str) -> list[Mail]:
-    """The game's mail that will not arrive: failed, bounced or suppressed."""
-    return list(db.session.scalars(select(Mail).where(Mail.game_id == game_id,
-                                                 undelivered(Mail.status))
-                              .order_by(Mail.id)))
+def failed_for_game(game_id: str) -> list[Row[tuple[str, str]]]:
+    """The game's mail that will not arrive (failed, bounced or suppressed): each one's
+    `to_name` and `subject`, what pages show of it (not its whole text)."""
+    return list(db.session.execute(select(Mail.to_name, Mail.subject).where(
+        Mail.game_id == game_id, undelivered(Mail.status)).order_by(Mail.id)))
 
 
 def _suppressed(address: str) -> bool:

@@ -1,21 +1,25 @@
 """Load benchmark: many games on PostgreSQL, gunicorn, and concurrent virtual players.
 
     .venv/bin/python benchmarks/load.py [--games 10000] [--long 200] [--players 50]
-        [--duration 60] [--think 0.25] [--workers 4] [--database-url postgresql://...]
+        [--duration 60] [--runs 3] [--capacity-seconds 15] [--think 0.25] [--workers 4]
+        [--database-url postgresql://...] [--json]
 
 1. makes a schema of its own in the database (dropped afterwards unless --keep),
-   upgrades it, and fills it with --games games (--long of them 150 decisions
-   long, the rest random games at random points, some finished), written
-   straight into the tables;
-2. serves the app with gunicorn (--workers sync workers) on loopback, and a bare
-   Flask "hello" app the same way;
-3. from a second process, drives the app with --players concurrent virtual
-   players for --duration seconds (at most --max-requests requests; the first
-   --warmup seconds, while workers compile templates, are not measured): each opens
-   a turn page, composes a turn step by step through the preview (as clicks
-   do), and submits it; then the same players hit the hello route for as long;
-4. prints requests per second and p50/p95/p99 latency per route, and the turn
-   page's against the hello route's as ratios (also as JSON with --json).
+   upgrades it, and fills it with --games games in bulk (`filling.py`: 100,000 in a
+   few minutes; --long of them 150 decisions long, the rest random games at random
+   points, some finished);
+2. --runs times, each on fresh gunicorn servers (--workers sync workers) for the app
+   and for a bare Flask "hello" route, on loopback:
+   - from a second process, --capacity-seconds of saturated load (no thinking) with the
+     same mix, to state the capacity (requests per second) the run's load is offered against;
+   - --duration seconds of --players concurrent virtual players (the first --warmup
+     seconds, while workers compile templates, are not measured): each opens a turn page,
+     composes a turn step by step through the preview (as clicks do), and submits it;
+     a game's first turn page since the servers started is "cold" (no worker has it),
+     later ones "again"; then the same players hit the hello route for as long;
+3. prints, per route, the median of the runs and their range: requests per second and
+   p50/p95/p99 latency; the offered load (players / think time), the load served and the
+   capacity, so a reader sees whether a run was saturated (also as JSON with --json).
 
 Everything stays on 127.0.0.1. Players wait --think seconds between requests
 (a person reads the page); --think 0 measures the server saturated.
@@ -33,10 +37,10 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections import defaultdict
-from datetime import UTC, datetime, timedelta
 from http.client import HTTPConnection
 from pathlib import Path
 from urllib.parse import quote
@@ -46,9 +50,7 @@ BIN = Path(sys.executable).parent
 sys.path[:0] = [str(ROOT), str(ROOT / "benchmarks")]
 
 SECRET = "load-benchmark-key-" + "0" * 32   # 32 bytes at least, as production requires
-NAMES = ("Anna", "Bob")
-LONG = 150
-SNAPSHOT_EVERY = 16   # the server's default
+LONG = 150            # decisions in a long game (filling.py)
 
 
 # -- the database -------------------------------------------------------------
@@ -80,58 +82,10 @@ def server_env(database_url: str, base_url: str) -> dict:
 
 
 def fill(schema_url: str, games: int, long_games: int, seed: int) -> list[tuple[str, int, int]]:
-    """Write the games straight into the tables; returns (game, seat, seq) owed in running games."""
-    import psycopg
-    from players import feud_game, random_game
-
-    from pbem.games.babel import GAME
-    from pbem.store import new_id, new_nonce
-
-    rng = random.Random(seed)
-    owed, now = [], datetime.now(UTC)
-    rows = defaultdict(list)
-    started = time.monotonic()
-    for i in range(games):
-        game_seed = rng.getrandbits(62)
-        if i < long_games:
-            first, events, state = feud_game(game_seed, LONG)
-        else:
-            first, events, state = random_game(game_seed, rng.randint(0, 40))
-        game_id = new_id()
-        created = now - timedelta(days=1, seconds=len(events) * 60)
-        to_act = [d.seat for d in GAME.to_act(GAME.start(game_seed, {}, 2, None))]
-        rows["games"].append((game_id, "babel", json.dumps({"sumerians": "top-run"}), game_seed,
-                              None, 2, created, None, json.dumps(to_act)))
-        for seat in (0, 1):
-            rows["seats"].append((game_id, seat, NAMES[seat], f"{NAMES[seat].lower()}{i}@example.org"))
-            rows["seat_nonces"].append((game_id, seat, new_nonce(), created))
-        replayed = GAME.start(game_seed, {}, 2, None)
-        for seq, event in enumerate(events, 1):
-            replayed = GAME.apply(replayed, event)
-            rows["events"].append((game_id, seq, event["seat"], event["type"], 1, json.dumps(event),
-                                   created + timedelta(seconds=seq * 60),
-                                   json.dumps([d.seat for d in GAME.to_act(replayed)])))
-            if seq % SNAPSHOT_EVERY == 0:   # as the server's own appends write them
-                rows["snapshots"].append((game_id, seq, GAME.rules_version,
-                                          json.dumps(GAME.snapshot(replayed)), created))
-        owed += [(game_id, d.seat, len(events)) for d in GAME.to_act(replayed)]
-        if (i + 1) % 1000 == 0:
-            print(f"  generated {i + 1}/{games} games ({time.monotonic() - started:.0f} s)", file=sys.stderr)
-    columns = {
-        "games": "id, kind, options, seed, first, seats, created_at, time_limit_days, owed",
-        "seats": "game_id, seat, name, email",
-        "seat_nonces": "game_id, seat, nonce, created_at",
-        "events": "game_id, seq, seat, type, v, data, created_at, owed",
-        "snapshots": "game_id, seq, rules, state, created_at",
-    }
-    with psycopg.connect(pg_url(schema_url)) as conn:
-        for table, cols in columns.items():
-            with conn.cursor().copy(f"COPY {table} ({cols}) FROM STDIN") as copy:
-                for row in rows[table]:
-                    copy.write_row(row)
-            print(f"  wrote {len(rows[table])} rows into {table}", file=sys.stderr)
-        conn.execute("ANALYZE")
-    return owed
+    """The games, written in bulk (`filling.py`); (game, seat, seq) owed in running games."""
+    from filling import fill as bulk_fill
+    running = bulk_fill(schema_url, games, long_games, seed, log=lambda line: print(line, file=sys.stderr))
+    return [(r.game, r.seat, r.seq) for r in running]
 
 
 # -- the servers ----------------------------------------------------------------
@@ -187,8 +141,9 @@ class Stats:
 
 class Player(threading.Thread):
     def __init__(self, base: str, queue: list, lock: threading.Lock, stats: Stats, until: float,
-                 budget: list, think: float, rng: random.Random):
+                 budget: list, think: float, rng: random.Random, seen: set):
         super().__init__(daemon=True)
+        self.seen = seen
         self.host, self.port = base.split("//")[1].split(":")
         self.queue, self.lock, self.stats = queue, lock, stats
         self.until, self.budget, self.think, self.rng = until, budget, think, rng
@@ -199,7 +154,8 @@ class Player(threading.Thread):
                 raise TimeoutError
             self.budget[0] -= 1
         conn = HTTPConnection(self.host, int(self.port), timeout=30)
-        headers = {"Accept": "application/json" if body is not None or route != "turn page" else "text/html"}
+        page = route.startswith("turn page")
+        headers = {"Accept": "application/json" if body is not None or not page else "text/html"}
         data = None
         if body is not None:
             data, headers["Content-Type"] = json.dumps(body), "application/json"
@@ -243,7 +199,10 @@ class Player(threading.Thread):
     def play(self, game: str, seat: int, seq: int):
         """One decision: the turn page, previews step by step, the submission."""
         path = "/t/" + turn_token(game, seat, seq)
-        self.request("turn page", "GET", path)
+        with self.lock:   # the first view of a game since the servers started: no worker has it
+            first = game not in self.seen
+            self.seen.add(game)
+        self.request("turn page, cold" if first else "turn page, again", "GET", path)
         text, done = "", False
         for _ in range(40):
             status, draft = self.request("preview", "POST", path + "/preview", {"steps": text})
@@ -300,14 +259,19 @@ def drive(config: dict) -> dict:
     started = time.monotonic()
     stats, lock = Stats(started + config["warmup"]), threading.Lock()
     queue = [tuple(item) for item in config["owed"]]
-    budget = [config["max_requests"]]
+    budget, seen = [config["max_requests"]], set(config["seen"])
     players = [Player(config["app"], queue, lock, stats, started + config["duration"], budget,
-                      config["think"], random.Random(rng.random())) for _ in range(config["players"])]
+                      config["think"], random.Random(rng.random()), seen)
+               for _ in range(config["players"])]
     for p in players:
         p.start()
     for p in players:
         p.join()
     app_seconds = time.monotonic() - started - config["warmup"]
+    if not config["hello"]:
+        return {"times": {k: v for k, v in stats.times.items()}, "errors": dict(stats.errors),
+                "statuses": {k: dict(v) for k, v in stats.statuses.items()}, "samples": stats.samples,
+                "app_seconds": app_seconds, "owed": queue, "seen": sorted(seen)}
     started = time.monotonic()
     stats.warm_until = started + config["warmup"]
     hellos = [threading.Thread(target=hello_player, daemon=True,
@@ -321,7 +285,8 @@ def drive(config: dict) -> dict:
     hello_seconds = time.monotonic() - started - config["warmup"]
     return {"times": {k: v for k, v in stats.times.items()}, "errors": dict(stats.errors),
             "statuses": {k: dict(v) for k, v in stats.statuses.items()}, "samples": stats.samples,
-            "app_seconds": app_seconds, "hello_seconds": hello_seconds}
+            "app_seconds": app_seconds, "hello_seconds": hello_seconds, "owed": queue,
+            "seen": sorted(seen)}
 
 
 # -- the report -------------------------------------------------------------------------
@@ -331,7 +296,8 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
-def report(result: dict, args) -> dict:
+def routes_of(result: dict) -> dict:
+    """Requests, errors, requests per second and latencies of one run, per route."""
     routes = {}
     for route in result["errors"]:
         result["times"].setdefault(route, [])
@@ -345,31 +311,97 @@ def report(result: dict, args) -> dict:
             "p50_ms": round(percentile(times, 50) * 1000, 1),
             "p95_ms": round(percentile(times, 95) * 1000, 1),
             "p99_ms": round(percentile(times, 99) * 1000, 1),
-            "mean_ms": round(statistics.mean(times) * 1000, 1),
         }
-    turn, hello = routes.get("turn page"), routes.get("hello")
-    ratios = {}
-    if turn and hello:
-        ratios = {"turn_page_p50_over_hello_p50": round(turn["p50_ms"] / hello["p50_ms"], 2),
-                  "turn_page_p99_over_hello_p99": round(turn["p99_ms"] / hello["p99_ms"], 2)}
+    return routes
+
+
+def served(result: dict) -> float:
+    """Requests per second the app answered in a run (all its routes)."""
+    return sum(len(t) for r, t in result["times"].items() if r != "hello") / result["app_seconds"]
+
+
+def report(runs: list[dict], capacities: list[float], args) -> dict:
+    """Each route's figures as the median of the runs, with their lowest and highest."""
+    per_run = [routes_of(run) for run in runs]
+    routes = {}
+    for route in dict.fromkeys(r for run in per_run for r in run):
+        figures = [run[route] for run in per_run if route in run]
+        routes[route] = {"errors": sum(f["errors"] for f in figures)}
+        for key in ("requests", "rps", "p50_ms", "p95_ms", "p99_ms"):
+            values = [f[key] for f in figures]
+            routes[route][key] = statistics.median(values)
+            routes[route][key + "_range"] = [min(values), max(values)]
+    offered = round(args.players / args.think, 1) if args.think else None
     return {"games": args.games, "long_games": args.long, "players": args.players,
-            "think_seconds": args.think, "workers": args.workers, "routes": routes, "ratios": ratios,
-            "failing_statuses": result["statuses"], "failing_samples": result["samples"]}
+            "think_seconds": args.think, "workers": args.workers, "runs": len(runs),
+            "offered_rps": offered, "served_rps": round(statistics.median(served(r) for r in runs), 1),
+            "capacity_rps": round(statistics.median(capacities), 1) if capacities else None,
+            "routes": routes,
+            "failing_statuses": [run["statuses"] for run in runs if run["statuses"]],
+            "failing_samples": [s for run in runs for s in run["samples"]][:20]}
 
 
 def print_report(data: dict, out=sys.stdout) -> None:
     print(f"\n{data['games']} games ({data['long_games']} of {LONG} decisions), {data['players']} players, "
-          f"think {data['think_seconds']} s, gunicorn {data['workers']} sync workers", file=out)
-    print(f"{'route':<12}{'requests':>9}{'errors':>7}{'req/s':>8}{'p50 ms':>8}{'p95 ms':>8}{'p99 ms':>8}", file=out)
+          f"think {data['think_seconds']} s, gunicorn {data['workers']} sync workers; "
+          f"median of {data['runs']} runs [lowest-highest]", file=out)
+    offered = (f"{data['offered_rps']} req/s if answered at once ({data['players']} players / "
+               f"{data['think_seconds']} s)" if data["offered_rps"] else "saturated (no thinking)")
+    print(f"offered: {offered}; served: {data['served_rps']} req/s; capacity (saturated, "
+          f"same mix): {data['capacity_rps']} req/s", file=out)
+    print("| route | requests | errors | req/s | p50 ms | p95 ms | p99 ms |", file=out)
+    print("|---|---|---|---|---|---|---|", file=out)
     for route, r in data["routes"].items():
-        print(f"{route:<12}{r['requests']:>9}{r['errors']:>7}{r['rps']:>8}{r['p50_ms']:>8}"
-              f"{r['p95_ms']:>8}{r['p99_ms']:>8}", file=out)
-    for name, value in data["ratios"].items():
-        print(f"{name}: {value}", file=out)
-    for route, statuses in data["failing_statuses"].items():
-        print(f"errors on {route}: " + ", ".join(f"{n} x {s}" for s, n in statuses.items()), file=out)
+        cells = [f"{r[k]:g} [{r[k + '_range'][0]:g}-{r[k + '_range'][1]:g}]"
+                 for k in ("rps", "p50_ms", "p95_ms", "p99_ms")]
+        print(f"| {route} | {r['requests']:g} | {r['errors']} | " + " | ".join(cells) + " |", file=out)
+    turn, hello = data["routes"].get("turn page, again"), data["routes"].get("hello")
+    if turn and hello:
+        print(f"turn page (again) p50 over hello p50: {turn['p50_ms'] / hello['p50_ms']:.1f}", file=out)
+    for statuses in data["failing_statuses"]:
+        for route, counts in statuses.items():
+            print(f"errors on {route}: " + ", ".join(f"{n} x {s}" for s, n in counts.items()), file=out)
     for sample in data["failing_samples"]:
         print(f"  {sample}", file=out)
+
+
+def drive_in_process(config: dict, label: str) -> dict:
+    """One phase of load from the second process (so the players do not share this one's CPU)."""
+    path = Path(tempfile.gettempdir()) / f"pbem-load-{label}-{os.getpid()}.json"
+    path.write_text(json.dumps(config))
+    try:
+        done = subprocess.run([sys.executable, __file__, "--drive", str(path)], capture_output=True,
+                              text=True, check=True)
+    finally:
+        path.unlink()
+    return json.loads(done.stdout)
+
+
+def one_run(run: int, owed: list, env: dict, args) -> tuple[dict, float | None, list]:
+    """Fresh servers (every game cold in them), a short saturated phase for the capacity,
+    then the measured load and the hello route; the decisions still owed after it."""
+    app_port, hello_port = free_port(), free_port()
+    env = {**env, "BASE_URL": f"http://127.0.0.1:{app_port}"}
+    servers = [gunicorn("wsgi:app", app_port, args.workers, env, ROOT),
+               gunicorn("hello:app", hello_port, args.workers, env, ROOT / "benchmarks")]
+    try:
+        config = {"app": f"http://127.0.0.1:{app_port}", "hello": None, "owed": owed, "seen": [],
+                  "players": args.players, "duration": args.capacity_seconds, "think": 0.0,
+                  "max_requests": args.max_requests, "seed": args.seed + run, "warmup": 2.0}
+        capacity = None
+        if args.capacity_seconds > 0:
+            print(f"run {run + 1}: capacity, saturated for {args.capacity_seconds:.0f} s", file=sys.stderr)
+            saturated = drive_in_process(config, "capacity")
+            capacity, config["owed"], config["seen"] = served(saturated), saturated["owed"], saturated["seen"]
+        print(f"run {run + 1}: {args.players} players for {args.duration:.0f} s, then the hello route",
+              file=sys.stderr)
+        config.update(hello=f"http://127.0.0.1:{hello_port}", duration=args.duration, think=args.think,
+                      warmup=args.warmup)
+        result = drive_in_process(config, "load")
+        return result, capacity, result["owed"]
+    finally:
+        for server in servers:
+            stop(server)
 
 
 def main(argv=None) -> int:
@@ -378,6 +410,9 @@ def main(argv=None) -> int:
     parser.add_argument("--long", type=int, default=200, help=f"games {LONG} decisions long")
     parser.add_argument("--players", type=int, default=50)
     parser.add_argument("--duration", type=float, default=60.0, help="seconds of load")
+    parser.add_argument("--runs", type=int, default=3, help="runs, each on fresh servers (median)")
+    parser.add_argument("--capacity-seconds", type=float, default=15.0,
+                        help="seconds of saturated load before each run, to state the capacity (0: none)")
     parser.add_argument("--max-requests", type=int, default=200_000)
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds not measured at the start")
     parser.add_argument("--think", type=float, default=0.25, help="seconds a player waits between requests")
@@ -392,39 +427,31 @@ def main(argv=None) -> int:
     if args.drive:
         print(json.dumps(drive(json.loads(Path(args.drive).read_text()))))
         return 0
+    if args.runs < 1 or args.games < 1 or args.players < 1:
+        parser.error("--runs, --games and --players must be at least 1")
 
     from pbem.config import database_url
     url = database_url(args.database_url)
     schema, schema_url = make_schema(url)
-    app_port, hello_port = free_port(), free_port()
-    env = server_env(schema_url, f"http://127.0.0.1:{app_port}")
-    servers = []
+    env = server_env(schema_url, "http://127.0.0.1")
     try:
         print(f"schema {schema}: migrating", file=sys.stderr)
         subprocess.run([str(BIN / "flask"), "--app", "pbem", "db", "upgrade"], cwd=ROOT, env=env,
                        check=True, capture_output=True)
         print(f"filling {args.games} games", file=sys.stderr)
         owed = fill(schema_url, args.games, args.long, args.seed)
-        servers.append(gunicorn("wsgi:app", app_port, args.workers, env, ROOT))
-        servers.append(gunicorn("hello:app", hello_port, args.workers, env, ROOT / "benchmarks"))
-        config = {"app": f"http://127.0.0.1:{app_port}", "hello": f"http://127.0.0.1:{hello_port}",
-                  "owed": owed, "players": args.players, "duration": args.duration, "think": args.think,
-                  "max_requests": args.max_requests, "seed": args.seed, "warmup": args.warmup}
-        path = Path(f"/tmp/pbem-load-{schema}.json")
-        path.write_text(json.dumps(config))
-        print(f"driving: {args.players} players for {args.duration:.0f} s, then the hello route",
-              file=sys.stderr)
-        done = subprocess.run([sys.executable, __file__, "--drive", str(path)], capture_output=True,
-                              text=True, check=True)
-        path.unlink()
-        data = report(json.loads(done.stdout), args)
+        runs, capacities = [], []
+        for run in range(args.runs):
+            result, capacity, owed = one_run(run, owed, env, args)
+            runs.append(result)
+            if capacity is not None:
+                capacities.append(capacity)
+        data = report(runs, capacities, args)
         print_report(data)
         if args.json:
             print(json.dumps(data, indent=1))
         return 1 if any(r["errors"] for r in data["routes"].values()) else 0
     finally:
-        for server in servers:
-            stop(server)
         if not args.keep:
             drop_schema(url, schema)
 

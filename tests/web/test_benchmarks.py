@@ -1,0 +1,39 @@
+"""The benchmarks keep working: each runs on a small scale and reports what it promises.
+(Figures are measured, never asserted: the machine is shared.)"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+ROUTES = {"turn page, warm", "turn JSON, warm", "preview, warm", "seat page, warm", "record, warm",
+          "turn page, cold", "turn JSON, cold", "seat page, cold", "submit"}
+
+
+def test_cost_reports_every_route_against_the_bare_route():
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "cost.py"), "--database", "sqlite",
+                           "--stored", "120", "--requests", "3", "--rounds", "2", "--json"],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    report = json.loads(done.stdout)
+    assert report["bare"]["cpu_ms"] > 0 and report["bare"]["statements"] == 0
+    (result,) = report["results"]
+    assert result["database"] == "sqlite" and result["stored"] == 120
+    figures = {f["route"]: f for f in result["figures"]}
+    assert ROUTES <= set(figures)
+    for figure in figures.values():
+        assert figure["cpu_ms"] > 0 and figure["calls"] > report["bare"]["calls"]
+    # A warm page reads the new events and the seat's facts; a cold one the game, its log, the facts.
+    assert figures["turn page, warm"]["statements"] == 2
+    assert figures["turn page, cold"]["statements"] == 3
+
+
+def test_cost_refuses_too_few_games_with_a_message():
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "cost.py"), "--database", "sqlite",
+                           "--stored", "5", "--requests", "50", "--rounds", "3"],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode != 0
+    assert "too few" in done.stderr

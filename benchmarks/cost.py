@@ -1,7 +1,7 @@
 """What a request costs: CPU time per request for each route, against a bare Flask route.
 
     .venv/bin/python benchmarks/cost.py [--database sqlite|postgresql|both] [--stored 1000,100000]
-        [--requests 100] [--rounds 5] [--json] [--profile ROUTE]
+        [--requests 50] [--rounds 5] [--json] [--profile ROUTE]
 
 For each database and number of stored games: a fresh database (a temporary SQLite
 file, or a schema of its own on PostgreSQL, dropped afterwards), migrated and filled
@@ -221,10 +221,12 @@ def measure_app(app, running: list[Running], args) -> list[Figure]:
     cache = app.extensions["pbem.replay_cache"]
     short = [g for g in running if not g.long]
     long = [g for g in running if g.long]
-    need = args.requests * (args.rounds + 1)     # a last round counts calls
-    if len(short) < 2 * need + 1:
-        raise SystemExit(f"{len(short)} running games stored: too few for {need} cold requests "
-                         f"and {need} submissions (store more, or fewer --requests/--rounds)")
+    # A cold request may open the same games again: the replay cache is cleared before each.
+    # A submission needs a game of its own.
+    cold_need, submit_need = args.requests, args.requests * (args.rounds + 1)   # a last round counts calls
+    if len(short) < 1 + cold_need + submit_need:
+        raise SystemExit(f"{len(short)} running games stored: too few for {cold_need} cold requests "
+                         f"and {submit_need} submissions (store more, or fewer --requests/--rounds)")
     # The warm game: one with a few turns played (its page shows the opponent's last turn).
     short.sort(key=lambda g: not 4 <= g.seq <= 40)
     warm, long_warm = views(app, short[0]), views(app, long[0]) if long else None
@@ -239,22 +241,21 @@ def measure_app(app, running: list[Running], args) -> list[Figure]:
         figures.append(measure(f"turn page, warm, {long[0].seq}-event game", args.rounds,
                                lambda: [timed(client, request, count) for _ in range(args.requests)]))
     cold = {route: [] for route in ("turn page", "turn JSON", "seat page")}
-    for game in short[1:1 + need]:
+    for game in short[1:1 + cold_need]:
         for route, request in views(app, game).items():
             if route in cold:
                 cold[route].append(request)
 
     def cold_round(requests: list[Request]) -> list[tuple[float, float, int]]:
         samples = []
-        for _ in range(args.requests):
-            request = requests.pop()
+        for request in requests:
             cache.clear()
             samples.append(timed(client, request, count))
         return samples
     for route, requests in cold.items():
         figures.append(measure(f"{route}, cold", args.rounds, lambda r=requests: cold_round(r)))
     submissions = []
-    for game in short[1 + need:1 + 2 * need]:
+    for game in short[1 + cold_need:1 + cold_need + submit_need]:
         turn, _ = links(app, game)
         submissions.append(Request("POST", turn, JSON, {"steps": answers(app, game)[1]}))
 
@@ -300,7 +301,7 @@ def main(argv=None) -> int:
         "PBEM_TEST_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test"))
     parser.add_argument("--stored", default="1000,100000",
                         help="numbers of games stored, comma-separated (default: 1000,100000)")
-    parser.add_argument("--requests", type=int, default=100, help="requests per round (default 100)")
+    parser.add_argument("--requests", type=int, default=50, help="requests per round (default 50)")
     parser.add_argument("--rounds", type=int, default=5, help="rounds per route (default 5)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")

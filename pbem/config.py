@@ -30,7 +30,7 @@
 | REFUSALS_PER_*       | 5 per address an hour, 30 in all     | answers to mail replies that cannot act  |
 | ADMIN_EMAIL          | (none: no operator page)             | the operator's address, for /admin       |
 | STALLED_AFTER_DAYS   | 14                                   | waited this long (no time limit): stalled |
-| INGEST_MAX_BYTES     | 10485760                             | larger incoming mail: lmtp 552, ingest quarantines |
+| INGEST_MAX_BYTES     | 10485760                             | larger mail: lmtp 552, ingest quarantine |
 
 Refusals. Settings that would make the server unsafe stop it before it serves anything, with
 one line on standard error (`pbem: ...`) and exit status 78 (EX_CONFIG), whatever the entry

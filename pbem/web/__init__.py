@@ -18,12 +18,14 @@ from flask import request
 from ..extensions import db
 from ..mail.words import listing, match_title
 from . import addresses, admin, errors, gamestatic, lobby, outbox, play, record, security
+from .hexmap import hex_layout
 
 
 def init_app(app) -> None:
     # Names in words, for pages and mails alike: "Anna, Bob and Carl"; "Anna vs Bob".
     app.add_template_filter(listing, "listing")
     app.add_template_filter(match_title, "match_title")
+    app.add_template_global(hex_layout, "hex_layout")   # where a hex map's hexes are drawn
 
     @app.before_request
     def read_only_without_a_transaction():

@@ -177,11 +177,19 @@ def forget_unconfirmed(now: datetime | None = None) -> int:
 def submit(game_id: str, seat: int, seq: int, text: str, origin: Origin) -> store.Loaded:
     """A seat's decision at a point of the log: checked, appended with its mails, committed.
 
-    Raises RateLimited (counted first: illegal submissions count too), AlreadySubmitted when
-    the seat does not owe a decision at `seq`, TooLate after ending the game by time when the
-    seat's time ran out, and the engine's GameError (nothing written) for an illegal decision.
+    Raises RateLimited (refused submissions count too), AlreadySubmitted when the seat does
+    not owe a decision at `seq`, TooLate after ending the game by time when the seat's time
+    ran out, and the engine's GameError (nothing written) for an illegal decision.
     """
-    _count(game_id, seat, origin)
+    try:
+        return _decide(game_id, seat, seq, text, origin)
+    except (AlreadySubmitted, TooLate, GameError):
+        with transaction():     # counted on its own, as the decision was not written
+            _count(game_id, seat, origin)
+        raise
+
+
+def _decide(game_id: str, seat: int, seq: int, text: str, origin: Origin) -> store.Loaded:
     loaded = store.load(game_id)
     if loaded.seq != seq or loaded.decision_of(seat) is None:
         raise AlreadySubmitted("This turn was already submitted.")
@@ -193,6 +201,8 @@ def submit(game_id: str, seat: int, seq: int, text: str, origin: Origin) -> stor
         raise TooLate(TOO_LATE, loaded=store.load(game_id))
     event = loaded.engine.decide(loaded.state, seat, text)
     with transaction():
+        # Counted with the decision: one commit (a disk flush) per submission, not two.
+        _count(game_id, seat, origin)
         after = store.append(loaded, event)
         # A person on the web goes on in his page; anyone else needs his next turn mailed.
         notify.event_appended(after, seat, actor_mailed=origin.channel != WEB)
@@ -201,13 +211,13 @@ def submit(game_id: str, seat: int, seq: int, text: str, origin: Origin) -> stor
 
 
 def _count(game_id: str, seat: int, origin: Origin) -> None:
-    """A person's submissions are counted, per client on the web and per seat's address."""
+    """A person's submissions are counted, per client on the web and per seat's address
+    (in the caller's transaction)."""
     if origin.channel not in (WEB, MAIL):
         return
-    with transaction():
-        if origin.channel == WEB:
-            limits.take(limits.SUBMIT_CLIENT, origin.client or "")
-        limits.take(limits.SUBMIT_ADDRESS, store.address_of(game_id, seat) or "")
+    if origin.channel == WEB:
+        limits.take(limits.SUBMIT_CLIENT, origin.client or "")
+    limits.take(limits.SUBMIT_ADDRESS, store.address_of(game_id, seat) or "")
 
 
 def _record(receipt: Inbound | None) -> None:

@@ -232,8 +232,9 @@ def _from_snapshot(info: GameInfo, engine: Engine, seats) -> Loaded:
     return Loaded(info, engine, list(seats), base + len(tail), tuple(events[-RECENT:]), state)
 
 
-# A cold load's two round trips, as plain SQL: an ORM statement costs more to build and
-# compile on every load than the database takes to answer it (benchmarks/cost.py).
+# The loads' queries as plain SQL, built once: an ORM statement costs more to build and compile
+# on every page than the database takes to answer it (benchmarks/cost.py). A cold load makes
+# two round trips (the game and its seats; its latest snapshot and log), a warm one one.
 _GAME_AND_SEATS = text(
     "SELECT g.id, g.kind, g.options, g.seed, g.first, g.seats, g.created_at, g.time_limit_days,"
     "       s.seat, s.name"
@@ -249,9 +250,7 @@ _SNAPSHOT_AND_EVENTS = text(
     " (SELECT COALESCE(MAX(seq), 0) FROM snapshots WHERE game_id = :game AND rules = :rules) - :recent"
     " ORDER BY snapshot DESC, seq"
 ).columns(data=JSON)
-
-# The hot path's query as plain SQL: an ORM statement costs more to build and compile on every
-# page than the database takes to answer it (benchmarks/cost.py).
+# The events after a point: a cached game's new ones.
 _EVENTS_AFTER = text("SELECT data FROM events WHERE game_id = :game AND seq > :after ORDER BY seq"
                      ).columns(data=JSON)
 

@@ -20,6 +20,9 @@ from ..mail.words import listing, match_title
 from . import addresses, admin, errors, gamestatic, lobby, outbox, play, record, security
 from .hexmap import hex_layout
 
+#: Endpoints serving files: they never touch the database.
+FILES = ("static", "gamestatic.file")
+
 
 def init_app(app) -> None:
     # Names in words, for pages and mails alike: "Anna, Bob and Carl"; "Anna vs Bob".
@@ -31,6 +34,8 @@ def init_app(app) -> None:
     def read_only_without_a_transaction():
         """Pages and previews only read: run them in autocommit, without BEGIN and ROLLBACK
         round trips to the database (set before the request's first query)."""
+        if request.endpoint in FILES:
+            return   # a file: no database at all
         read_only = request.method in ("GET", "HEAD") or request.endpoint == "play.preview"
         if read_only and not db.session().in_transaction():   # (a test may share its session)
             db.session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})

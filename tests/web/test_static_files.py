@@ -282,3 +282,29 @@ def test_every_game_has_its_stylesheet_beside_its_templates():
     for name in NAMES:
         assert own_file(name, "css"), name
         assert not list((ROOT / "static").rglob(f"*{name}*")), name
+
+
+def test_files_are_served_without_touching_the_database(app, client):
+    """A stylesheet or script is a file: serving one checks out no database connection."""
+    from sqlalchemy import event
+
+    from pbem.extensions import db
+    from pbem.web.gamestatic import game_files
+    checkouts: list[int] = []
+
+    def count(*args):
+        checkouts.append(1)
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "checkout", count)
+    try:
+        with app.test_request_context():
+            paths = ["/static/pbem.css", "/static/pbem.js"] + [
+                url for name in NAMES for suffix in ("css", "js") for url in game_files(name, suffix)]
+        for path in paths:
+            assert client.get(path).status_code == 200, path
+        assert checkouts == []
+        assert client.get("/").status_code == 200   # a page does: the listener hears it
+        assert checkouts
+    finally:
+        event.remove(engine, "checkout", count)

@@ -21,6 +21,8 @@ row about it: `operations.delete_game`.)
 - `rate_locks`: one row per rate-limit key, locked while a request is counted, so
   concurrent requests for one key are counted one after the other.
 - `quarantine`: incoming mails that could not be read, kept for the operator.
+- `takeovers`: a player who left a game of three or four (resigned, ran out of time),
+  and the point of its log from which a computer plays his seat (`seats.bot`).
 
 `owed` (on games for the start, on events for after each event) records the
 seats that owe a decision then, as the engine said when the row was written:
@@ -52,6 +54,8 @@ class Game(Model):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     time_limit_days: Mapped[int | None] = mapped_column(Integer)
     owed: Mapped[list | None] = mapped_column(JSON)
+    #: The level of the computer that takes the seat of a player who leaves a game of 3 or 4.
+    takeover: Mapped[str] = mapped_column(String(16), default="normal", server_default="normal")
 
 
 class Seat(Model):
@@ -59,7 +63,8 @@ class Seat(Model):
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(100))
-    email: Mapped[str] = mapped_column(String(254), index=True)
+    email: Mapped[str] = mapped_column(String(254), index=True)   # "": a computer from the start
+    bot: Mapped[str | None] = mapped_column(String(16))   # the computer's level; None: a person
 
 
 class SeatNonce(Model):
@@ -186,3 +191,15 @@ class Quarantined(Model):
     size: Mapped[int] = mapped_column(Integer)
     raw: Mapped[bytes] = mapped_column(LargeBinary)   # the first QUARANTINE_KEEP bytes
     received_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)
+
+
+class Takeover(Model):
+    """A player left a game of three or four and a computer plays his seat from `seq` on (the
+    log's length then: the computer's first decision is event seq + 1)."""
+    __tablename__ = "takeovers"
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    seq: Mapped[int] = mapped_column(Integer)
+    reason: Mapped[str] = mapped_column(String(16))   # "resigned" or "timeout"
+    level: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

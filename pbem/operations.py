@@ -32,7 +32,19 @@ from .extensions import db
 from .games.base import ABORT, ABORTED_REASON
 from .mail import notify
 from .mail.words import winner_names
-from .models import UNDELIVERED, Event, Game, Inbound, Mail, Reminder, Seat, SeatNonce, Snapshot, utcnow
+from .models import (
+    UNDELIVERED,
+    Event,
+    Game,
+    Inbound,
+    Mail,
+    Reminder,
+    Seat,
+    SeatNonce,
+    Snapshot,
+    Takeover,
+    utcnow,
+)
 from .transaction import transaction
 
 UNSTARTED, RUNNING, FINISHED = "unstarted", "running", "finished"
@@ -267,8 +279,8 @@ class NotDeletable(ServerError):
 
 #: Every table that refers to a game, children first (PostgreSQL checks the foreign keys).
 TABLES = ((Event, Event.game_id), (Snapshot, Snapshot.game_id), (Reminder, Reminder.game_id),
-          (Mail, Mail.game_id), (SeatNonce, SeatNonce.game_id), (Seat, Seat.game_id),
-          (Inbound, Inbound.game_id), (Game, Game.id))
+          (Takeover, Takeover.game_id), (Mail, Mail.game_id), (SeatNonce, SeatNonce.game_id),
+          (Seat, Seat.game_id), (Inbound, Inbound.game_id), (Game, Game.id))
 
 
 def deletion(game_id: str) -> dict[str, int]:

@@ -82,7 +82,9 @@ def load_seat(link: links.Link) -> Loaded:
 def open_turn(token: str) -> Access:
     link = links.read(links.TURN, token)
     loaded = load_seat(link)
-    return Access(link, loaded, link.mark == loaded.seq and loaded.decision_of(link.seat) is not None)
+    live = link.mark == loaded.seq and loaded.decision_of(link.seat) is not None
+    # A seat a computer took over: its player's turn links act no more.
+    return Access(link, loaded, live and not store.bot_of(loaded.id, link.seat))
 
 
 def open_seat(token: str) -> Access:

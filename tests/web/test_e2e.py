@@ -174,7 +174,9 @@ class Table:
                 with self.app.app_context():
                     assert links.read(links.TURN, location[3:]) == links.Link(
                         links.TURN, game_id, seat, after.seq)
-                assert len(self.mails_to(seat)) == mails_before    # sent on, not mailed
+                # Sent on in the page, and mailed too (in case he closed it): the same link.
+                assert len(self.mails_to(seat)) == mails_before + 1
+                assert turn_link(self.mails_to(seat)[-1]) == location
                 carried = (seat, location)
                 played.redirects_on += 1
             else:

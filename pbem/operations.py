@@ -59,7 +59,8 @@ UNDELIVERED_MAIL, IDLE = "undelivered", "idle"
 class Player:
     seat: int
     name: str
-    address: str
+    address: str             # "": a computer from the start
+    bot: str | None = None   # the level of the computer that plays the seat now
 
 
 @dataclass(frozen=True)
@@ -202,7 +203,7 @@ def _players(game_id: str | None) -> dict[str, list[Player]]:
     out: dict[str, list[Player]] = {}
     for row in db.session.scalars(select(Seat).where(*_one(Seat.game_id, game_id))
                                   .order_by(Seat.game_id, Seat.seat)):
-        out.setdefault(row.game_id, []).append(Player(row.seat, row.name, row.email))
+        out.setdefault(row.game_id, []).append(Player(row.seat, row.name, row.email, row.bot))
     return out
 
 

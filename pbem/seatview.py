@@ -104,6 +104,7 @@ class SeatView:
             "form_template": self.form_template,
             "undelivered": [u.__dict__ for u in self.undelivered],
             "record_path": f"/games/{self.game_id}/record", "why": self.why,
+            "bot": self.bot,
         }
 
     def to_json(self) -> dict[str, Any]:

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from . import bots, store, turns
 from .deadlines import Waiting, waiting
 from .errors import AlreadySubmitted
+from .extensions import db
 from .games.errors import GameError
 
 log = logging.getLogger(__name__)
@@ -58,7 +59,10 @@ def play(game_id: str, seat: int, seq: int) -> Played | None:
     level = store.bot_of(game_id, seat)
     if not level or loaded.seq != seq or loaded.decision_of(seat) is None:
         return None
-    text = bots.choose(loaded.engine, loaded.state, seat, level,
+    # Think outside any transaction (SQLite: an open read would hold up every writer), on a
+    # copy of the state (the loaded one is this process's cache).
+    db.session.rollback()
+    text = bots.choose(loaded.engine, loaded.state.copy(), seat, level,
                        bot_seed(loaded.row.seed, game_id, seat, seq))
     try:
         turns.submit(game_id, seat, seq, text, turns.Origin(turns.BOT))

@@ -268,9 +268,22 @@ def submit(game_id: str, seat: int, seq: int, text: str, origin: Origin) -> stor
     event = loaded.engine.decide(loaded.state, seat, text)
     with transaction():
         after = store.append(loaded, event)
+        if origin.channel != BOT and len(loaded.seats) >= 3:
+            _still_a_person(game_id, seat)
         notify.event_appended(after, seat)
         _record(origin.receipt)
     return after
+
+
+def _still_a_person(game_id: str, seat: int) -> None:
+    """Inside a person's submission, after its event is written: SeatLeft when a computer took
+    the seat meanwhile (the clock, at the same moment). The seat's row is locked (PostgreSQL:
+    a concurrent takeover is waited for, and waits for this; SQLite writes one at a time), so a
+    takeover and a person's decision at the same point of the log never both commit."""
+    bot = db.session.scalar(select(Seat.bot).where(Seat.game_id == game_id, Seat.seat == seat)
+                            .with_for_update())
+    if bot:
+        raise SeatLeft(LEFT)
 
 
 def _count(game_id: str, seat: int, origin: Origin) -> None:
@@ -292,14 +305,18 @@ def resign(game_id: str, seat: int) -> store.Loaded:
     """The seat gives up; possible at any point of the log while the game runs. In a game of
     three or four with another person in it, a computer takes his seat and the game goes on;
     otherwise he loses and the game ends."""
-    loaded = store.load(game_id)
-    if loaded.over:
-        raise GameOver("The game is already over.")
-    if store.bot_of(game_id, seat):
-        raise SeatLeft(LEFT)
-    if takes_over(loaded, seat):
-        return take_over(loaded, seat, RESIGNED)
-    return _end(game_id, lambda engine: engine.resign_event(seat))
+    while True:
+        loaded = store.load(game_id)
+        if loaded.over:
+            raise GameOver("The game is already over.")
+        if store.bot_of(game_id, seat):
+            raise SeatLeft(LEFT)
+        if not takes_over(loaded, seat):
+            return _end(game_id, lambda engine: engine.resign_event(seat))
+        try:
+            return take_over(loaded, seat, RESIGNED)
+        except AlreadySubmitted:
+            continue   # somebody decided meanwhile (or he resigned twice): look again
 
 
 def takes_over(loaded: store.Loaded, seat: int) -> bool:
@@ -323,6 +340,8 @@ def take_over(loaded: store.Loaded, seat: int, reason: str,
             Seat.game_id == loaded.id, Seat.seat == seat, Seat.bot.is_(None)).values(bot=level))
         if changed(taken) != 1:
             raise AlreadySubmitted("This seat was taken over already.")
+        if _length(loaded.id) != loaded.seq:   # the player decided at the same moment
+            raise AlreadySubmitted("This turn was already submitted.")
         db.session.add(Takeover(game_id=loaded.id, seat=seat, seq=loaded.seq, reason=reason,
                                 level=level))
         db.session.flush()
@@ -351,6 +370,10 @@ def _end(game_id: str, event_of) -> store.Loaded:
             return after
         except AlreadySubmitted:
             continue   # somebody decided meanwhile: end the game as it stands now
+
+
+def _length(game_id: str) -> int:
+    return db.session.scalar(select(func.max(Event.seq)).where(Event.game_id == game_id)) or 0
 
 
 def decline(game_id: str, seat: int) -> store.Loaded:

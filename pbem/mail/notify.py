@@ -146,7 +146,7 @@ def links_entry(loaded: Loaded, seat: int) -> dict | None:
     """A running game's current links for the mail that lists an address's games."""
     if loaded.over:
         return None
-    decision = loaded.decision_of(seat)
+    decision = None if store.bot_of(loaded.id, seat) else loaded.decision_of(seat)
     return {
         "title": loaded.engine.title,
         "names": match_title(loaded.names),

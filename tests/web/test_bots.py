@@ -339,3 +339,56 @@ def test_a_seat_that_owes_two_decisions_in_a_row_is_told_and_answered_its_next_t
         else:
             assert after["turn_link"] is None and "/s/" in after["next"]
     assert twice >= 1
+
+
+def test_a_takeover_and_the_players_own_decision_at_the_same_moment_never_both_count(make_app):
+    """The clock takes a seat over while its player submits: one of them wins, never both."""
+    from pbem.errors import AlreadySubmitted
+    first = make_app()
+    second = make_app(first.config["SQLALCHEMY_DATABASE_URI"])
+    people = [("Anna", ANNA), ("Bob", BOB), ("Carl", CARL)]
+    with first.app_context():   # a stale view of the log loses, with nothing written
+        game_id = turns.create_game(turns.Spec("babylonia", people, {}, 0)).id
+        stale = store.load(game_id)
+        text = stale.engine.random_submission(stale.state, 0, Rng(1))
+        turns.submit(game_id, 0, 0, text, turns.Origin(turns.MAIL))
+        try:
+            turns.take_over(stale, 0, "timeout")
+            raise AssertionError("a takeover of a seat that decided meanwhile")
+        except AlreadySubmitted:
+            pass
+        assert store.bots(game_id) == {} and count(first, Takeover) == 0
+    outcomes = []
+    for round_ in range(4):
+        with first.app_context():
+            game_id = turns.create_game(turns.Spec("babylonia", people, {}, 0)).id
+            game = store.load(game_id)
+            text = game.engine.random_submission(game.state, 0, Rng(round_))
+        barrier, results = threading.Barrier(2), {}
+
+        def person(app):
+            with app.app_context():
+                barrier.wait()
+                try:
+                    turns.submit(game_id, 0, 0, text, turns.Origin(turns.MAIL))
+                    results["person"] = True
+                except AlreadySubmitted:
+                    results["person"] = False
+
+        def clock(app):
+            with app.app_context():
+                barrier.wait()
+                results["clock"] = turns.time_out(game_id, 0, 0) is not None
+
+        threads = [threading.Thread(target=person, args=(first,)),
+                   threading.Thread(target=clock, args=(second,))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+        events = count(first, Event, Event.game_id == game_id)
+        taken = count(first, Takeover, Takeover.game_id == game_id)
+        assert results["person"] != results["clock"], results
+        assert (events, taken) == ((1, 0) if results["person"] else (0, 1))
+        outcomes.append(results["person"])
+    assert outcomes   # (which side wins each round is the databases' to decide)

@@ -97,7 +97,7 @@ def game_created(loaded: Loaded) -> None:
 
 def event_appended(loaded: Loaded, actor: int | None) -> None:
     """Turn mails to the seats that now owe a decision (the actor too, when he owes the next
-    one: Babel Tower's last picker places first, Babylonia's card 2 plays again); when the
+    one: a draft's last picker who places first, a card that plays again); when the
     game ends, to all."""
     if loaded.engine.outcome(loaded.state) is not None:
         for seat in range(len(loaded.seats)):

@@ -3,7 +3,9 @@
 row about it: `operations.delete_game`.)
 
 - `games`: what a game was created with (engine, options, secret seed).
-- `seats`: who plays each seat (name, address).
+- `seats`: who plays each seat (name, address; `bot`: the level of the computer that plays it,
+  from the start or since its player left: the one column a game's play changes, in the same
+  transaction as the `takeovers` row that says when and why).
 - `seat_nonces`: every seat link ever issued; the newest per seat is the live one.
 - `events`: the append-only log, keyed by (game_id, seq): the database refuses
   a second writer for the same point of the log.

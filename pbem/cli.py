@@ -62,22 +62,28 @@ def serve(host: str, port: int):
 @click.command("worker")
 @click.option("--deliver-every", default=2.0, show_default=True, help="seconds between deliveries")
 @click.option("--remind-every", default=300.0, show_default=True, help="seconds between reminder runs")
+@click.option("--bots-every", default=1.0, show_default=True,
+              help="seconds between the computers' rounds (0: computers do not play here)")
 @with_appcontext
-def worker(deliver_every: float, remind_every: float):
-    """Deliver mail, send reminders and enforce time limits until interrupted."""
-    click.echo("pbem worker: delivering mail, reminding, enforcing time limits")
-    work(this_app(), threading.Event(), deliver_every, remind_every)
+def worker(deliver_every: float, remind_every: float, bots_every: float):
+    """Deliver mail, send reminders, enforce time limits and play the computers' decisions
+    until interrupted."""
+    click.echo("pbem worker: delivering mail, reminding, enforcing time limits, playing computers")
+    work(this_app(), threading.Event(), deliver_every, remind_every, bots_every)
 
 
 @click.command("new-game")
 @click.option("--game", "kind", required=True, help="the game's name, e.g. babel")
-@click.option("--player", "players", multiple=True, required=True, help='"Name <address>", once per seat')
+@click.option("--player", "players", multiple=True, required=True,
+              help='"Name <address>", or bot:LEVEL for a computer, once per seat')
 @click.option("--first", type=int, default=None, help="the seat that starts (default: at random)")
 @click.option("--seed", type=int, default=None, help="the game's seed (default: random)")
 @click.option("--option", "options", multiple=True, help="name=value, e.g. sumerians=all")
 @click.option("--time-limit", type=click.IntRange(1, 365), default=None, help="days per turn (default: none)")
+@click.option("--takeover", default=turns.DEFAULT_TAKEOVER, show_default=True,
+              help="the computer's level that takes the seat of a player who leaves a game of 3 or 4")
 @with_appcontext
-def new_game(kind, players, first, seed, options, time_limit):
+def new_game(kind, players, first, seed, options, time_limit, takeover):
     """Create a game, mail the invitations, print the game's id."""
     try:
         engine = games.get(kind)
@@ -92,13 +98,23 @@ def new_game(kind, players, first, seed, options, time_limit):
     if seed is not None and not 0 <= seed < 2 ** store.SEED_BITS:
         raise click.UsageError(f"--seed must be from 0 to 2**{store.SEED_BITS} - 1")
     try:
-        people = [parse_player(p) for p in players]
-        if first is not None and not 0 <= first < len(people):
-            raise BadInput(f"--first must name a seat from 0 to {len(people) - 1}")
-        loaded = turns.create_game(turns.Spec(engine.name, people, pairs, first, time_limit, seed))
+        seats = [_seat(p) for p in players]
+        if first is not None and not 0 <= first < len(seats):
+            raise BadInput(f"--first must name a seat from 0 to {len(seats) - 1}")
+        loaded = turns.create_game(turns.Spec(engine.name, [p for p, _ in seats], pairs, first,
+                                              time_limit, seed, tuple(b for _, b in seats),
+                                              takeover))
     except BadInput as error:
         raise click.UsageError(error.message) from None
     click.echo(loaded.id)
+
+
+def _seat(text: str) -> tuple[tuple[str, str], str | None]:
+    """A --player: "Name <address>", or "bot:LEVEL" (a computer: no name, no address)."""
+    kind, sep, level = text.partition(":")
+    if sep and kind.strip().lower() == "bot" and "@" not in level:
+        return ("", ""), level.strip().lower()
+    return parse_player(text), None
 
 
 @click.command("deliver")

@@ -90,7 +90,7 @@ def state_words(s: Summary) -> str:
 
 
 def players_words(s: Summary) -> str:
-    return ", ".join(f"{p.name} <{p.address}>" for p in s.players)
+    return ", ".join(_player(p) for p in s.players)
 
 
 # -- games ------------------------------------------------------------------------------
@@ -143,7 +143,7 @@ def show(game_id: str, as_json: bool):
     click.echo("Players")
     waits = {w.seat: w for w in s.waiting}
     for p in s.players:
-        click.echo(f"  {p.seat}  {p.name} <{p.address}>")
+        click.echo(f"  {p.seat}  {_player(p)}")
         click.echo(f"     seat link: {detail.seat_links[p.seat]}")
         if p.seat in waits:
             w = waits[p.seat]
@@ -269,3 +269,10 @@ def quarantine(message_id: int | None, as_json: bool):
 def quarantine_json(row) -> dict:
     return {"id": row.id, "received": operations.iso(row.received_at), "sender": row.sender,
             "subject": row.subject, "size": row.size, "kept": len(row.raw), "reason": row.reason}
+
+
+def _player(p) -> str:
+    """A seat as the operator reads it: "Anna <anna@example.org>", "Computer (normal)", or
+    "Carl <carl@example.org> (a computer plays it: normal)"."""
+    who = f"{p.name} <{p.address}>" if p.address else p.name
+    return who + (f" (a computer plays it: {p.bot})" if p.bot and p.address else "")

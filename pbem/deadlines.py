@@ -16,7 +16,7 @@ from sqlalchemy import func, or_, select
 
 from . import store
 from .extensions import db
-from .models import Event, Game
+from .models import Event, Game, Seat
 
 
 @dataclass
@@ -26,6 +26,7 @@ class Waiting:
     seq: int
     since: datetime
     turn_seq: int = 0   # the point of the log where the seat's turn began (discards then turn: one turn)
+    bot: str | None = None   # the level of the computer that plays the seat (None: a person)
 
     @property
     def deadline(self) -> datetime | None:
@@ -58,13 +59,17 @@ def _last(column):
             .correlate(Game).scalar_subquery())
 
 
-def waiting(game_id: str | None = None) -> list[Waiting]:
-    """Every decision owed now, in every running game (or in the one game given)."""
+def waiting(game_id: str | None = None, bots_only: bool = False) -> list[Waiting]:
+    """Every decision owed now, in every running game (or in the one game given; or, with
+    `bots_only`, the decisions computers owe)."""
     query = select(Game, _last(Event.seq), _last(Event.seat), _last(Event.owed),
                    _last(Event.created_at))
     if game_id is not None:
         query = query.where(Game.id == game_id)
-    rows = db.session.execute(query)
+    if bots_only:
+        query = query.where(Game.id.in_(select(Seat.game_id).where(Seat.bot.is_not(None))))
+    rows = db.session.execute(query).all()
+    played = _bots([game.id for game, *_ in rows])
     out = []
     for game, seq, actor, owed, created_at in rows:
         if seq is None:   # no event yet: the game's start
@@ -77,7 +82,19 @@ def waiting(game_id: str | None = None) -> list[Waiting]:
             if seq and actor == seat:
                 since = _turn_start(game.id, seat, game.created_at)
                 turn_seq = _turn_seq(game.id, seat)
-            out.append(Waiting(game, seat, seq, since, turn_seq))
+            bot = played.get((game.id, seat))
+            if bot or not bots_only:
+                out.append(Waiting(game, seat, seq, since, turn_seq, bot))
+    return out
+
+
+def _bots(game_ids: list[str]) -> dict[tuple[str, int], str]:
+    """The seats computers play in these games, and their levels."""
+    out: dict[tuple[str, int], str] = {}
+    for start in range(0, len(game_ids), 500):   # bounded IN lists
+        out.update(((game_id, seat), level or "") for game_id, seat, level in db.session.execute(
+            select(Seat.game_id, Seat.seat, Seat.bot).where(
+                Seat.game_id.in_(game_ids[start:start + 500]), Seat.bot.is_not(None))))
     return out
 
 
@@ -86,6 +103,8 @@ def deadline(loaded: store.Loaded, seat: int) -> datetime | None:
     days = loaded.row.time_limit_days
     if not days or loaded.decision_of(seat) is None:
         return None
+    if store.bot_of(loaded.id, seat):
+        return None   # a computer has no clock
     return _turn_start(loaded.id, seat, loaded.row.created_at) + timedelta(days=days)
 
 

@@ -3,7 +3,9 @@
 row about it: `operations.delete_game`.)
 
 - `games`: what a game was created with (engine, options, secret seed).
-- `seats`: who plays each seat (name, address).
+- `seats`: who plays each seat (name, address; `bot`: the level of the computer that plays it,
+  from the start or since its player left: the one column a game's play changes, in the same
+  transaction as the `takeovers` row that says when and why).
 - `seat_nonces`: every seat link ever issued; the newest per seat is the live one.
 - `events`: the append-only log, keyed by (game_id, seq): the database refuses
   a second writer for the same point of the log.
@@ -21,6 +23,8 @@ row about it: `operations.delete_game`.)
 - `rate_locks`: one row per rate-limit key, locked while a request is counted, so
   concurrent requests for one key are counted one after the other.
 - `quarantine`: incoming mails that could not be read, kept for the operator.
+- `takeovers`: a player who left a game of three or four (resigned, ran out of time),
+  and the point of its log from which a computer plays his seat (`seats.bot`).
 
 `owed` (on games for the start, on events for after each event) records the
 seats that owe a decision then, as the engine said when the row was written:
@@ -52,6 +56,8 @@ class Game(Model):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     time_limit_days: Mapped[int | None] = mapped_column(Integer)
     owed: Mapped[list | None] = mapped_column(JSON)
+    #: The level of the computer that takes the seat of a player who leaves a game of 3 or 4.
+    takeover: Mapped[str] = mapped_column(String(16), default="normal", server_default="normal")
 
 
 class Seat(Model):
@@ -59,7 +65,8 @@ class Seat(Model):
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(100))
-    email: Mapped[str] = mapped_column(String(254), index=True)
+    email: Mapped[str] = mapped_column(String(254), index=True)   # "": a computer from the start
+    bot: Mapped[str | None] = mapped_column(String(16))   # the computer's level; None: a person
 
 
 class SeatNonce(Model):
@@ -100,7 +107,7 @@ def undelivered(status):
 class Mail(Model):
     __tablename__ = "mails"
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    game_id: Mapped[str | None] = mapped_column(ForeignKey("games.id"), index=True)
+    game_id: Mapped[str | None] = mapped_column(ForeignKey("games.id"))
     seat: Mapped[int | None] = mapped_column(Integer)
     kind: Mapped[str] = mapped_column(String(32))
     to_name: Mapped[str] = mapped_column(String(100))
@@ -119,7 +126,9 @@ class Mail(Model):
     sent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     last_error: Mapped[str | None] = mapped_column(Text)
     __table_args__ = (Index("ix_mails_due", "status", "next_attempt_at"),
-                      Index("ix_mails_status_id", "status", "id"))   # the next pending mail, in order
+                      Index("ix_mails_status_id", "status", "id"),   # the next pending mail, in order
+                      # a game's mail, and its undelivered mail counted on every page (0008)
+                      Index("ix_mails_game_status", "game_id", "status"))
 
 
 class Inbound(Model):
@@ -192,3 +201,15 @@ class Quarantined(Model):
     size: Mapped[int] = mapped_column(Integer)
     raw: Mapped[bytes] = mapped_column(LargeBinary)   # the first QUARANTINE_KEEP bytes
     received_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)
+
+
+class Takeover(Model):
+    """A player left a game of three or four and a computer plays his seat from `seq` on (the
+    log's length then: the computer's first decision is event seq + 1)."""
+    __tablename__ = "takeovers"
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    seq: Mapped[int] = mapped_column(Integer)
+    reason: Mapped[str] = mapped_column(String(16))   # "resigned" or "timeout"
+    level: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

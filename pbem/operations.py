@@ -32,7 +32,19 @@ from .extensions import db
 from .games.base import ABORT, ABORTED_REASON
 from .mail import notify
 from .mail.words import winner_names
-from .models import UNDELIVERED, Event, Game, Inbound, Mail, Reminder, Seat, SeatNonce, Snapshot, utcnow
+from .models import (
+    UNDELIVERED,
+    Event,
+    Game,
+    Inbound,
+    Mail,
+    Reminder,
+    Seat,
+    SeatNonce,
+    Snapshot,
+    Takeover,
+    utcnow,
+)
 from .transaction import transaction
 
 UNSTARTED, RUNNING, FINISHED = "unstarted", "running", "finished"
@@ -47,7 +59,8 @@ UNDELIVERED_MAIL, IDLE = "undelivered", "idle"
 class Player:
     seat: int
     name: str
-    address: str
+    address: str             # "": a computer from the start
+    bot: str | None = None   # the level of the computer that plays the seat now
 
 
 @dataclass(frozen=True)
@@ -190,7 +203,7 @@ def _players(game_id: str | None) -> dict[str, list[Player]]:
     out: dict[str, list[Player]] = {}
     for row in db.session.scalars(select(Seat).where(*_one(Seat.game_id, game_id))
                                   .order_by(Seat.game_id, Seat.seat)):
-        out.setdefault(row.game_id, []).append(Player(row.seat, row.name, row.email))
+        out.setdefault(row.game_id, []).append(Player(row.seat, row.name, row.email, row.bot))
     return out
 
 
@@ -267,8 +280,8 @@ class NotDeletable(ServerError):
 
 #: Every table that refers to a game, children first (PostgreSQL checks the foreign keys).
 TABLES = ((Event, Event.game_id), (Snapshot, Snapshot.game_id), (Reminder, Reminder.game_id),
-          (Mail, Mail.game_id), (SeatNonce, SeatNonce.game_id), (Seat, Seat.game_id),
-          (Inbound, Inbound.game_id), (Game, Game.id))
+          (Takeover, Takeover.game_id), (Mail, Mail.game_id), (SeatNonce, SeatNonce.game_id),
+          (Seat, Seat.game_id), (Inbound, Inbound.game_id), (Game, Game.id))
 
 
 def deletion(game_id: str) -> dict[str, int]:

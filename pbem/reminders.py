@@ -39,7 +39,7 @@ class Report:
 
 def enforce_time_limits(now: datetime, report: Report) -> None:
     for w in waiting():
-        if w.deadline is None or now < w.deadline:
+        if w.bot or w.deadline is None or now < w.deadline:   # a computer has no clock
             continue
         if turns.time_out(w.game.id, w.seat, w.seq) is not None:
             report.timeouts.append(w.game.id)   # (None: the player or another worker was quicker)
@@ -73,6 +73,8 @@ def send_reminders(now: datetime, report: Report) -> None:
     before = timedelta(hours=config["REMIND_BEFORE_HOURS"])
     by_address: dict[str, list] = defaultdict(list)
     for w in waiting():
+        if w.bot:
+            continue   # computers need no reminding
         sent = set(db.session.scalars(select(Reminder.kind).where(   # in this turn, discards too
             Reminder.game_id == w.game.id, Reminder.seat == w.seat,
             Reminder.seq.between(w.turn_seq, w.seq))))

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from . import deadlines
+from . import deadlines, links, store
 from .games.base import ABORT, Decision, Draft, Outcome, StepOption
 from .mail.words import winner_names
 from .store import Loaded
@@ -67,6 +67,8 @@ class SeatView:
     undelivered: tuple[Undelivered, ...] = ()
     summary: tuple[str, ...] = ()      # a few lines for mails (built for mails only)
     why: str = ""                      # why the game was called off, if it was
+    turn_link: str | None = None       # the turn link of the decision the seat owes (its player's)
+    bot: str | None = None             # the level of the computer that plays this seat now
 
     @property
     def decision(self) -> Decision | None:
@@ -102,6 +104,7 @@ class SeatView:
             "form_template": self.form_template,
             "undelivered": [u.__dict__ for u in self.undelivered],
             "record_path": f"/games/{self.game_id}/record", "why": self.why,
+            "bot": self.bot,
         }
 
     def to_json(self) -> dict[str, Any]:
@@ -122,30 +125,47 @@ class SeatView:
             "time_limit_days": self.time_limit_days,
             "undelivered": [u.__dict__ for u in self.undelivered],
             "record_path": f"/games/{self.game_id}/record", "why": self.why,
+            "turn_link": self.turn_link, "bot": self.bot,
         }
 
 
+@dataclass(frozen=True)
+class Seating:
+    """Who plays the seats now, beyond the log: the seat's computer, and the game's takeovers."""
+    bot: str | None
+    takeovers: dict[int, store.Left]
+
+
+def seating_of(loaded: Loaded, seat: int | None) -> Seating:
+    return Seating(store.bot_of(loaded.id, seat) if seat is not None else None,
+                   store.takeovers(loaded.id))
+
+
 def build(loaded: Loaded, seat: int | None, *, live: bool = False, steps: bool = True,
-          for_mail: bool = False, undelivered: tuple[Undelivered, ...] = ()) -> SeatView:
+          for_mail: bool = False, undelivered: tuple[Undelivered, ...] = (),
+          seating: Seating | None = None) -> SeatView:
     """The seat's view of the game as loaded. `live`: the view answers the decision the seat
     owes, and lists its legal steps unless not `steps` (a preview lists the steps after its
     draft instead); `for_mail`: with the summary mails print."""
     engine, state = loaded.engine, loaded.state
     owes = loaded.decision_of(seat) if seat is not None else None
-    live = live and owes is not None
+    seating = seating or seating_of(loaded, seat)   # (pages read it with their facts)
+    bot = seating.bot
+    live = live and owes is not None and not bot
     last = loaded.last_event_by_other(seat) if seat is not None else None
+    names = store.display_names(loaded.names, seating.takeovers)
     return SeatView(
         game_id=loaded.id, kind=engine.name, title=engine.title, example_step=engine.example_step,
-        seat=seat, seq=loaded.seq, names=tuple(loaded.names), owes=owes, live=live,
+        seat=seat, seq=loaded.seq, names=tuple(names), owes=owes, live=live,
         view=engine.view(state, seat),
         legal_steps=(tuple(engine.legal_steps(state, seat)) if live and steps and seat is not None
                      else ()),
-        last_turn=(LastTurn(last["seat"], loaded.names[last["seat"]], engine.notation(last, seat))
+        last_turn=(LastTurn(last["seat"], names[last["seat"]], engine.notation(last, seat))
                    if last else None),
         outcome=engine.outcome(state),
-        to_act=tuple(Waiting(d.seat, loaded.names[d.seat], d.kind, d.label)
+        to_act=tuple(Waiting(d.seat, names[d.seat], d.kind, d.label)
                      for d in engine.to_act(state)),
-        deadline=deadlines.deadline(loaded, seat) if seat is not None else None,
+        deadline=deadlines.deadline(loaded, seat) if seat is not None and not bot else None,
         time_limit_days=loaded.row.time_limit_days,
         scores=tuple(engine.scores(state)),
         board_template=engine.board_template,
@@ -153,6 +173,9 @@ def build(loaded: Loaded, seat: int | None, *, live: bool = False, steps: bool =
         undelivered=undelivered,
         summary=tuple(engine.summary(state, seat)) if for_mail and seat is not None else (),
         why=called_off_because(loaded),
+        turn_link=(links.url(links.TURN, loaded.id, seat, loaded.seq)
+                   if owes is not None and seat is not None and not bot else None),
+        bot=bot,
     )
 
 

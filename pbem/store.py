@@ -28,7 +28,7 @@ from .errors import AlreadySubmitted, NotFound
 from .extensions import db
 from .games import base
 from .games.base import Decision, Engine
-from .models import Event, Game, Seat, SeatNonce, Snapshot
+from .models import Event, Game, Seat, SeatNonce, Snapshot, Takeover
 
 SEED_BITS = 63   # fits a signed BIGINT
 
@@ -44,12 +44,13 @@ class GameInfo:
     seats: int
     created_at: datetime
     time_limit_days: int | None
+    takeover: str = "normal"   # the level of a computer that takes a leaving player's seat
 
     @classmethod
     def of(cls, row: Any) -> GameInfo:
         """From a `Game`, or a row with its columns."""
         return cls(row.id, row.kind, dict(row.options), row.seed, row.first, row.seats,
-                   row.created_at, row.time_limit_days)
+                   row.created_at, row.time_limit_days, row.takeover or "normal")
 
 
 @dataclass(frozen=True)
@@ -143,16 +144,20 @@ def owed_seats(engine: Engine, state) -> list[int]:
 
 def create_game(engine: Engine, players: list[tuple[str, str]], options: dict | None = None,
                 first: int | None = None, seed: int | None = None,
-                time_limit_days: int | None = None, game_id: str | None = None) -> Loaded:
-    """Add a new game, its seats and their first seat links to the session (not committed)."""
+                time_limit_days: int | None = None, game_id: str | None = None,
+                bots: list[str | None] | None = None, takeover: str = "normal") -> Loaded:
+    """Add a new game, its seats and their first seat links to the session (not committed).
+    `bots[i]`: the level of the computer that plays seat i (None: a person, at players[i]'s
+    address)."""
     options = engine.normalize_options(options)
     if seed is None:
         seed = secrets.randbits(SEED_BITS)
     state = engine.start(seed, options, len(players), first)
     row = Game(id=game_id or new_id(), kind=engine.name, options=options, seed=seed, first=first,
                seats=len(players), time_limit_days=time_limit_days,
-               owed=owed_seats(engine, state))
-    seats = [Seat(game_id=row.id, seat=i, name=name, email=email)
+               owed=owed_seats(engine, state), takeover=takeover)
+    levels = list(bots or []) + [None] * (len(players) - len(bots or []))
+    seats = [Seat(game_id=row.id, seat=i, name=name, email="" if levels[i] else email, bot=levels[i])
              for i, (name, email) in enumerate(players)]
     db.session.add(row)
     db.session.flush()
@@ -303,6 +308,53 @@ def games_of(email: str) -> list[tuple[str, int]]:
     """(game_id, seat) of every seat played from this address."""
     return [(s.game_id, s.seat) for s in db.session.scalars(
         select(Seat).where(Seat.email == email).order_by(Seat.game_id))]
+
+
+def bots(game_id: str) -> dict[int, str]:
+    """The seats a computer plays now, and its level (read fresh: a seat may be taken over)."""
+    return {seat: level or "" for seat, level in db.session.execute(
+        select(Seat.seat, Seat.bot).where(Seat.game_id == game_id, Seat.bot.is_not(None)))}
+
+
+def bot_of(game_id: str, seat: int) -> str | None:
+    """The level of the computer that plays this seat now; None: a person plays it."""
+    return db.session.scalar(select(Seat.bot).where(Seat.game_id == game_id, Seat.seat == seat))
+
+
+@dataclass(frozen=True)
+class Left:
+    """A player who left a game of three or four: a computer plays his seat after `seq`."""
+    seat: int
+    seq: int
+    reason: str     # "resigned" or "timeout"
+    level: str
+
+    @property
+    def first_turn(self) -> int:
+        """The first turn (event number) the computer plays."""
+        return self.seq + 1
+
+
+def takeovers(game_id: str) -> dict[int, Left]:
+    """The seats taken over by a computer in this game, by seat."""
+    return {t.seat: Left(t.seat, t.seq, t.reason, t.level) for t in db.session.scalars(
+        select(Takeover).where(Takeover.game_id == game_id))}
+
+
+def display_names(names: list[str], left: dict[int, Left]) -> list[str]:
+    """The players' names as pages and mails show them: a seat a computer took over says from
+    which turn on ("Carl (bot from turn 12)")."""
+    return [f"{name} (bot from turn {left[i].first_turn})" if i in left else name
+            for i, name in enumerate(names)]
+
+
+def player_of(game_id: str, seat: int) -> tuple[str, str | None]:
+    """The seat's address ("" for a computer from the start) and its computer's level, if any."""
+    row = db.session.execute(select(Seat.email, Seat.bot).where(
+        Seat.game_id == game_id, Seat.seat == seat)).first()
+    if row is None:
+        raise NotFound(f"Game {game_id} has no seat {seat}.")
+    return row.email, row.bot
 
 
 def address_of(game_id: str, seat: int) -> str:

@@ -10,6 +10,14 @@ decision is checked by the same rules whichever way it arrives:
 - a mail reply (`Origin(MAIL, receipt=...)`), counted per address, its receipt recorded
   with its effect so the same message applies once;
 - the clock (time limits), a bot or the operator: not counted.
+
+A seat may be played by a computer (`seats.bot`): from the start of the game, or after its
+player left a game of three or four. A player who resigns or runs out of time there does not
+end the game for the others while one of them is a person: the game's takeover level plays
+his seat from then on (`take_over`: a row in `takeovers`, no event in the log, so the
+engines know nothing of it and the log stays the game's moves). Two-player games, and a game
+whose last person leaves, end as before with the generic resign/timeout event. The worker
+(`pbem.botplay`) submits a computer's decisions here, as `Origin(BOT)`.
 """
 
 from __future__ import annotations
@@ -18,15 +26,16 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from flask import current_app
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, func, select, update
 
+from . import bots as computer
 from . import deadlines, games, limits, store
 from .errors import AlreadySubmitted, BadInput, NotFound, ServerError
 from .extensions import db
-from .games.base import Engine
+from .games.base import RESIGNED, TIMED_OUT, Engine
 from .games.errors import GameError
 from .mail import notify
-from .models import Event, Game, Inbound, Proposal, utcnow
+from .models import Event, Game, Inbound, Proposal, Seat, Takeover, utcnow
 from .people import email_address, player_name
 from .transaction import changed, transaction
 
@@ -50,46 +59,104 @@ class GameOver(BadInput):
     pass
 
 
+class SeatLeft(AlreadySubmitted):
+    """A person's decision for a seat a computer plays now (he resigned or ran out of time):
+    as stale as a turn already submitted."""
+    title = "A computer plays this seat"
+
+
+LEFT = "You left this game; a computer plays your seat now."
+
+
 TOO_LATE = "Your time for this turn ran out before you submitted it, so the game is lost on time."
+TOO_LATE_TAKEN = ("Your time for this turn ran out before you submitted it; a computer plays "
+                  "your seat from now on.")
 
 
 # -- a new game -----------------------------------------------------------------------
+
+DEFAULT_TAKEOVER = "normal"
+
 
 @dataclass(frozen=True)
 class Spec:
     """A game as asked for: checked, not yet created."""
     kind: str
-    players: list[tuple[str, str]]          # (name, address), seat by seat
+    players: list[tuple[str, str]]          # (name, address), seat by seat ("" for a computer)
     options: dict[str, str]
     first: int | None = None
     time_limit_days: int | None = None
     seed: int | None = None
+    bots: tuple[str | None, ...] = ()       # seat by seat: a computer's level, None: a person
+    takeover: str = DEFAULT_TAKEOVER        # the computer that takes a leaving player's seat
 
     def engine(self) -> Engine:
         return games.get(self.kind)
 
+    def level(self, seat: int) -> str | None:
+        """The level of the computer that plays the seat; None: a person."""
+        return self.bots[seat] if seat < len(self.bots) else None
+
+    @property
+    def people(self) -> list[str]:
+        """The addresses of the seats people play."""
+        return [address for i, (_, address) in enumerate(self.players) if not self.level(i)]
+
     def to_json(self) -> dict:
         return {"players": [list(p) for p in self.players], "options": self.options,
-                "first": self.first, "time_limit_days": self.time_limit_days}
+                "first": self.first, "time_limit_days": self.time_limit_days,
+                "bots": list(self.bots), "takeover": self.takeover}
 
     @classmethod
     def from_json(cls, kind: str, data: dict) -> Spec:
         return cls(kind, [tuple(p) for p in data["players"]], dict(data["options"]),
-                   data.get("first"), data.get("time_limit_days"))
+                   data.get("first"), data.get("time_limit_days"), None,
+                   tuple(data.get("bots") or ()), data.get("takeover") or DEFAULT_TAKEOVER)
+
+
+def bot_name(level: str, taken: list[str]) -> str:
+    """A computer's name: "Computer (normal)", numbered when the game has one already."""
+    name, n = f"Computer ({level})", 2
+    while name in taken:
+        name, n = f"Computer {n} ({level})", n + 1
+    return name
+
+
+def _level(level: str, what: str) -> str:
+    try:
+        return computer.check_level(level)
+    except computer.UnknownLevel:
+        raise BadInput(f"{what}: {level[:40]!r} is not a computer level; levels are "
+                       f"{', '.join(computer.LEVELS)}.") from None
 
 
 def checked(spec: Spec) -> Spec:
     """The spec with names cleaned (no control or bidirectional characters, capped), addresses
-    checked and the game's options filled in; BadInput naming what is refused."""
-    players = [(player_name(name), email_address(address)) for name, address in spec.players]
-    spec = Spec(spec.kind, players, spec.options, spec.first, spec.time_limit_days, spec.seed)
+    checked, computers' levels checked and named, and the game's options filled in; BadInput
+    naming what is refused. At least one seat is a person's."""
+    levels = tuple(_level(level, f"Player {i + 1}") if level else None
+                   for i, level in enumerate(spec.bots[:len(spec.players)]))
+    levels += (None,) * (len(spec.players) - len(levels))
+    if spec.players and all(levels):
+        raise BadInput("At least one player must be a person: computers play only with people.")
+    players: list[tuple[str, str]] = []
+    for (name, address), level in zip(spec.players, levels):
+        if level:
+            players.append((player_name(name) if (name or "").strip()
+                            else bot_name(level, [n for n, _ in players]), ""))
+        else:
+            players.append((player_name(name), email_address(address)))
+    takeover = _level(spec.takeover or DEFAULT_TAKEOVER, "The computer that takes a seat over")
+    spec = Spec(spec.kind, players, spec.options, spec.first, spec.time_limit_days, spec.seed,
+                levels, takeover)
     engine = spec.engine()
     try:   # the engine says what it refuses: options, seats, who starts
         options = engine.normalize_options(spec.options)
         engine.start(0, options, len(spec.players), spec.first)
     except GameError as error:
         raise BadInput(str(error)) from None
-    return Spec(spec.kind, spec.players, options, spec.first, spec.time_limit_days, spec.seed)
+    return Spec(spec.kind, spec.players, options, spec.first, spec.time_limit_days, spec.seed,
+                levels, takeover)
 
 
 def create_game(spec: Spec) -> store.Loaded:
@@ -102,7 +169,8 @@ def create_game(spec: Spec) -> store.Loaded:
 
 def _create(spec: Spec, game_id: str | None = None) -> store.Loaded:
     loaded = store.create_game(spec.engine(), spec.players, spec.options, spec.first, spec.seed,
-                               time_limit_days=spec.time_limit_days, game_id=game_id)
+                               time_limit_days=spec.time_limit_days, game_id=game_id,
+                               bots=list(spec.bots), takeover=spec.takeover)
     notify.game_created(loaded)
     return loaded
 
@@ -111,6 +179,8 @@ def propose(spec: Spec, client: str) -> Proposal:
     """A game asked for on the start page: only its creator (the first player) is mailed,
     with a link to confirm it. Counted per client and per creator's address."""
     spec = checked(spec)
+    if spec.level(0):
+        raise BadInput("Player 1 is you, the creator: a person, with a mail address.")
     creator = spec.players[0][1]
     with transaction():
         limits.take(limits.PROPOSALS_CLIENT, client)
@@ -158,7 +228,7 @@ def confirm(proposal_id: str) -> store.Loaded:
             raise ProposalGone(_gone(proposal_id))
         limits.take(limits.GAMES_ADDRESS, proposal.creator)
         limits.take(limits.GAMES_CLIENT, proposal.client)
-        for _, address in spec.players:
+        for address in spec.people:   # computers get no invitation
             limits.take(limits.INVITES_ADDRESS, address)
         loaded = _create(checked(spec), game_id=proposal_id)
     return loaded
@@ -193,21 +263,37 @@ def _decide(game_id: str, seat: int, seq: int, text: str, origin: Origin) -> sto
     loaded = store.load(game_id)
     if loaded.seq != seq or loaded.decision_of(seat) is None:
         raise AlreadySubmitted("This turn was already submitted.")
-    if deadlines.expired(loaded, seat):
+    played_by = store.bot_of(game_id, seat)
+    if played_by and origin.channel != BOT:
+        raise SeatLeft(LEFT)
+    if deadlines.expired(loaded, seat):   # (never a computer's: it has no clock)
         try:
             _time_out(loaded, seat, origin.receipt)
         except AlreadySubmitted:
-            pass   # the clock (or another submission) ended it first
-        raise TooLate(TOO_LATE, loaded=store.load(game_id))
+            pass   # the clock (or another submission) was first
+        raise TooLate(TOO_LATE_TAKEN if store.bot_of(game_id, seat) else TOO_LATE,
+                      loaded=store.load(game_id))
     event = loaded.engine.decide(loaded.state, seat, text)
     with transaction():
         # Counted with the decision: one commit (a disk flush) per submission, not two.
         _count(game_id, seat, origin)
         after = store.append(loaded, event)
-        # A person on the web goes on in his page; anyone else needs his next turn mailed.
-        notify.event_appended(after, seat, actor_mailed=origin.channel != WEB)
+        if origin.channel != BOT and len(loaded.seats) >= 3:
+            _still_a_person(game_id, seat)
+        notify.event_appended(after, seat)
         _record(origin.receipt)
     return after
+
+
+def _still_a_person(game_id: str, seat: int) -> None:
+    """Inside a person's submission, after its event is written: SeatLeft when a computer took
+    the seat meanwhile (the clock, at the same moment). The seat's row is locked (PostgreSQL:
+    a concurrent takeover is waited for, and waits for this; SQLite writes one at a time), so a
+    takeover and a person's decision at the same point of the log never both commit."""
+    bot = db.session.scalar(select(Seat.bot).where(Seat.game_id == game_id, Seat.seat == seat)
+                            .with_for_update())
+    if bot:
+        raise SeatLeft(LEFT)
 
 
 def _count(game_id: str, seat: int, origin: Origin) -> None:
@@ -226,8 +312,54 @@ def _record(receipt: Inbound | None) -> None:
 
 
 def resign(game_id: str, seat: int) -> store.Loaded:
-    """The seat gives up; possible at any point of the log while the game runs."""
-    return _end(game_id, lambda engine: engine.resign_event(seat))
+    """The seat gives up; possible at any point of the log while the game runs. In a game of
+    three or four with another person in it, a computer takes his seat and the game goes on;
+    otherwise he loses and the game ends."""
+    while True:
+        loaded = store.load(game_id)
+        if loaded.over:
+            raise GameOver("The game is already over.")
+        if store.bot_of(game_id, seat):
+            raise SeatLeft(LEFT)
+        if not takes_over(loaded, seat):
+            return _end(game_id, lambda engine: engine.resign_event(seat))
+        try:
+            return take_over(loaded, seat, RESIGNED)
+        except AlreadySubmitted:
+            continue   # somebody decided meanwhile (or he resigned twice): look again
+
+
+def takes_over(loaded: store.Loaded, seat: int) -> bool:
+    """Whether a computer takes the seat of a player who leaves (rather than the game ending):
+    in a game of three or more seats, while another seat is still a person's."""
+    if len(loaded.seats) < 3:
+        return False
+    played = store.bots(loaded.id)
+    return any(other != seat and other not in played for other in range(len(loaded.seats)))
+
+
+def take_over(loaded: store.Loaded, seat: int, reason: str,
+              receipt: Inbound | None = None) -> store.Loaded:
+    """A computer of the game's takeover level plays the seat from this point of the log on;
+    the players are told. No event is appended: the engine never hears of it, and the next
+    decision the seat owes is the computer's (the worker makes it). AlreadySubmitted when
+    the seat was taken over already (by another worker's clock, say)."""
+    level = loaded.row.takeover
+    with transaction():
+        taken = db.session.execute(update(Seat).where(
+            Seat.game_id == loaded.id, Seat.seat == seat, Seat.bot.is_(None)).values(bot=level))
+        if changed(taken) != 1:
+            raise AlreadySubmitted("This seat was taken over already.")
+        if _length(loaded.id) != loaded.seq:   # the player decided at the same moment
+            raise AlreadySubmitted("This turn was already submitted.")
+        db.session.add(Takeover(game_id=loaded.id, seat=seat, seq=loaded.seq, reason=reason,
+                                level=level))
+        db.session.flush()
+        notify.taken_over(loaded, seat)
+        if receipt is not None:
+            receipt.result = "refused"
+            _record(receipt)
+    return loaded
 
 
 def abort(game_id: str, why: str) -> store.Loaded:
@@ -250,6 +382,10 @@ def _end(game_id: str, event_of) -> store.Loaded:
             continue   # somebody decided meanwhile: end the game as it stands now
 
 
+def _length(game_id: str) -> int:
+    return db.session.scalar(select(func.max(Event.seq)).where(Event.game_id == game_id)) or 0
+
+
 def decline(game_id: str, seat: int) -> store.Loaded:
     """An invited player does not want to play: before his first decision the game is called
     off (no winner), and the others are told; afterwards he may resign."""
@@ -268,8 +404,9 @@ def _has_decided(game_id: str, seat: int) -> bool:
 
 
 def time_out(game_id: str, seat: int, seq: int) -> store.Loaded | None:
-    """The clock ends the game for a seat whose time ran out at that point of the log;
-    None when the seat decided meanwhile (or another worker was first)."""
+    """The clock ends the game for a seat whose time ran out at that point of the log (or hands
+    the seat to a computer: `takes_over`); None when the seat decided meanwhile (or another
+    worker was first)."""
     loaded = store.load(game_id)
     if loaded.seq != seq or loaded.decision_of(seat) is None:
         return None
@@ -280,6 +417,8 @@ def time_out(game_id: str, seat: int, seq: int) -> store.Loaded | None:
 
 
 def _time_out(loaded: store.Loaded, seat: int, receipt: Inbound | None = None) -> store.Loaded:
+    if takes_over(loaded, seat):
+        return take_over(loaded, seat, TIMED_OUT, receipt)
     with transaction():
         after = store.append(loaded, loaded.engine.timeout_event(seat))
         notify.event_appended(after, None)

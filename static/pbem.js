@@ -33,7 +33,7 @@
         var off = Number(row.dataset.seat) >= most;
         row.hidden = off;
         if (row.tagName === "OPTION") { row.disabled = off; if (off && row.selected) row.parentNode.value = "random"; }
-        row.querySelectorAll("input").forEach(function (input) { input.disabled = off; });
+        row.querySelectorAll("input, select").forEach(function (input) { input.disabled = off; });
       });
       var more = newgame.querySelector(".more-players");
       if (more) more.hidden = most <= fewest;

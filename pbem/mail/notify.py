@@ -3,9 +3,13 @@
 - a proposed game: only its creator is mailed, with a link to confirm it;
 - a new game: each seat gets an invitation with its seat link (and a way to
   decline), and the seat to act its turn link too;
-- an event: each seat that now owes a decision gets a turn mail, unless it is
-  the seat that just acted on the web (it goes on at once in the page:
-  discards, then its turn); when the game ends every seat is told how;
+- an event: each seat that now owes a decision gets a turn mail (the seat that
+  just acted too, when it owes the next decision as well: a person on the web
+  goes on in his page, but a client of the JSON API, or a player who closed
+  the page, learns of it only so); when the game ends every seat is told how;
+- a seat taken over by a computer: every player is told (the one who left too);
+- a computer's seat is never mailed: one from the start has no address, and a
+  player whose seat was taken over gets only the end of the game;
 - a mail reply: refused (a short note to the seat's own address) or failed
   (the step and its sentence, to the seat);
 - links: the current ones to an address or a seat (nothing is invalidated),
@@ -37,11 +41,11 @@ def record_url(game_id: str) -> str:
     return f"{current_app.config['BASE_URL']}/games/{game_id}/record"
 
 
-def context(loaded: Loaded, seat: int) -> dict:
+def context(loaded: Loaded, seat: int, bot: bool = False) -> dict:
     """A seat's mail is rendered from its seat view (the same one its page shows), with the
-    links the mail carries."""
+    links the mail carries (no turn link for a seat a computer plays)."""
     view = seatview.build(loaded, seat, for_mail=True)
-    decision = view.owes
+    decision = None if bot else view.owes
     return {
         **view.context(),
         "decision": decision,
@@ -56,12 +60,18 @@ def subject(loaded: Loaded, seat: int, what: str) -> str:
     return f"{loaded.engine.title} with {others}: {what}"
 
 
+#: The only mails a player whose seat a computer took over still gets.
+TO_LEAVERS = ("over", "taken_over")
+
+
 def _to_seat(kind: str, loaded: Loaded, seat: int, what: str, **extra) -> None:
-    ctx = context(loaded, seat)
+    address, bot = store.player_of(loaded.id, seat)
+    if not address or (bot and kind not in TO_LEAVERS):
+        return   # a computer's seat: nobody reads its mail
+    ctx = context(loaded, seat, bot=bool(bot))
     ctx.update(extra.pop("context", {}))
     reply_to = reply_address(loaded.id, seat, loaded.seq) if ctx["decision"] else None
-    queue(kind, loaded.names[seat], store.address_of(loaded.id, seat),
-          subject(loaded, seat, what), ctx, game_id=loaded.id, seat=seat,
+    queue(kind, loaded.names[seat], address, subject(loaded, seat, what), ctx, game_id=loaded.id, seat=seat,
           from_name=_from_name(loaded), reply_to=reply_to, **extra)
 
 
@@ -85,17 +95,28 @@ def game_created(loaded: Loaded) -> None:
                  context={"decline_url": links.url_of(links.DECLINE, [loaded.id, seat, nonce])})
 
 
-def event_appended(loaded: Loaded, actor: int | None, actor_mailed: bool = True) -> None:
-    """Turn mails to the seats that now owe a decision (to the actor himself only when
-    `actor_mailed`: a person on the web goes on in his page); when the game ends, to all."""
+def event_appended(loaded: Loaded, actor: int | None) -> None:
+    """Turn mails to the seats that now owe a decision (the actor too, when he owes the next
+    one: a draft's last picker who places first, a card that plays again); when the
+    game ends, to all."""
     if loaded.engine.outcome(loaded.state) is not None:
         for seat in range(len(loaded.seats)):
             _to_seat("over", loaded, seat, "the game is over")
         return
     for decision in loaded.engine.to_act(loaded.state):
-        if decision.seat == actor and not actor_mailed:
-            continue
         _to_seat("turn", loaded, decision.seat, f"your turn, {loaded.names[decision.seat]}")
+
+
+def taken_over(loaded: Loaded, seat: int) -> None:
+    """Every player hears that a computer plays `seat` from now on (its player too)."""
+    left = store.takeovers(loaded.id)[seat]
+    name = loaded.names[seat]
+    for other in range(len(loaded.seats)):
+        what = ("a computer plays your seat now" if other == seat
+                else f"{name} left, a computer plays for him")
+        _to_seat("taken_over", loaded, other, what,
+                 context={"left_name": name, "left_seat": seat, "left_reason": left.reason,
+                          "left_level": left.level, "left_turn": left.first_turn})
 
 
 def current_links(loaded: Loaded, seat: int) -> None:
@@ -125,7 +146,7 @@ def links_entry(loaded: Loaded, seat: int) -> dict | None:
     """A running game's current links for the mail that lists an address's games."""
     if loaded.over:
         return None
-    decision = loaded.decision_of(seat)
+    decision = None if store.bot_of(loaded.id, seat) else loaded.decision_of(seat)
     return {
         "title": loaded.engine.title,
         "names": match_title(loaded.names),

@@ -23,16 +23,22 @@ from ..store import Loaded
 MAX_STEPS_TEXT = 20_000
 
 # Plain SQL: built once, where an ORM statement would be built and compiled on every page.
+# The seat's computer and the game's takeovers change without an event (the replay cache
+# cannot know them): read fresh here, in the page's one round trip.
 _FACTS = text(
     "SELECT (SELECT nonce FROM seat_nonces WHERE game_id = :game AND seat = :seat"
     "        ORDER BY id DESC LIMIT 1),"
-    "       (SELECT count(*) FROM mails WHERE game_id = :game AND status IN (:failed, :suppressed))")
+    "       (SELECT count(*) FROM mails WHERE game_id = :game AND status IN (:failed, :suppressed)),"
+    "       (SELECT bot FROM seats WHERE game_id = :game AND seat = :seat),"
+    "       (SELECT count(*) FROM takeovers WHERE game_id = :game)")
 
 
 @dataclass(frozen=True)
 class SeatFacts:
     nonce: str | None      # the seat's live seat-link nonce
     undelivered: int       # the game's mails that will not arrive
+    bot: str | None        # the level of the computer that plays the seat now
+    takeovers: int         # the game's seats taken over by a computer
 
 
 @dataclass
@@ -57,8 +63,10 @@ class Access:
     @cached_property
     def seat_view(self) -> SeatView:
         """What the seat sees, built once for the request."""
+        facts = self.facts
+        seating = seatview.Seating(facts.bot, store.takeovers(self.loaded.id) if facts.takeovers else {})
         return seatview.build(self.loaded, self.seat, live=self.live, steps=self.list_steps,
-                              undelivered=self._undelivered())
+                              undelivered=self._undelivered(), seating=seating)
 
     def _undelivered(self) -> tuple[Undelivered, ...]:
         if not self.facts.undelivered:
@@ -82,8 +90,11 @@ def load_seat(link: links.Link) -> Loaded:
 def open_turn(token: str, list_steps: bool = True) -> Access:
     link = links.read(links.TURN, token)
     loaded = load_seat(link)
-    live = link.mark == loaded.seq and loaded.decision_of(link.seat) is not None
-    return Access(link, loaded, live, list_steps)
+    access = Access(link, loaded, link.mark == loaded.seq and loaded.decision_of(link.seat) is not None,
+                    list_steps)
+    if access.live and access.facts.bot:   # a computer took the seat over: its links act no more
+        access.live = False
+    return access
 
 
 def open_seat(token: str) -> Access:

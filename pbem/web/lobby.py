@@ -2,13 +2,14 @@
 creator's link that confirms it.
 
 The first player is the creator: only he is mailed until he confirms the game from his
-mailbox, so the start page cannot be used to mail strangers."""
+mailbox, so the start page cannot be used to mail strangers. Any other seat may be a
+computer (`botN`: its level), which has no address and is never mailed."""
 
 from __future__ import annotations
 
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 
-from .. import games, links, turns
+from .. import bots, games, links, turns
 from ..errors import BadInput, LinkTampered
 from ..people import email_address, player_name
 from ..small import small_int
@@ -21,6 +22,7 @@ def page(form=None, error=None, links_message=None, status=200):
     hosted = games.all_games()
     return render_template("lobby/index.html", games=hosted, form=form or {},
                            seats=max(g.max_seats for g in hosted), error=error,
+                           levels=bots.LEVELS, default_takeover=turns.DEFAULT_TAKEOVER,
                            time_limits=TIME_LIMITS, links_message=links_message), status
 
 
@@ -40,22 +42,33 @@ def field(form, key: str, default: str = "") -> str:
 ROWS = 8
 
 
-def _players(form, engine) -> list[tuple[str, str]]:
+def _level(form, i: int) -> str | None:
+    """Row i's computer level (`botN`); None (or "person", as the form says): a person."""
+    value = field(form, f"bot{i}").lower()
+    return None if value in ("", "person") else value
+
+
+def _players(form, engine) -> tuple[list[tuple[str, str]], tuple[str | None, ...]]:
+    """The players (name, address) and, seat by seat, the level of each computer."""
     for i in range(engine.max_seats, ROWS):   # a row the chosen game has no seat for
-        if field(form, f"name{i}") or field(form, f"email{i}"):
+        if field(form, f"name{i}") or field(form, f"email{i}") or _level(form, i):
             raise BadInput(f"{engine.title} is a game for {_seats(engine)}: "
                            f"leave player {i + 1} empty.")
-    players = []
+    players, levels = [], []
     for i in range(engine.max_seats):
-        name, addr = field(form, f"name{i}"), field(form, f"email{i}")
-        if not name and not addr and i >= engine.min_seats:
+        name, addr, level = field(form, f"name{i}"), field(form, f"email{i}"), _level(form, i)
+        if not name and not addr and not level and i >= engine.min_seats:
             continue
-        if not addr:
+        if level:   # a computer: named by the service unless named here; no address
+            players.append((player_name(name) if name else "", ""))
+        elif not addr:
             raise BadInput(f"Player {i + 1} needs a mail address.")
-        players.append((player_name(name or addr.split("@")[0]), email_address(addr)))
+        else:
+            players.append((player_name(name or addr.split("@")[0]), email_address(addr)))
+        levels.append(level)
     if not engine.min_seats <= len(players) <= engine.max_seats:
         raise BadInput(f"{engine.title} needs {engine.min_seats} to {engine.max_seats} players.")
-    return players
+    return players, tuple(levels)
 
 
 def _seats(engine) -> str:
@@ -93,10 +106,11 @@ def spec_from(form) -> turns.Spec:
         engine = games.get(field(form, "game"))
     except games.UnknownGame:
         raise BadInput("Choose a game this server hosts.") from None
-    players = _players(form, engine)
+    players, levels = _players(form, engine)
     options = {o.name: field(form, f"option.{o.name}") for o in engine.options
                if f"option.{o.name}" in form}
-    return turns.Spec(engine.name, players, options, _first(form, len(players)), _time_limit(form))
+    return turns.Spec(engine.name, players, options, _first(form, len(players)), _time_limit(form),
+                      None, levels, field(form, "takeover", turns.DEFAULT_TAKEOVER).lower())
 
 
 def _form():

@@ -37,7 +37,7 @@ def render_page(access: Access, text: str = "", message: str | None = None, stat
     if view.live:
         afresh = view.form_template is not None
         context.update(seatview.compose(access.loaded, view, text, afresh=afresh).context())
-    elif view.owes is not None:   # the seat owes a decision: offer its live turn link
+    elif view.owes is not None and not view.bot:   # it owes a decision: offer its live turn link
         context["turn_path"] = links.path(links.TURN, view.game_id, access.seat, view.seq)
     return render_template("play/page.html", **context), status
 
@@ -64,6 +64,6 @@ def confirm_page(access: Access, text: str):
     return render_template("play/confirm.html", **context)
 
 
-def seat_form(access: Access, template: str):
+def seat_form(access: Access, template: str, **more: Any):
     """A seat's confirmation page (resign, decline)."""
-    return render_template(template, **page_context(access))
+    return render_template(template, **page_context(access, **more))

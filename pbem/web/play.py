@@ -105,10 +105,14 @@ def resign(token: str):
     access = open_seat(token)
     if access.loaded.over:
         raise BadInput("The game is already over.")
+    if access.seat_view.bot:
+        raise turns.SeatLeft(turns.LEFT)
+    taken = turns.takes_over(access.loaded, access.seat)
     if not _confirmed():
         if wants_json():
-            return jsonify({"error": 'Resigning loses the game; send {"confirm": true} to resign.'}), 400
-        return seat_form(access, "play/resign.html")
+            what = "hands your seat to a computer" if taken else "loses the game"
+            return jsonify({"error": f'Resigning {what}; send {{"confirm": true}} to resign.'}), 400
+        return seat_form(access, "play/resign.html", takes_over=taken)
     after = turns.resign(access.loaded.id, access.seat)
     if wants_json():
         return jsonify(access.after(after).seat_view.to_json())

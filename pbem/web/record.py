@@ -16,9 +16,12 @@ from .errors import wants_json
 bp = Blueprint("record", __name__)
 
 
-def entries(loaded: store.Loaded) -> tuple[list[dict], list[list[int]]]:
-    """Each event with the spectators' view and the scores after it, by replaying the log."""
+def entries(loaded: store.Loaded, left: dict[int, store.Left] | None = None,
+            ) -> tuple[list[dict], list[list[int]]]:
+    """Each event with the spectators' view and the scores after it, by replaying the log.
+    A turn a computer played in the seat of a player who left is "Carl (bot)"."""
     engine, row = loaded.engine, loaded.row
+    left = left or {}
     state = engine.start(row.seed, row.options, row.seats, row.first)
     series = [engine.scores(state)]
     out = []
@@ -26,7 +29,10 @@ def entries(loaded: store.Loaded) -> tuple[list[dict], list[list[int]]]:
         state = engine.apply(state, event)
         series.append(engine.scores(state))
         seat = event.get("seat")
-        out.append({"seq": seq, "seat": seat, "name": loaded.names[seat] if seat is not None else "",
+        name = loaded.names[seat] if seat is not None else ""
+        if seat in left and seq > left[seat].seq:
+            name += " (bot)"
+        out.append({"seq": seq, "seat": seat, "name": name,
                     "type": event["type"], "notation": engine.notation(event, None),   # as spectators see it
                     "scores": series[-1], "view": engine.view(state, None)})
     return out, series
@@ -46,20 +52,22 @@ def _start_view(loaded: store.Loaded) -> dict:
 @bp.get("/games/<game_id>/record")
 def record(game_id: str):
     loaded = store.load(game_id)
-    turns, series = entries(loaded)
+    left = store.takeovers(game_id)
+    names = store.display_names(loaded.names, left)
+    turns, series = entries(loaded, left)
     shown = _turn_number(len(turns))
     outcome = loaded.engine.outcome(loaded.state)
-    winner = loaded.names[outcome.winner] if outcome and outcome.winner is not None else None
+    winner = names[outcome.winner] if outcome and outcome.winner is not None else None
     if wants_json():
-        return jsonify({"game": loaded.id, "kind": loaded.engine.name, "names": loaded.names,
+        return jsonify({"game": loaded.id, "kind": loaded.engine.name, "names": names,
                         "turns": turns, "scores": series,
                         "view": loaded.engine.view(loaded.state, None),
                         "outcome": outcome_json(outcome)})
     return render_template("record/record.html", game_id=loaded.id, kind=loaded.engine.name,
-                           time_limit_days=loaded.row.time_limit_days, names=loaded.names, turns=turns,
+                           time_limit_days=loaded.row.time_limit_days, names=names, turns=turns,
                            why=called_off_because(loaded),
-                           chart=score_chart(series, loaded.names), outcome=outcome,
-                           winner_name=winner, winner_names=winner_names(outcome, loaded.names),
+                           chart=score_chart(series, names), outcome=outcome,
+                           winner_name=winner, winner_names=winner_names(outcome, names),
                            created=request.args.get("created") == "1",
                            board_template=loaded.engine.board_template, shown=shown,
                            view=turns[shown - 1]["view"] if shown else _start_view(loaded),

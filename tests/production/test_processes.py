@@ -57,17 +57,16 @@ def plan(seed: int) -> Plan:
 
 def expected_mails(game: Plan, written: int) -> Counter:
     """(kind, seat, seq of the turn link) of every mail a game with `written` events queued:
-    the invitations; after each event a turn mail to the seat that now owes a decision (unless it
-    is the seat that just acted on the web: it goes on in the page), or the game-over mails."""
+    the invitations; after each event a turn mail to the seat that now owes a decision (the seat
+    that just acted too, when it owes the next one), or the game-over mails."""
     mails = Counter({("invite", 0, None): 1, ("invite", 1, None): 1})
     for seq in range(1, written + 1):
-        state, actor = game.states[seq], game.decisions[seq - 1][0]
+        state = game.states[seq]
         if GAME.outcome(state) is not None:
             mails.update([("over", 0, None), ("over", 1, None)])
             continue
         [decision] = GAME.to_act(state)
-        if decision.seat != actor:
-            mails[("turn", decision.seat, seq)] += 1
+        mails[("turn", decision.seat, seq)] += 1
     return mails
 
 

@@ -174,7 +174,11 @@ class Table:
                 with self.app.app_context():
                     assert links.read(links.TURN, location[3:]) == links.Link(
                         links.TURN, game_id, seat, after.seq)
-                assert len(self.mails_to(seat)) == mails_before    # sent on, not mailed
+                # Sent on in the page, and mailed too (in case he closed it): the same link.
+                assert len(self.mails_to(seat)) == mails_before + 1
+                with self.app.app_context():   # (signed at another second, maybe)
+                    assert links.read(links.TURN, turn_link(self.mails_to(seat)[-1])[3:]) == \
+                        links.read(links.TURN, location[3:])
                 carried = (seat, location)
                 played.redirects_on += 1
             else:
@@ -289,7 +293,8 @@ def test_owed_discards_are_chosen_on_the_page_then_the_seat_plays_on(table, acti
     assert sentence in page and 'type="checkbox" name="compose"' in page
     assert actions.event_count(game_id) == loaded.seq and actions.mail_count() == mails_before
 
-    # The right number: on to his fresh turn link at once, with no mail to anybody.
+    # The right number: on to his fresh turn link at once, and that link mailed to him only
+    # (a player who closed the page, or a client of the JSON API, learns of it so).
     mine, theirs = len(table.mails_to(seat)), len(table.mails_to(other))
     response = client.post(link, data={"compose": ["discard", *hand[:owed]], "action": "submit"})
     assert response.status_code == 303
@@ -297,8 +302,11 @@ def test_owed_discards_are_chosen_on_the_page_then_the_seat_plays_on(table, acti
     with table.app.app_context():
         assert links.read(links.TURN, location[3:]) == links.Link(links.TURN, game_id, seat,
                                                                  loaded.seq + 1)
-    assert actions.event_count(game_id) == loaded.seq + 1 and actions.mail_count() == mails_before
-    assert (len(table.mails_to(seat)), len(table.mails_to(other))) == (mine, theirs)
+    assert actions.event_count(game_id) == loaded.seq + 1 and actions.mail_count() == mails_before + 1
+    assert (len(table.mails_to(seat)), len(table.mails_to(other))) == (mine + 1, theirs)
+    with table.app.app_context():
+        assert links.read(links.TURN, turn_link(table.mails_to(seat)[-1])[3:]) == \
+            links.read(links.TURN, location[3:])
     after, next_decision = table.owed(game_id)
     assert next_decision.seat == seat and next_decision.kind == "turn"
     html = table.open_turn(location, next_decision)
@@ -317,6 +325,6 @@ def test_owed_discards_are_chosen_on_the_page_then_the_seat_plays_on(table, acti
     text = GAME.random_submission(after.state, seat, Rng(seed))
     response = client.post(location, data={"steps": text, "action": "submit"})
     assert response.status_code == 303 and response.headers["Location"].startswith("/s/")
-    assert len(table.mails_to(seat)) == mine
+    assert len(table.mails_to(seat)) == mine + 1
     assert len(table.mails_to(other)) == theirs + 1
     assert turn_link(table.mails_to(other)[-1]) is not None

@@ -23,3 +23,29 @@ def test_downgrade_and_upgrade_again(app):
         assert not TABLES & set(inspect(db.engine).get_table_names())
         upgrade()
         assert TABLES <= set(inspect(db.engine).get_table_names())
+
+
+def test_0007_adds_computer_players_and_takes_them_away_again(app):
+    """Downgrading to 0006 drops the computers' columns and table and keeps the games; upgrading
+    again gives every existing game the default takeover level, and every seat to a person."""
+    from pbem import store, turns
+
+    def columns(table):
+        return {c["name"] for c in inspect(db.engine).get_columns(table)}
+
+    with app.app_context():
+        game_id = turns.create_game(turns.Spec(
+            "babylonia", [("Anna", "anna@example.org"), ("Bob", "bob@example.org"),
+                          ("Carl", "carl@example.org")], {}, 0)).id
+        db.session.remove()
+        downgrade(revision="0006")
+        assert "bot" not in columns("seats") and "takeover" not in columns("games")
+        assert "takeovers" not in inspect(db.engine).get_table_names()
+        upgrade()
+        assert "bot" in columns("seats") and "takeover" in columns("games")
+        assert "takeovers" in inspect(db.engine).get_table_names()
+        app.extensions["pbem.replay_cache"].clear()
+        assert store.load(game_id).row.takeover == "normal"
+        assert store.bots(game_id) == {} and store.takeovers(game_id) == {}
+        turns.resign(game_id, 2)      # the upgraded game hands a leaving player's seat over
+        assert store.bots(game_id) == {2: "normal"}

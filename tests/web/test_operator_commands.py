@@ -129,8 +129,8 @@ def test_list_shows_each_game_with_its_players_and_its_state(app, client):
 
     unstarted = listed[games["unstarted"]]
     assert unstarted["state"] == "unstarted" and unstarted["events"] == 0
-    assert unstarted["players"] == [{"seat": 0, "name": "Anna", "address": ANNA},
-                                    {"seat": 1, "name": "Bob", "address": BOB}]
+    assert unstarted["players"] == [{"seat": 0, "name": "Anna", "address": ANNA, "bot": None},
+                                    {"seat": 1, "name": "Bob", "address": BOB, "bot": None}]
     [wait] = unstarted["waiting"]
     assert (wait["seat"], wait["name"], wait["address"], wait["deadline"]) == (0, "Anna", ANNA, None)
     assert wait["since"] == unstarted["created"]
@@ -290,7 +290,7 @@ def test_show_gives_players_their_live_links_and_the_owed_turn_link(app, client,
     assert set(detail) == DETAIL_FIELDS
     assert detail["options"] == {"sumerians": "top-run"} and detail["time_limit_days"] == 5
     assert detail["record_link"] == f"http://pbem.test/games/{game}/record"
-    assert [set(p) for p in detail["players"]] == [{"seat", "name", "address", "seat_link"}] * 2
+    assert [set(p) for p in detail["players"]] == [{"seat", "name", "address", "bot", "seat_link"}] * 2
     [wait] = detail["waiting"]
     assert set(wait) == {"seat", "name", "address", "since", "deadline", "turn_link"}
     assert ISO.fullmatch(wait["deadline"])
@@ -422,7 +422,7 @@ def test_delete_without_yes_shows_what_it_would_delete_and_deletes_nothing(app, 
     result = run(app, "games", "delete", game)
     assert result.exit_code == 1
     assert result.output == (f"Would delete game {game}: events: 0, snapshots: 0, reminders: 0, "
-                             "mails: 2, seat_nonces: 2, seats: 2, inbound: 0, games: 1.\n"
+                             "takeovers: 0, mails: 2, seat_nonces: 2, seats: 2, inbound: 0, games: 1.\n"
                              "Nothing was deleted: run again with --yes to delete it.\n")
     assert rows_about(app, game) == before
 

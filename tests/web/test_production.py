@@ -318,7 +318,7 @@ def test_a_request_that_fails_after_its_write_leaves_no_trace_in_the_cache(make_
     app, client, game_id = played(make_app, 3)
     seat, path = turn_path(app, game_id)
 
-    def broken(loaded, actor, actor_mailed=True):
+    def broken(loaded, actor):
         assert store.load(loaded.id).seq == loaded.seq   # the flushed event, now in the cache
         raise RuntimeError("the outbox is broken")
 
@@ -728,8 +728,8 @@ def test_the_database_going_away_in_the_middle_of_a_submission_writes_nothing(pr
     before = snapshot(app, counts=False)
     queue_mails = notify.event_appended
 
-    def then_cut(loaded, actor, actor_mailed=True):
-        queue_mails(loaded, actor, actor_mailed)
+    def then_cut(loaded, actor):
+        queue_mails(loaded, actor)
         db.session.flush()
         proxy.stop()
 

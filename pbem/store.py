@@ -242,6 +242,7 @@ def _from_snapshot(info: GameInfo, engine: Engine, seats) -> Loaded:
 # two round trips (the game and its seats; its latest snapshot and log), a warm one one.
 _GAME_AND_SEATS = text(
     "SELECT g.id, g.kind, g.options, g.seed, g.first, g.seats, g.created_at, g.time_limit_days,"
+    "       g.takeover,"
     "       s.seat, s.name"
     " FROM games g LEFT JOIN seats s ON s.game_id = g.id WHERE g.id = :game ORDER BY s.seat"
 ).columns(options=JSON, created_at=DateTime(timezone=True))

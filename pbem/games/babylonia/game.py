@@ -186,13 +186,15 @@ class Babylonia(Engine[State]):
     def random_submission(self, state: State, seat: int, rng: Rng) -> str:
         """A random legal submission: random steps until ending is allowed and chosen."""
         self._require(state, seat)
+        state.free_cells()          # a cache (no part of the game): the copies below keep it
         trial = state.copy()
         steps: list[str] = []
         while True:
             options = legal_steps(trial, seat)
-            if any(o.ends for o in options) and (rng.below(2) or len(options) == 1):
+            ends = options[-1].ends     # ending, when allowed, is always the last option
+            if ends and (rng.below(2) or len(options) == 1):
                 return "\n".join(steps)
-            choices = [o for o in options if not o.ends]
+            choices = options[:-1] if ends else options
             pick = choices[rng.below(len(choices))].notation
             if decision_kind(trial, seat) == CARD:
                 return pick

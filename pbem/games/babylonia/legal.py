@@ -11,6 +11,7 @@ from .board import RIVER, ZIGGURAT, board
 from .cards import CARD_WORDS
 from .notation import WORDS, Card, Extra, Play, Score, Step
 from .state import KIND_INDEX, KINDS, State
+from .state import playable as state_playable
 
 
 def legal_steps(state: State, seat: int) -> list[StepOption]:
@@ -25,12 +26,10 @@ def legal_steps(state: State, seat: int) -> list[StepOption]:
     if closed is None:
         return options      # the tokens are no whole legal way yet: only more tokens
     for step in _others(closed):
-        trial = closed.copy()
-        try:
-            turn.apply_step(trial, seat, step)
-        except GameError:
-            continue
-        options.append(StepOption(str(step), words(state, step)))
+        # `turn.step_problem` is the check `turn.apply_step` makes of such a step once step 1
+        # is closed, before it changes anything: no trial copy is needed.
+        if turn.step_problem(closed, seat, step) is None:
+            options.append(StepOption(str(step), words(state, step)))
     if turn.unfinished(closed, seat) is None:
         options.append(StepOption("", "end your turn", ends=True))
     return options
@@ -56,41 +55,75 @@ def _closed(state: State, seat: int) -> State | None:
 def _plays(state: State, seat: int) -> list[StepOption]:
     """Every token of the stand onto every hex where `placing.check_play` allows it.
 
-    For speed, a free hex without a tile is not checked one by one: there only the way of
-    the turn's tokens can forbid a play (`placing.way_problems`), and that depends on the
-    hex only through whether it is a river, so it is asked once per kind and river or land.
-    Hexes with a tile (fields) get the whole check. tests/babylonia/test_legal.py holds
-    this against `GAME.draft` of every play on every hex.
+    For speed (random playouts and the search players list steps many thousand times a
+    second), nothing is checked hex by hex that does not depend on the hex: the way of the
+    turn's tokens (`placing.way_problems`) depends on it only through whether it is a river,
+    so it is asked once per kind and river or land; only fields (a few hexes) get
+    `placing.field_problem`, which looks at the neighbours. The free hexes are listed once
+    per call, the hexes allowed once per distinct (way, fields) answer (the nobles mostly
+    share theirs), and each option is built once ever (`_Made`: a StepOption is frozen, so
+    they are shared). tests/babylonia/test_legal.py holds this against `GAME.draft` of
+    every play on every hex.
     """
-    b, tokens, tiles = state.board, state.tokens, state.tiles
-    open_hexes = []                 # (hex, its words, on a river?, holds a field?)
-    for hex in _in_order(state.players):
-        h = b.hexes[hex]
-        tile = tiles.get(hex)
-        if hex in tokens or h.kind == ZIGGURAT or (tile is not None and tile.startswith("city")):
-            continue                # never: a token, a ziggurat or a city is there
-        label = f"{hex} (river)" if h.kind == RIVER else f"{hex} ({tile})" if tile else hex
-        open_hexes.append((hex, label, h.kind == RIVER, tile is not None))
-    options = []
+    stand, cells = state.stands[seat], state.free_cells()
+    fields = [hex for hex, (_, tile) in cells.items() if tile is not None]
+    placed, (land, river_hex) = state.current.placed, _land_and_river(state.players)
+    allowed: dict[tuple[bool, bool, frozenset[str]], list[tuple[str, str | None]]] = {}
+    options: list[StepOption] = []
+    noble_fields: frozenset[str] | None = None
     for kind in KINDS:
-        if not state.stands[seat][KIND_INDEX[kind]]:
+        if not stand[KIND_INDEX[kind]]:
             continue
-        word, group = WORDS[kind], f"Play {_article(WORDS[kind])}"
-        way_ok = {}
-        for hex, where, river, field in open_hexes:
-            if field:
-                try:
-                    placing.check_play(state, seat, kind, hex)
-                except GameError:
-                    continue
-            else:
-                if river not in way_ok:
-                    way_ok[river] = placing.way_problems(
-                        state, seat, state.current.placed + [(kind, hex)], complete=False) is None
-                if not way_ok[river]:
-                    continue
-            options.append(StepOption(f"{word} {hex}", where, group=group))
+        # (on land, on a river): may a token of this kind go there, as far as the way goes?
+        ok = (placing.way_problems(state, seat, placed + [(kind, land)], complete=False) is None,
+              placing.way_problems(state, seat, placed + [(kind, river_hex)], complete=False) is None)
+        if not (ok[0] or ok[1]):
+            continue
+        if kind == "F" or noble_fields is None:
+            on_fields = frozenset(h for h in fields if not placing.field_problem(state, seat, kind, h))
+            if kind != "F":
+                noble_fields = on_fields        # a noble's fields are the same for every noble
+        else:
+            on_fields = noble_fields
+        key = (ok[0], ok[1], on_fields)
+        where = allowed.get(key)
+        if where is None:
+            where = allowed[key] = [(hex, tile) for hex, (river, tile) in cells.items()
+                                    if ok[river] and (tile is None or hex in on_fields)]
+        made = _MADE[kind]
+        options += [made[cell] for cell in where]
     return options
+
+
+class _Made(dict[tuple[str, "str | None"], StepOption]):
+    """(hex, its field or None) -> the option of playing one kind there, built when first asked."""
+
+    def __init__(self, kind: str):
+        super().__init__()
+        self.kind = kind
+
+    def __missing__(self, cell: tuple[str, str | None]) -> StepOption:
+        hex, tile = cell
+        word = WORDS[self.kind]
+        where = f"{hex} ({tile})" if tile else hex
+        if tile is None and _is_river(hex):
+            where = f"{hex} (river)"
+        option = self[cell] = StepOption(f"{word} {hex}", where, group=f"Play {_article(word)}")
+        return option
+
+
+_MADE = {kind: _Made(kind) for kind in KINDS}
+
+
+def _is_river(hex: str) -> bool:
+    return board(4).hexes[hex].kind == RIVER     # every board in play is part of the four's
+
+
+@cache
+def _land_and_river(players: int) -> tuple[str, str]:
+    """A land hex and a river hex of the board: the way of a turn sees only which it is."""
+    playable = state_playable(players)
+    return (next(h for h, river in playable if not river), next(h for h, river in playable if river))
 
 
 @cache

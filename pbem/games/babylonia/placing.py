@@ -112,12 +112,19 @@ def check_play(state: State, seat: int, kind: str, hex: str) -> None:
 
 
 def _check_field(state: State, seat: int, kind: str, hex: str) -> None:
+    problem = field_problem(state, seat, kind, hex)
+    if problem:
+        raise IllegalStep(problem)
+
+
+def field_problem(state: State, seat: int, kind: str, hex: str) -> str | None:
+    """Why this token may not go onto the field at `hex` (None: it may, as far as the field goes)."""
     if kind != "F":
-        if not state.has(seat, 6):
-            raise IllegalStep("a noble cannot go onto a field without card 6")
-        return
-    if not any(state.tokens.get(n, _NOBODY).seat == seat for n in state.board.neighbours[hex]):
-        raise IllegalStep(f"a farmer goes onto the field at {hex} only next to another token of yours")
+        return None if state.has(seat, 6) else "a noble cannot go onto a field without card 6"
+    tokens = state.tokens
+    if not any(tokens.get(n, _NOBODY).seat == seat for n in state.board.neighbours[hex]):
+        return f"a farmer goes onto the field at {hex} only next to another token of yours"
+    return None
 
 
 _NOBODY = Token(-1, "F")
@@ -130,6 +137,7 @@ def play(state: State, seat: int, kind: str, hex: str) -> None:
     state.tokens[hex] = Token(seat, kind, down=b.is_river(hex))
     state.current.placed.append((kind, hex))
     tile = state.tiles.pop(hex, None)
+    state.token_down(hex, tile is not None)
     if tile:
         value = tile.split()[1]
         points = sum(len(c) for c in state.cities) if value == "cities" else int(value)

@@ -8,14 +8,23 @@ soon as step 1 ends; only the cards change as scoring goes on.
 
 from __future__ import annotations
 
-from .board import CENTRE
+from functools import cache
+
+from .board import CENTRE, LAND, board
 from .placing import is_free, next_to
 from .state import CITY_LETTERS, State
 
 
 def surrounded(state: State, hex: str) -> bool:
-    b = state.board
-    return not any(b.hexes[n].kind == "land" and is_free(state, n) for n in b.neighbours[hex])
+    """No land hex next to it is free (a land hex is free without a tile and a token)."""
+    tiles, tokens = state.tiles, state.tokens
+    return all(n in tiles or n in tokens for n in _land_neighbours(state.players)[hex])
+
+
+@cache
+def _land_neighbours(players: int) -> dict[str, tuple[str, ...]]:
+    b = board(players)
+    return {hex: tuple(n for n in b.neighbours[hex] if b.hexes[n].kind == LAND) for hex in b.hexes}
 
 
 def newly_surrounded(state: State) -> list[str]:

@@ -350,6 +350,27 @@ class Engine(ABC, Generic[S]):
     def random_submission(self, state: S, seat: int, rng: Rng) -> str:
         """A random legal decision for `seat`, which owes one (bots, load tests, the contract)."""
 
+    def determinize(self, state: S, seat: int, rng: Rng) -> S:
+        """A full state `seat` cannot tell from this one: every part hidden from it (the others'
+        hands, the order of decks and supplies, face-down pieces) drawn anew with `rng` from
+        what it has not seen, the rest left as it is, so `view(result, seat) == view(state,
+        seat)`. The draw depends on the view and `rng` alone, never on the hidden parts as
+        they are: two states that differ only there give the same result for the same `rng`
+        (a bot searching such samples cannot read what its seat may not know)."""
+        raise NotImplementedError(f"{self.title} cannot sample its hidden information")
+
+    def submission(self, steps: list[str]) -> str:
+        """The text submitting these steps as a whole decision (chosen step by step from
+        `legal_steps`; the option that `ends` adds no step)."""
+        return "\n".join(steps)
+
+    def play_out(self, state: S, rng: Rng) -> None:
+        """One random legal decision of whoever owes one, in place (the search players'
+        playouts). This default goes through `random_submission`, `decide` and the event;
+        a game may do the same faster on its own state."""
+        seat = self.to_act(state)[0].seat
+        self.apply_in_place(state, self.decide(state, seat, self.random_submission(state, seat, rng)))
+
     # -- generic events ---------------------------------------------------
     def resign_event(self, seat: int) -> dict[str, Any]:
         return {"v": self.event_version, "type": RESIGN, "seat": seat}

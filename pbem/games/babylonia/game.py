@@ -21,7 +21,7 @@ from typing import Any
 from ..base import ABORTED, Decision, Draft, Engine, Event, Option, Outcome, StepOption, event_field, required
 from ..errors import GameError, IllegalStep, NotationError
 from ..rng import Rng
-from . import position, turn
+from . import hidden, position, turn
 from .board import board
 from .cards import CARD_WORDS
 from .legal import legal_steps, words
@@ -200,6 +200,23 @@ class Babylonia(Engine[State]):
                 return pick
             turn.apply_step(trial, seat, parse(pick)[0])
             steps.append(pick)
+
+
+    # -- players without people --------------------------------------------
+    def determinize(self, state: State, seat: int, rng: Rng) -> State:
+        return hidden.determinize(state, seat, rng)
+
+    def play_out(self, state: State, rng: Rng) -> None:
+        """`random_submission` with `rng`, played in place as its event would be."""
+        seat = state.to_move if state.card_due is None else state.card_due
+        text = self.random_submission(state, seat, rng)
+        if decision_kind(state, seat) == CARD:
+            card = parse(text)[0]
+            assert isinstance(card, Card), "an owed card is answered with `card N`"
+            turn.answer_card(state, seat, card.number)
+        else:
+            turn.play_steps(state, seat, text)
+            turn.finish_submission(state, seat)
 
 
 def decision_kind(state: State, seat: int) -> str | None:

@@ -7,7 +7,7 @@ from functools import cache
 from ..base import StepOption
 from ..errors import GameError
 from . import placing, turn
-from .board import RIVER, ZIGGURAT, board
+from .board import RIVER, board
 from .cards import CARD_WORDS
 from .notation import WORDS, Card, Extra, Play, Score, Step
 from .state import KIND_INDEX, KINDS, State

@@ -72,8 +72,8 @@ def _restore(state: State, saved: State) -> None:
 def random_move(state: State, rng: Rng) -> None:
     """The decision `random_decision` draws with `rng`, played in place with what follows it
     (the draw, or phase 3 and the next draw), as the event would: for fast playouts."""
-    if state.phase == DRAW:
-        act(state, rng.choice(legal_steps(state)))
+    if state.phase == DRAW:     # the halving discards due: `discard_options`, as `legal_steps`
+        act(state, rng.choice(discard_options(state.mover.hand, state.discards_due(state.to_move))))
         begin_turn(state)
         return
     _random_actions(state, rng)

@@ -131,9 +131,9 @@ def _in_order(players: int) -> tuple[str, ...]:
     return tuple(sorted(board(players).hexes, key=_hex_order))
 
 
-def _others(closed: State) -> list[Step]:
+def _others(closed: State) -> list[Score | Card | Extra]:
     """Score, card and extra steps worth trying (step 1 closed): the rules then say which apply."""
-    steps: list[Step] = [Score(h) for h in closed.current.candidates]
+    steps: list[Score | Card | Extra] = [Score(h) for h in closed.current.candidates]
     return steps + [Card(c) for c in closed.available] + [Extra()]
 
 

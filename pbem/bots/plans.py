@@ -13,8 +13,9 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from ..games.base import Engine, Outcome
+from ..games.base import Engine, Outcome, StepOption
 from ..games.rng import Rng
+from . import policies
 
 #: A safety net far above any real game's length (Babylonia with four: about 60 decisions).
 MAX_DECISIONS = 2_000
@@ -32,6 +33,9 @@ class GamePlan:
     """Playouts to the end, random decisions, a win worth 1."""
     #: rounds played after the searched decision, a decision per seat each (None: to the end).
     rounds: int | None = None
+    #: how the search completes a decision its tree leaves unfinished: True, end it as soon
+    #: as it may; False, go on by the weights (`draw`), ending among the other steps.
+    end_at_once: bool = False
 
     def playout(self, engine: Engine[Any], state: Any, rng: Rng) -> None:
         limit = MAX_DECISIONS if self.rounds is None else self.rounds * engine.seat_count(state)
@@ -43,6 +47,21 @@ class GamePlan:
     def move(self, engine: Engine[Any], state: Any, rng: Rng) -> None:
         """One decision of whoever owes one, in place."""
         engine.play_out(state, rng)
+
+    def draw(self, state: Any, options: list[StepOption], rng: Rng) -> StepOption:
+        """A next step of a decision the tree leaves unfinished (`state`: the draft so far),
+        each drawn as likely as its `weight`."""
+        weights = [self.weight(state, o) for o in options]
+        r = rng.below(sum(weights))
+        for option, weight in zip(options, weights):
+            if r < weight:
+                return option
+            r -= weight
+        raise AssertionError("unreachable: r is below the sum of the weights")
+
+    def weight(self, state: Any, option: StepOption) -> int:
+        """Uniform: ending, when allowed, as likely as any one step."""
+        return 1
 
     def reward(self, engine: Engine[Any], state: Any, seat: int) -> float:
         outcome = engine.outcome(state)
@@ -67,9 +86,37 @@ class ScoreRace(GamePlan):
         return 1 / (1 + math.exp(-lead / self.scale))
 
 
+@dataclass(frozen=True)
+class BabelPlan(GamePlan):
+    """Playouts by the greedy Babel player (`policies.babel_move`), cut after `rounds` and
+    judged by `policies.babel_worth` (temple points first, then cards in hand and in rows):
+    whole random games of Babel are long enough that one decision's mark drowns in them."""
+    scale: float = 2.0
+
+    def move(self, engine: Engine[Any], state: Any, rng: Rng) -> None:
+        policies.babel_move(state, rng)
+
+    def weight(self, state: Any, option: StepOption) -> int:
+        return policies.babel_weight(option.notation)
+
+    def judge(self, engine: Engine[Any], state: Any, seat: int) -> float:
+        lead = policies.babel_worth(state, seat) - policies.babel_worth(state, 1 - seat)
+        return 1 / (1 + math.exp(-lead / self.scale))
+
+
+@dataclass(frozen=True)
+class BabyloniaPlan(ScoreRace):
+    """Unfinished turns completed by the weights of the CLI's greedy player (fields, and
+    closing in on cities and ziggurats)."""
+
+    def weight(self, state: Any, option: StepOption) -> int:
+        return policies.babylonia_weight(state, option)
+
+
 #: The game's name -> its plan (a game not named here gets the default).
 PLANS: dict[str, GamePlan] = {
-    "babylonia": ScoreRace(rounds=2),
+    "babel": BabelPlan(rounds=3),
+    "babylonia": BabyloniaPlan(rounds=2),
 }
 
 

@@ -8,7 +8,7 @@ the bot's seat owes now. Each iteration
    `ends` the decision among them; a child is chosen by UCB1 over the times it was
    *available* (ISMCTS's fix for steps that some samples allow and others do not), and the
    first child never tried is expanded,
-3. completes the decision with random legal steps, submits it to the sample (`decide`,
+3. completes the decision by the game's weights (`GamePlan.draw`), submits it to the sample (`decide`,
    then the event), and plays on (`GamePlan.playout`: the game's policy, maybe cut off),
 4. scores the end for the seat (a win 1, a shared win or draw split, a cut-off position by
    `GamePlan.evaluate`) and backs that up the path.
@@ -34,6 +34,8 @@ from .plans import GamePlan, plan_for
 
 #: UCB1's exploration constant for rewards in [0, 1].
 EXPLORATION = 0.7
+#: The visits below which a step of the best path is noise, not a finding.
+CONFIDENT = 4
 
 
 class SearchError(RuntimeError):
@@ -73,21 +75,23 @@ class _Walk:
     kind: str
     steps: list[str] = field(default_factory=list)
     done: bool = False
+    now: Any = None             # the sample after the steps so far (set by `options`)
 
     def options(self) -> list[StepOption]:
         """The legal next steps (empty: the decision is complete, or a dead end)."""
         if self.done:
             return []
-        if not self.steps:
-            return self.engine.legal_steps(self.sample, self.seat)
-        draft = self.engine.draft(self.sample, self.seat, self.engine.submission(self.steps))
-        if draft.error is not None:
-            raise SearchError(f"step {self.steps[-1]!r} was listed as legal, then refused: "
-                              f"{draft.error}")
-        if draft.done and self.engine.decision_kind(draft.state, self.seat) != self.kind:
-            self.done = True
-            return []
-        return self.engine.legal_steps(draft.state, self.seat)
+        self.now = self.sample
+        if self.steps:
+            draft = self.engine.draft(self.sample, self.seat, self.engine.submission(self.steps))
+            if draft.error is not None:
+                raise SearchError(f"step {self.steps[-1]!r} was listed as legal, then refused: "
+                                  f"{draft.error}")
+            if draft.done and self.engine.decision_kind(draft.state, self.seat) != self.kind:
+                self.done = True
+                return []
+            self.now = draft.state
+        return self.engine.legal_steps(self.now, self.seat)
 
     def take(self, option: StepOption) -> None:
         if option.ends:
@@ -95,9 +99,13 @@ class _Walk:
         else:
             self.steps.append(option.notation)
 
-    def finish_randomly(self, rng: Rng) -> bool:
-        """Random legal steps until the decision is complete (as `random_submission` does:
-        ending, when allowed, as likely as going on). False: a dead end."""
+    def finish(self, plan: GamePlan, rng: Rng) -> bool:
+        """Complete the decision: steps drawn by the plan's weights (`GamePlan.weight`, ending
+        among them), or, if the plan says `end_at_once`, ending as soon as it may. False: a
+        dead end.
+
+        The submitted decision is completed the same way where the tree's knowledge stops,
+        so a node's value is the value of what is finally played from it."""
         while not self.done:
             options = self.options()
             if self.done:
@@ -105,8 +113,7 @@ class _Walk:
             if not options:
                 return False
             ends = [o for o in options if o.ends]
-            rest = [o for o in options if not o.ends]
-            self.take(ends[0] if ends and (not rest or rng.below(2)) else rng.choice(rest))
+            self.take(ends[0] if ends and plan.end_at_once else plan.draw(self.now, options, rng))
         return True
 
     def text(self) -> str:
@@ -126,7 +133,7 @@ def ismcts(engine: Engine[Any], state: Any, seat: int, budget: Budget, rng: Rng,
         if done and time.perf_counter() > deadline:
             break
         _iterate(engine, state, seat, kind, root, plan, rng)
-    return _best(engine, state, seat, kind, root, rng)
+    return _best(engine, state, seat, kind, root, plan, rng)
 
 
 def _iterate(engine: Engine[Any], state: Any, seat: int, kind: str, root: Node,
@@ -156,7 +163,7 @@ def _iterate(engine: Engine[Any], state: Any, seat: int, kind: str, root: Node,
         node = node.children[option.notation]
         path.append(node)
         walk.take(option)
-    if not walk.finish_randomly(rng):
+    if not walk.finish(plan, rng):
         _backup(path, 0.0)
         return
     sample = walk.sample
@@ -171,27 +178,28 @@ def _backup(path: list[Node], reward: float) -> None:
         node.total += reward
 
 
-def _best(engine: Engine[Any], state: Any, seat: int, kind: str, root: Node, rng: Rng) -> str:
-    """The most visited path, checked on a sample of its own; completed at random where the
-    tree stops short, and replaced by a random decision if a sample refuses it (neither is
-    expected)."""
+def _best(engine: Engine[Any], state: Any, seat: int, kind: str, root: Node, plan: GamePlan,
+          rng: Rng) -> str:
+    """The most visited path while it is visited often enough to mean something
+    (`CONFIDENT`), then completed as the iterations completed theirs (`_Walk.finish`),
+    checked on a sample of its own. A random decision stands in if a sample refuses it
+    (never expected)."""
     walk = _Walk(engine, engine.determinize(state, seat, rng), seat, kind)
     node = root
     while not walk.done:
         options = walk.options()
         if walk.done or not options:
             break
-        visited = [o for o in options if o.notation in node.children
-                   and node.children[o.notation].visits]
-        if not visited:
+        known = [o for o in options if o.notation in node.children]
+        option = max(known, key=lambda o: node.children[o.notation].visits, default=None)
+        if option is None or node.children[option.notation].visits < CONFIDENT:
             break
-        option = max(visited, key=lambda o: node.children[o.notation].visits)
         node = node.children[option.notation]
         walk.take(option)
-    if walk.finish_randomly(rng):
+    if walk.finish(plan, rng):
         try:
             engine.decide(walk.sample, seat, walk.text())
             return walk.text()
         except GameError:
             pass
-    return engine.random_submission(state, seat, rng)
+    return engine.random_submission(engine.determinize(state, seat, rng), seat, rng)

@@ -36,6 +36,9 @@ class GamePlan:
     #: how the search completes a decision its tree leaves unfinished: True, end it as soon
     #: as it may; False, go on by the weights (`draw`), ending among the other steps.
     end_at_once: bool = False
+    #: the share of a level's playouts this game affords (its playouts are slower), so that
+    #: `strong` keeps within about 5 seconds a decision on one core by its playout count.
+    playouts: float = 1.0
 
     def playout(self, engine: Engine[Any], state: Any, rng: Rng) -> None:
         limit = MAX_DECISIONS if self.rounds is None else self.rounds * engine.seat_count(state)
@@ -116,7 +119,8 @@ class BabyloniaPlan(ScoreRace):
 #: The game's name -> its plan (a game not named here gets the default).
 PLANS: dict[str, GamePlan] = {
     "babel": BabelPlan(rounds=3),
-    "babylonia": BabyloniaPlan(rounds=2),
+    "babel-tower": GamePlan(playouts=0.8),
+    "babylonia": BabyloniaPlan(rounds=2, playouts=0.5),
 }
 
 

@@ -129,7 +129,7 @@ def ismcts(engine: Engine[Any], state: Any, seat: int, budget: Budget, rng: Rng,
         raise SearchError(f"seat {seat} owes no decision now")
     root = Node()
     deadline = time.perf_counter() + budget.seconds
-    for done in range(budget.playouts):
+    for done in range(max(1, round(budget.playouts * plan.playouts))):
         if done and time.perf_counter() > deadline:
             break
         _iterate(engine, state, seat, kind, root, plan, rng)

@@ -9,9 +9,10 @@ the bot's seat owes now. Each iteration
    *available* (ISMCTS's fix for steps that some samples allow and others do not), and the
    first child never tried is expanded,
 3. completes the decision by the game's weights (`GamePlan.draw`), submits it to the sample (`decide`,
-   then the event), and plays on (`GamePlan.playout`: the game's policy, maybe cut off),
-4. scores the end for the seat (a win 1, a shared win or draw split, a cut-off position by
-   `GamePlan.evaluate`) and backs that up the path.
+   then the event), and plays on (`GamePlan.playout`: the game's playout player, maybe
+   stopped after some rounds),
+4. scores the end for the seat (a win 1, a shared win or draw split, a stopped position by
+   the game's `worth`) and backs that up the path.
 The decision submitted is the most visited path of steps. Everything the search reads comes
 from the samples, which depend only on what the seat sees: the bot cannot read a hidden card.
 
@@ -168,8 +169,8 @@ def _iterate(engine: Engine[Any], state: Any, seat: int, kind: str, root: Node,
         return
     sample = walk.sample
     engine.apply_in_place(sample, engine.decide(sample, seat, walk.text()))
-    plan.playout(engine, sample, rng)
-    _backup(path, plan.reward(engine, sample, seat))
+    plan.playout(sample, rng)
+    _backup(path, plan.reward(sample, seat))
 
 
 def _backup(path: list[Node], reward: float) -> None:

@@ -371,6 +371,29 @@ class Engine(ABC, Generic[S]):
         seat = self.to_act(state)[0].seat
         self.apply_in_place(state, self.decide(state, seat, self.random_submission(state, seat, rng)))
 
+    # -- what the search players ask of a game (pbem/bots/search.py) -------
+    #: Rounds (a decision per seat each) after which a search playout stops and `worth` judges
+    #: the position; None: playouts go on to the end of the game.
+    playout_rounds: int | None = None
+    #: The share of a bot level's playouts this game affords (slower playouts: fewer), so
+    #: that every level keeps to its time by its playout count.
+    playout_share: float = 1.0
+
+    def playout_move(self, state: S, rng: Rng) -> None:
+        """One decision of a search playout, in place: `play_out`, unless the game knows a
+        better (greedier) player that costs about as much."""
+        self.play_out(state, rng)
+
+    def step_weight(self, state: S, option: StepOption) -> int:
+        """How likely a search completing a decision draws this next step (`state`: the
+        draft so far); uniform unless the game says better."""
+        return 1
+
+    def worth(self, state: S, seat: int) -> float:
+        """What a position a playout stopped in is worth to a seat, in [0, 1] (a win 1):
+        even, unless the game says better."""
+        return 1 / self.seat_count(state)
+
     # -- generic events ---------------------------------------------------
     def resign_event(self, seat: int) -> dict[str, Any]:
         return {"v": self.event_version, "type": RESIGN, "seat": seat}

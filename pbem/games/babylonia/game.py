@@ -21,7 +21,7 @@ from typing import Any
 from ..base import ABORTED, Decision, Draft, Engine, Event, Option, Outcome, StepOption, event_field, required
 from ..errors import GameError, IllegalStep, NotationError
 from ..rng import Rng
-from . import hidden, position, turn
+from . import bot, hidden, position, turn
 from .board import board
 from .cards import CARD_WORDS
 from .legal import legal_steps, words
@@ -205,6 +205,15 @@ class Babylonia(Engine[State]):
     # -- players without people --------------------------------------------
     def determinize(self, state: State, seat: int, rng: Rng) -> State:
         return hidden.determinize(state, seat, rng)
+
+    #: Playouts stop after two rounds (`bot.worth` judges), and afford half a level's count.
+    playout_rounds, playout_share = 2, 0.5
+
+    def step_weight(self, state: State, option: StepOption) -> int:
+        return bot.weight(state, option)
+
+    def worth(self, state: State, seat: int) -> float:
+        return bot.worth(state, seat)
 
     def play_out(self, state: State, rng: Rng) -> None:
         """`random_submission` with `rng`, played in place as its event would be."""

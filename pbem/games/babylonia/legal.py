@@ -44,6 +44,8 @@ def _closed(state: State, seat: int) -> State | None:
     """
     if state.current.closed:
         return state
+    if placing.way_problems(state, seat, state.current.placed, complete=True):
+        return None         # `turn.close` would refuse at once: spare the copy
     closed = state.copy()
     try:
         turn.close(closed, seat)

@@ -15,7 +15,7 @@ from typing import Any
 from ..games.base import Engine, Outcome, StepOption
 from ..games.rng import Rng
 
-#: A safety net far above any real game's length (Babylonia with four: about 60 decisions).
+#: A safety net far above any real game's length (the longest run to about 60 decisions).
 MAX_DECISIONS = 2_000
 
 

@@ -18,7 +18,7 @@ from the samples, which depend only on what the seat sees: the bot cannot read a
 
 A decision ends (`_Walk.complete`) when its `ends` option is chosen, or when the draft is
 done and the seat no longer owes a decision of the kind it owed (a one-step decision: a
-pick, a placement, an owed card, the halving discards).
+pick, a placement, an owed card, discards owed).
 """
 
 from __future__ import annotations

@@ -59,6 +59,9 @@ class Node:
     available: int = 0       # iterations in which this step was legal here
     ends: bool = False       # this step submits the decision
     children: dict[str, Node] = field(default_factory=dict)
+    #: with progressive widening: the next steps, the game's likeliest (`step_weight`) first,
+    #: in the order they are let in
+    ranked: list[str] = field(default_factory=list)
 
     def ucb(self) -> float:
         if self.visits == 0:
@@ -155,7 +158,12 @@ def _iterate(engine: Engine[Any], state: Any, seat: int, kind: str, root: Node,
             if child is None:
                 child = node.children[option.notation] = Node(ends=option.ends)
             child.available += 1
+        width = engine.search_width
+        if width is not None:
+            options = _widened(node, options, width, plan, walk, rng)
         untried = [o for o in options if node.children[o.notation].visits == 0]
+        if width is not None and untried:
+            untried = untried[:1]       # the likeliest step not tried yet, as ranked
         if untried:
             option = untried[rng.below(len(untried))]
             expanded = True
@@ -171,6 +179,24 @@ def _iterate(engine: Engine[Any], state: Any, seat: int, kind: str, root: Node,
     engine.apply_in_place(sample, engine.decide(sample, seat, walk.text()))
     plan.playout(sample, rng)
     _backup(path, plan.reward(sample, seat))
+
+
+def _widened(node: Node, options: list[StepOption], width: float, plan: GamePlan, walk: _Walk,
+             rng: Rng) -> list[StepOption]:
+    """Progressive widening: of a node visited n times, only the first `width` * sqrt(n + 1)
+    steps in the game's order of likelihood compete. A decision with hundreds of legal first
+    steps (every token onto every hex) would otherwise spend the whole budget trying each
+    once; this way the likeliest are searched deeper, and more come in as visits grow.
+    Steps first met in this sample are ranked as they come (weights, ties at random)."""
+    known = set(node.ranked)
+    new = [o for o in options if o.notation not in known]
+    if new:
+        keyed = [(-plan.engine.step_weight(walk.now, o), rng.below(1 << 30), o.notation)
+                 for o in new]
+        node.ranked += [notation for *_, notation in sorted(keyed)]
+    allowed = set(node.ranked[:max(1, math.ceil(width * math.sqrt(node.visits + 1)))])
+    by_notation = {o.notation: o for o in options}
+    return [by_notation[n] for n in node.ranked if n in allowed and n in by_notation] or options
 
 
 def _backup(path: list[Node], reward: float) -> None:

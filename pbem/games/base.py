@@ -378,6 +378,9 @@ class Engine(ABC, Generic[S]):
     #: The share of a bot level's playouts this game affords (slower playouts: fewer), so
     #: that every level keeps to its time by its playout count.
     playout_share: float = 1.0
+    #: Progressive widening for decisions with very many next steps: a node visited n times
+    #: lets in its `search_width` * sqrt(n + 1) likeliest steps (`step_weight`); None: all.
+    search_width: float | None = None
 
     def playout_move(self, state: S, rng: Rng) -> None:
         """One decision of a search playout, in place: `play_out`, unless the game knows a

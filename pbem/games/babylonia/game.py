@@ -208,6 +208,8 @@ class Babylonia(Engine[State]):
 
     #: Playouts stop after two rounds (`bot.worth` judges), and afford half a level's count.
     playout_rounds, playout_share = 2, 0.5
+    #: Hundreds of first steps (every token onto every free hex): the search widens slowly.
+    search_width = 2.0
 
     def step_weight(self, state: State, option: StepOption) -> int:
         return bot.weight(state, option)

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from functools import cache
 
 from ..base import StepOption
 from ..errors import GameError
 from . import placing, turn
-from .board import RIVER, board
+from .board import board
 from .cards import CARD_WORDS
 from .notation import WORDS, Card, Extra, Play, Score, Step
 from .state import KIND_INDEX, KINDS, State
@@ -61,18 +62,18 @@ def _plays(state: State, seat: int) -> list[StepOption]:
     second), nothing is checked hex by hex that does not depend on the hex: the way of the
     turn's tokens (`placing.way_problems`) depends on it only through whether it is a river,
     so it is asked once per kind and river or land; only fields (a few hexes) get
-    `placing.field_problem`, which looks at the neighbours. The free hexes are listed once
-    per call, the hexes allowed once per distinct (way, fields) answer (the nobles mostly
-    share theirs), and each option is built once ever (`_Made`: a StepOption is frozen, so
-    they are shared). tests/babylonia/test_legal.py holds this against `GAME.draft` of
-    every play on every hex.
+    `placing.field_problem`, which looks at the neighbours. The free hexes are kept in the
+    state (`State.free_cells`) as tokens go down; the places allowed are listed once per
+    distinct way answer; each kind's options on bare hexes are built once per board and
+    picked by place, its field options put in at theirs. tests/babylonia/test_legal.py holds
+    this against `GAME.draft` of every play on every hex.
     """
     stand, cells = state.stands[seat], state.free_cells()
-    fields = [hex for hex, (_, tile) in cells.items() if tile is not None]
+    fields = [(place, hex, tile) for hex, (_, tile, place) in cells.items() if tile is not None]
     placed, (land, river_hex) = state.current.placed, _land_and_river(state.players)
-    allowed: dict[tuple[bool, bool, frozenset[str]], list[tuple[str, str | None]]] = {}
+    bare: dict[tuple[bool, bool], list[int]] = {}       # way answer -> places without a tile
     options: list[StepOption] = []
-    noble_fields: frozenset[str] | None = None
+    noble_fields: list[tuple[int, str, str]] | None = None
     for kind in KINDS:
         if not stand[KIND_INDEX[kind]]:
             continue
@@ -81,44 +82,42 @@ def _plays(state: State, seat: int) -> list[StepOption]:
               placing.way_problems(state, seat, placed + [(kind, river_hex)], complete=False) is None)
         if not (ok[0] or ok[1]):
             continue
+        places = bare.get(ok)
+        if places is None:
+            places = bare[ok] = [place for river, tile, place in cells.values()
+                                 if tile is None and ok[river]]
         if kind == "F" or noble_fields is None:
-            on_fields = frozenset(h for h in fields if not placing.field_problem(state, seat, kind, h))
+            open_ = set(placing.fields_open(state, seat, kind, [hex for _, hex, _ in fields]))
+            fits = [f for f in fields if f[1] in open_]
             if kind != "F":
-                noble_fields = on_fields        # a noble's fields are the same for every noble
+                noble_fields = fits         # a noble's fields are the same for every noble
         else:
-            on_fields = noble_fields
-        key = (ok[0], ok[1], on_fields)
-        where = allowed.get(key)
-        if where is None:
-            where = allowed[key] = [(hex, tile) for hex, (river, tile) in cells.items()
-                                    if ok[river] and (tile is None or hex in on_fields)]
-        made = _MADE[kind]
-        options += [made[cell] for cell in where]
+            fits = noble_fields
+        on_fields = [f for f in fits if ok[cells[f[1]][0]]]
+        plain = _plain(state.players)[KIND_INDEX[kind]]
+        mine = [plain[place] for place in places]
+        for place, hex, tile in reversed(on_fields):      # from the last: earlier places hold
+            mine.insert(bisect_left(places, place), _field_option(kind, hex, tile))
+        options += mine
     return options
 
 
-class _Made(dict[tuple[str, "str | None"], StepOption]):
-    """(hex, its field or None) -> the option of playing one kind there, built when first asked."""
-
-    def __init__(self, kind: str):
-        super().__init__()
-        self.kind = kind
-
-    def __missing__(self, cell: tuple[str, str | None]) -> StepOption:
-        hex, tile = cell
-        word = WORDS[self.kind]
-        where = f"{hex} ({tile})" if tile else hex
-        if tile is None and _is_river(hex):
-            where = f"{hex} (river)"
-        option = self[cell] = StepOption(f"{word} {hex}", where, group=f"Play {_article(word)}")
-        return option
+@cache
+def _plain(players: int) -> tuple[tuple[StepOption, ...], ...]:
+    """For each kind (in KINDS order), the option of playing it onto each playable hex
+    without a tile, by the hex's place in `playable`."""
+    return tuple(tuple(_option(kind, hex, f"{hex} (river)" if river else hex)
+                       for hex, river in state_playable(players)) for kind in KINDS)
 
 
-_MADE = {kind: _Made(kind) for kind in KINDS}
+@cache
+def _field_option(kind: str, hex: str, tile: str) -> StepOption:
+    return _option(kind, hex, f"{hex} ({tile})")
 
 
-def _is_river(hex: str) -> bool:
-    return board(4).hexes[hex].kind == RIVER     # every board in play is part of the four's
+def _option(kind: str, hex: str, where: str) -> StepOption:
+    word = WORDS[kind]
+    return StepOption(f"{word} {hex}", where, group=f"Play {_article(word)}")
 
 
 @cache

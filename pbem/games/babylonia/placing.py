@@ -10,7 +10,10 @@ Face up means not on a river, where every token lies face down.
 
 from __future__ import annotations
 
+from functools import cache
+
 from ..errors import IllegalStep
+from .board import board
 from .notation import WORDS
 from .state import KIND_INDEX, NOBLES, State, Token
 
@@ -115,6 +118,21 @@ def _check_field(state: State, seat: int, kind: str, hex: str) -> None:
     problem = field_problem(state, seat, kind, hex)
     if problem:
         raise IllegalStep(problem)
+
+
+def fields_open(state: State, seat: int, kind: str, hexes: list[str]) -> list[str]:
+    """Those of the field hexes where `field_problem` finds nothing, in order (all at once,
+    for listing legal steps: a farmer's neighbours looked up directly)."""
+    if kind != "F":
+        return list(hexes) if state.has(seat, 6) else []
+    mine = {hex for hex, token in state.tokens.items() if token.seat == seat}
+    near = _neighbour_sets(state.players)
+    return [h for h in hexes if not near[h].isdisjoint(mine)]
+
+
+@cache
+def _neighbour_sets(players: int) -> dict[str, frozenset[str]]:
+    return {hex: frozenset(near) for hex, near in board(players).neighbours.items()}
 
 
 def field_problem(state: State, seat: int, kind: str, hex: str) -> str | None:

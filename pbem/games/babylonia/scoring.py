@@ -29,10 +29,19 @@ def _land_neighbours(players: int) -> dict[str, tuple[str, ...]]:
 
 def newly_surrounded(state: State) -> list[str]:
     """Cities and unscored ziggurats surrounded now, which step 1 must have done: a city is
-    scored (and leaves) in the turn it is surrounded, and scoring only ever frees hexes."""
-    cities = state.city_hexes()
-    ziggurats = [z for z in state.board.ziggurats if z not in state.scored]
-    return sorted(h for h in cities + ziggurats if surrounded(state, h))
+    scored (and leaves) in the turn it is surrounded, and scoring only ever frees hexes.
+    (`surrounded` for each, as one subset test against the hexes taken.)"""
+    tiles, scored = state.tiles, state.scored
+    taken = tiles.keys() | state.tokens.keys()
+    land = _land_sets(state.players)
+    cities = [h for h, tile in tiles.items() if tile.startswith("city")]
+    ziggurats = [z for z in state.board.ziggurats if z not in scored]
+    return sorted(h for h in cities + ziggurats if land[h] <= taken)
+
+
+@cache
+def _land_sets(players: int) -> dict[str, frozenset[str]]:
+    return {hex: frozenset(near) for hex, near in _land_neighbours(players).items()}
 
 
 def majority(state: State, hex: str) -> int | None:

@@ -64,6 +64,10 @@ class Turn:
                     self.submitted)
 
 
+#: A free hex as `State.free_cells` keeps it: on a river?, its field or None, its place.
+Cell = tuple[bool, "str | None", int]
+
+
 class State:
     __slots__ = ("players", "tiles", "tokens", "stands", "supplies", "scores", "causes", "cities",
                  "available", "cards", "used", "scored", "to_move", "turn", "card_due", "result",
@@ -92,7 +96,7 @@ class State:
         self.seed = 0
         # (tokens, tiles, cells): `free_cells` as last computed, and the sizes it was computed
         # for; kept up to date as tokens go down (`placing.play`), dropped when a city leaves.
-        self.free: tuple[int, int, dict[str, tuple[bool, str | None]]] | None = None
+        self.free: tuple[int, int, dict[str, Cell]] | None = None
 
     def copy(self) -> State:
         s = State.__new__(State)
@@ -112,23 +116,24 @@ class State:
         s.free = None if free is None else (free[0], free[1], dict(free[2]))
         return s
 
-    def free_cells(self) -> dict[str, tuple[bool, str | None]]:
-        """hex -> (a river?, its field or None) for every hex in play without a token, a city
-        or a ziggurat, in the board's order: where tokens may go, as far as the hex goes.
+    def free_cells(self) -> dict[str, Cell]:
+        """hex -> (a river?, its field or None, its place in `playable`) for every hex in play
+        without a token, a city or a ziggurat, in the board's order: where tokens may go, as
+        far as the hex goes.
 
         Listing legal steps asks this after every step, so it is kept rather than recomputed;
         the sizes guard against a state edited by hand (tests build positions so)."""
         free = self.free
         if free is not None and free[0] == len(self.tokens) and free[1] == len(self.tiles):
             return free[2]
-        cells: dict[str, tuple[bool, str | None]] = {}
+        cells: dict[str, Cell] = {}
         tokens, tiles = self.tokens, self.tiles
-        for hex, river in playable(self.players):
+        for place, (hex, river) in enumerate(playable(self.players)):
             if hex in tokens:
                 continue
             tile = tiles.get(hex)
             if tile is None or not tile.startswith("city"):
-                cells[hex] = (river, tile)
+                cells[hex] = (river, tile, place)
         self.free = (len(tokens), len(tiles), cells)
         return cells
 

@@ -69,7 +69,8 @@ def _plays(state: State, seat: int) -> list[StepOption]:
     this against `GAME.draft` of every play on every hex.
     """
     stand, cells = state.stands[seat], state.free_cells()
-    fields = [(place, hex, tile) for hex, (_, tile, place) in cells.items() if tile is not None]
+    fields = sorted((cells[hex][2], hex, tile) for hex, tile in state.tiles.items()
+                    if hex in cells and not tile.startswith("city"))   # by place
     placed, (land, river_hex) = state.current.placed, _land_and_river(state.players)
     bare: dict[tuple[bool, bool], list[int]] = {}       # way answer -> places without a tile
     options: list[StepOption] = []

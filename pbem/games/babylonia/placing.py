@@ -46,7 +46,10 @@ def way_problems(state: State, seat: int, placed: Way, complete: bool) -> str | 
         need = min(index + 1, size)
         ok = len(placed) == need if complete else len(placed) <= need
         return None if ok else ROUND_ONE[index]
-    reasons = [_two(placed, min(2, size), complete), _farmers(state, seat, stand, placed, complete)]
+    two = _two(placed, min(2, size), complete)
+    if two is None:
+        return None         # the commonest answer, before the other ways are worked out
+    reasons = [two, _farmers(state, seat, stand, placed, complete)]
     if state.has(seat, 4):
         reasons.append(_nobles(state, stand, placed, complete))
     if None in reasons:

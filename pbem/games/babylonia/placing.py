@@ -40,8 +40,8 @@ def stand_at_start(state: State, seat: int) -> list[int]:
 
 def way_problems(state: State, seat: int, placed: Way, complete: bool) -> str | None:
     """None when `placed` is (complete: exactly; else the start of) a legal way; else why not."""
-    stand = stand_at_start(state, seat)
-    size, index = sum(stand), state.current.index
+    turn = state.current
+    size, index = sum(state.stands[seat]) + len(turn.placed), turn.index    # the stand at start
     if index in ROUND_ONE:
         need = min(index + 1, size)
         ok = len(placed) == need if complete else len(placed) <= need
@@ -49,6 +49,7 @@ def way_problems(state: State, seat: int, placed: Way, complete: bool) -> str | 
     two = _two(placed, min(2, size), complete)
     if two is None:
         return None         # the commonest answer, before the other ways are worked out
+    stand = stand_at_start(state, seat)
     reasons = [two, _farmers(state, seat, stand, placed, complete)]
     if state.has(seat, 4):
         reasons.append(_nobles(state, stand, placed, complete))

@@ -7,18 +7,20 @@ the bot's seat owes now. Each iteration
    sample (`Engine.draft` of the steps so far, then `Engine.legal_steps`), the option that
    `ends` the decision among them; a child is chosen by UCB1 over the times it was
    *available* (ISMCTS's fix for steps that some samples allow and others do not), and the
-   first child never tried is expanded,
-3. completes the decision by the game's weights (`GamePlan.draw`), submits it to the sample (`decide`,
-   then the event), and plays on (`GamePlan.playout`: the game's playout player, maybe
-   stopped after some rounds),
+   first child never tried is expanded (with `Engine.search_width`: only the likeliest
+   steps compete, more as the node's visits grow: progressive widening),
+3. completes the decision by the game's weights (`GamePlan.draw`), submits it to the sample
+   (`decide`, then the event), and plays on (`GamePlan.playout`: the game's playout player,
+   maybe stopped after some rounds),
 4. scores the end for the seat (a win 1, a shared win or draw split, a stopped position by
    the game's `worth`) and backs that up the path.
-The decision submitted is the most visited path of steps. Everything the search reads comes
-from the samples, which depend only on what the seat sees: the bot cannot read a hidden card.
+The decision submitted is the most visited path of steps while it is visited often enough,
+completed as the iterations completed theirs. Everything the search reads comes from the
+samples, which depend only on what the seat sees: the bot cannot read a hidden card.
 
-A decision ends (`_Walk.complete`) when its `ends` option is chosen, or when the draft is
-done and the seat no longer owes a decision of the kind it owed (a one-step decision: a
-pick, a placement, an owed card, discards owed).
+A decision ends (`_Walk.options` finds it done) when its `ends` option is chosen, or when the
+draft is done and the seat no longer owes a decision of the kind it owed (a one-step
+decision: a pick, a placement, an owed card, discards owed).
 """
 
 from __future__ import annotations

@@ -350,6 +350,53 @@ class Engine(ABC, Generic[S]):
     def random_submission(self, state: S, seat: int, rng: Rng) -> str:
         """A random legal decision for `seat`, which owes one (bots, load tests, the contract)."""
 
+    def determinize(self, state: S, seat: int, rng: Rng) -> S:
+        """A full state `seat` cannot tell from this one: every part hidden from it (the others'
+        hands, the order of decks and supplies, face-down pieces) drawn anew with `rng` from
+        what it has not seen, the rest left as it is, so `view(result, seat) == view(state,
+        seat)`. The draw depends on the view and `rng` alone, never on the hidden parts as
+        they are: two states that differ only there give the same result for the same `rng`
+        (a bot searching such samples cannot read what its seat may not know)."""
+        raise NotImplementedError(f"{self.title} cannot sample its hidden information")
+
+    def submission(self, steps: list[str]) -> str:
+        """The text submitting these steps as a whole decision (chosen step by step from
+        `legal_steps`; the option that `ends` adds no step)."""
+        return "\n".join(steps)
+
+    def play_out(self, state: S, rng: Rng) -> None:
+        """One random legal decision of whoever owes one, in place (the search players'
+        playouts). This default goes through `random_submission`, `decide` and the event;
+        a game may do the same faster on its own state."""
+        seat = self.to_act(state)[0].seat
+        self.apply_in_place(state, self.decide(state, seat, self.random_submission(state, seat, rng)))
+
+    # -- what the search players ask of a game (pbem/bots/search.py) -------
+    #: Rounds (a decision per seat each) after which a search playout stops and `worth` judges
+    #: the position; None: playouts go on to the end of the game.
+    playout_rounds: int | None = None
+    #: The share of a bot level's playouts this game affords (slower playouts: fewer), so
+    #: that every level keeps to its time by its playout count.
+    playout_share: float = 1.0
+    #: Progressive widening for decisions with very many next steps: a node visited n times
+    #: lets in its `search_width` * sqrt(n + 1) likeliest steps (`step_weight`); None: all.
+    search_width: float | None = None
+
+    def playout_move(self, state: S, rng: Rng) -> None:
+        """One decision of a search playout, in place: `play_out`, unless the game knows a
+        better (greedier) player that costs about as much."""
+        self.play_out(state, rng)
+
+    def step_weight(self, state: S, option: StepOption) -> int:
+        """How likely a search completing a decision draws this next step (`state`: the
+        draft so far); uniform unless the game says better."""
+        return 1
+
+    def worth(self, state: S, seat: int) -> float:
+        """What a position a playout stopped in is worth to a seat, in [0, 1] (a win 1):
+        even, unless the game says better."""
+        return 1 / self.seat_count(state)
+
     # -- generic events ---------------------------------------------------
     def resign_event(self, seat: int) -> dict[str, Any]:
         return {"v": self.event_version, "type": RESIGN, "seat": seat}

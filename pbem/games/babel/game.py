@@ -16,8 +16,8 @@ from typing import Any
 from ..base import ABORTED, Decision, Draft, Engine, Event, Option, Outcome, StepOption, event_field, required
 from ..errors import GameError
 from ..rng import Rng
+from . import bot, hidden, legal, notation, position, rules, turn
 from . import explain as explaining
-from . import legal, notation, position, rules, turn
 from .cards import NAMES, TRIBES
 from .state import ACTIONS, DRAW, SUMERIANS_ALL, SUMERIANS_TOP_RUN, State, deal
 from .steps import End
@@ -183,6 +183,29 @@ class Babel(Engine[State]):
         """A uniformly random legal decision for `seat` (bots, load tests)."""
         from .randomplay import random_decision
         return random_decision(state, rng)
+
+    # -- players without people --------------------------------------------
+    def determinize(self, state: State, seat: int, rng: Rng) -> State:
+        return hidden.determinize(state, seat, rng)
+
+    def submission(self, steps: list[str]) -> str:
+        return "\n".join(steps) or "pass"      # phase 2 with no step at all is written `pass`
+
+    def play_out(self, state: State, rng: Rng) -> None:
+        """The same decision as `random_submission` with `rng`, played in place (no text)."""
+        from .randomplay import random_move
+        random_move(state, rng)
+
+    playout_rounds = 3      # then `worth` (bot.py: whole random games drown a decision's mark)
+
+    def playout_move(self, state: State, rng: Rng) -> None:
+        bot.greedy_move(state, rng)
+
+    def step_weight(self, state: State, option: StepOption) -> int:
+        return bot.weight(option.notation)
+
+    def worth(self, state: State, seat: int) -> float:
+        return bot.worth(state, seat)
 
 
 def _levels(levels: Iterable[int]) -> str:

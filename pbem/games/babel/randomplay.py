@@ -69,6 +69,19 @@ def _restore(state: State, saved: State) -> None:
     state.players = [p.copy() for p in saved.players]
 
 
+def random_move(state: State, rng: Rng) -> None:
+    """The decision `random_decision` draws with `rng`, played in place with what follows it
+    (the draw, or phase 3 and the next draw), as the event would: for fast playouts."""
+    if state.phase == DRAW:     # the halving discards due: `discard_options`, as `legal_steps`
+        act(state, rng.choice(discard_options(state.mover.hand, state.discards_due(state.to_move))))
+        begin_turn(state)
+        return
+    _random_actions(state, rng)
+    if state.result is None:
+        finish_turn(state)
+        begin_turn(state)
+
+
 def play_random_game(seed: int, sumerians: str = "top-run", first: int | None = None) -> RandomGame:
     """A whole game of random legal steps, with its log of events."""
     state = deal(seed, first, sumerians)

@@ -28,7 +28,7 @@ from typing import IO, Any
 from .. import bench, commands
 from ..base import StepOption
 from ..rng import Rng
-from . import position
+from . import bot, position
 from .game import ADVANCED, BASIC, CARD, GAME
 from .notation import parse
 from .state import State
@@ -51,36 +51,14 @@ class RandomGame:
     events: list[Event] = field(default_factory=list)
 
 
-def _weight(state: State, option: StepOption) -> int:
-    """How much the greedy player likes a step: fields, and closing in on cities and ziggurats."""
-    if option.ends:
-        return 4
-    head, _, hex = option.notation.partition(" ")
-    if head in ("score", "card", "extra"):
-        return 5
-    b = state.board
-    if hex in state.tiles:
-        return 40
-    weight = 1
-    for n in b.neighbours[hex]:
-        if ((b.hexes[n].kind == "ziggurat" and n not in state.scored)
-                or state.tiles.get(n, "").startswith("city")):
-            weight += 8
-            free = [m for m in b.neighbours[n] if b.hexes[m].kind == "land"
-                    and m not in state.tokens and m not in state.tiles]
-            if free == [hex]:
-                weight += 60      # this token surrounds it
-    return weight
-
-
 def greedy_submission(state: State, seat: int, rng: Rng) -> str:
-    """Like `GAME.random_submission`, but weighted (`_weight`), so that fields are taken and
+    """Like `GAME.random_submission`, but weighted (`bot.weight`), so that fields are taken and
     cities and ziggurats surrounded far more often: scoring, cards and pauses come up often."""
     trial = state.copy()
     steps: list[str] = []
     while True:
         options = GAME.legal_steps(trial, seat)
-        option = _drawn(options, [_weight(trial, o) for o in options], rng)
+        option = _drawn(options, [bot.weight(trial, o) for o in options], rng)
         if option.ends:
             return "\n".join(steps)
         if trial.card_due == seat and trial.current.submitted:

@@ -21,7 +21,7 @@ from typing import Any
 from ..base import ABORTED, Decision, Draft, Engine, Event, Option, Outcome, StepOption, event_field, required
 from ..errors import GameError, IllegalStep, NotationError
 from ..rng import Rng
-from . import position, turn
+from . import bot, hidden, position, turn
 from .board import board
 from .cards import CARD_WORDS
 from .legal import legal_steps, words
@@ -186,18 +186,48 @@ class Babylonia(Engine[State]):
     def random_submission(self, state: State, seat: int, rng: Rng) -> str:
         """A random legal submission: random steps until ending is allowed and chosen."""
         self._require(state, seat)
+        state.free_cells()          # a cache (no part of the game): the copies below keep it
         trial = state.copy()
         steps: list[str] = []
         while True:
             options = legal_steps(trial, seat)
-            if any(o.ends for o in options) and (rng.below(2) or len(options) == 1):
+            ends = options[-1].ends     # ending, when allowed, is always the last option
+            if ends and (rng.below(2) or len(options) == 1):
                 return "\n".join(steps)
-            choices = [o for o in options if not o.ends]
+            choices = options[:-1] if ends else options
             pick = choices[rng.below(len(choices))].notation
             if decision_kind(trial, seat) == CARD:
                 return pick
             turn.apply_step(trial, seat, parse(pick)[0])
             steps.append(pick)
+
+
+    # -- players without people --------------------------------------------
+    def determinize(self, state: State, seat: int, rng: Rng) -> State:
+        return hidden.determinize(state, seat, rng)
+
+    #: Playouts stop after two rounds (`bot.worth` judges), and afford half a level's count.
+    playout_rounds, playout_share = 2, 0.5
+    #: Hundreds of first steps (every token onto every free hex): the search widens slowly.
+    search_width = 2.0
+
+    def step_weight(self, state: State, option: StepOption) -> int:
+        return bot.weight(state, option)
+
+    def worth(self, state: State, seat: int) -> float:
+        return bot.worth(state, seat)
+
+    def play_out(self, state: State, rng: Rng) -> None:
+        """`random_submission` with `rng`, played in place as its event would be."""
+        seat = state.to_move if state.card_due is None else state.card_due
+        text = self.random_submission(state, seat, rng)
+        if decision_kind(state, seat) == CARD:
+            card = parse(text)[0]
+            assert isinstance(card, Card), "an owed card is answered with `card N`"
+            turn.answer_card(state, seat, card.number)
+        else:
+            turn.play_steps(state, seat, text)
+            turn.finish_submission(state, seat)
 
 
 def decision_kind(state: State, seat: int) -> str | None:

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from functools import cache
 
 from ..base import StepOption
 from ..errors import GameError
 from . import placing, turn
-from .board import RIVER, ZIGGURAT, board
+from .board import board
 from .cards import CARD_WORDS
 from .notation import WORDS, Card, Extra, Play, Score, Step
 from .state import KIND_INDEX, KINDS, State
+from .state import playable as state_playable
 
 
 def legal_steps(state: State, seat: int) -> list[StepOption]:
@@ -25,12 +27,10 @@ def legal_steps(state: State, seat: int) -> list[StepOption]:
     if closed is None:
         return options      # the tokens are no whole legal way yet: only more tokens
     for step in _others(closed):
-        trial = closed.copy()
-        try:
-            turn.apply_step(trial, seat, step)
-        except GameError:
-            continue
-        options.append(StepOption(str(step), words(state, step)))
+        # `turn.step_problem` is the check `turn.apply_step` makes of such a step once step 1
+        # is closed, before it changes anything: no trial copy is needed.
+        if turn.step_problem(closed, seat, step) is None:
+            options.append(StepOption(str(step), words(state, step)))
     if turn.unfinished(closed, seat) is None:
         options.append(StepOption("", "end your turn", ends=True))
     return options
@@ -45,6 +45,8 @@ def _closed(state: State, seat: int) -> State | None:
     """
     if state.current.closed:
         return state
+    if placing.way_problems(state, seat, state.current.placed, complete=True):
+        return None         # `turn.close` would refuse at once: spare the copy
     closed = state.copy()
     try:
         turn.close(closed, seat)
@@ -56,41 +58,74 @@ def _closed(state: State, seat: int) -> State | None:
 def _plays(state: State, seat: int) -> list[StepOption]:
     """Every token of the stand onto every hex where `placing.check_play` allows it.
 
-    For speed, a free hex without a tile is not checked one by one: there only the way of
-    the turn's tokens can forbid a play (`placing.way_problems`), and that depends on the
-    hex only through whether it is a river, so it is asked once per kind and river or land.
-    Hexes with a tile (fields) get the whole check. tests/babylonia/test_legal.py holds
+    For speed (random playouts and the search players list steps many thousand times a
+    second), nothing is checked hex by hex that does not depend on the hex: the way of the
+    turn's tokens (`placing.way_problems`) depends on it only through whether it is a river,
+    so it is asked once per kind and river or land; only fields (a few hexes) get
+    `placing.field_problem`, which looks at the neighbours. The free hexes are kept in the
+    state (`State.free_cells`) as tokens go down; the places allowed are listed once per
+    distinct way answer; each kind's options on bare hexes are built once per board and
+    picked by place, its field options put in at theirs. tests/babylonia/test_legal.py holds
     this against `GAME.draft` of every play on every hex.
     """
-    b, tokens, tiles = state.board, state.tokens, state.tiles
-    open_hexes = []                 # (hex, its words, on a river?, holds a field?)
-    for hex in _in_order(state.players):
-        h = b.hexes[hex]
-        tile = tiles.get(hex)
-        if hex in tokens or h.kind == ZIGGURAT or (tile is not None and tile.startswith("city")):
-            continue                # never: a token, a ziggurat or a city is there
-        label = f"{hex} (river)" if h.kind == RIVER else f"{hex} ({tile})" if tile else hex
-        open_hexes.append((hex, label, h.kind == RIVER, tile is not None))
-    options = []
+    stand, cells = state.stands[seat], state.free_cells()
+    fields = sorted((cells[hex][2], hex, tile) for hex, tile in state.tiles.items()
+                    if hex in cells and not tile.startswith("city"))   # by place
+    placed, (land, river_hex) = state.current.placed, _land_and_river(state.players)
+    bare: dict[tuple[bool, bool], list[int]] = {}       # way answer -> places without a tile
+    options: list[StepOption] = []
+    noble_fields: list[tuple[int, str, str]] | None = None
     for kind in KINDS:
-        if not state.stands[seat][KIND_INDEX[kind]]:
+        if not stand[KIND_INDEX[kind]]:
             continue
-        word, group = WORDS[kind], f"Play {_article(WORDS[kind])}"
-        way_ok = {}
-        for hex, where, river, field in open_hexes:
-            if field:
-                try:
-                    placing.check_play(state, seat, kind, hex)
-                except GameError:
-                    continue
-            else:
-                if river not in way_ok:
-                    way_ok[river] = placing.way_problems(
-                        state, seat, state.current.placed + [(kind, hex)], complete=False) is None
-                if not way_ok[river]:
-                    continue
-            options.append(StepOption(f"{word} {hex}", where, group=group))
+        # (on land, on a river): may a token of this kind go there, as far as the way goes?
+        ok = (placing.way_problems(state, seat, placed + [(kind, land)], complete=False) is None,
+              placing.way_problems(state, seat, placed + [(kind, river_hex)], complete=False) is None)
+        if not (ok[0] or ok[1]):
+            continue
+        places = bare.get(ok)
+        if places is None:
+            places = bare[ok] = [place for river, tile, place in cells.values()
+                                 if tile is None and ok[river]]
+        if kind == "F" or noble_fields is None:
+            open_ = set(placing.fields_open(state, seat, kind, [hex for _, hex, _ in fields]))
+            fits = [f for f in fields if f[1] in open_]
+            if kind != "F":
+                noble_fields = fits         # a noble's fields are the same for every noble
+        else:
+            fits = noble_fields
+        on_fields = [f for f in fits if ok[cells[f[1]][0]]]
+        plain = _plain(state.players)[KIND_INDEX[kind]]
+        mine = [plain[place] for place in places]
+        for place, hex, tile in reversed(on_fields):      # from the last: earlier places hold
+            mine.insert(bisect_left(places, place), _field_option(kind, hex, tile))
+        options += mine
     return options
+
+
+@cache
+def _plain(players: int) -> tuple[tuple[StepOption, ...], ...]:
+    """For each kind (in KINDS order), the option of playing it onto each playable hex
+    without a tile, by the hex's place in `playable`."""
+    return tuple(tuple(_option(kind, hex, f"{hex} (river)" if river else hex)
+                       for hex, river in state_playable(players)) for kind in KINDS)
+
+
+@cache
+def _field_option(kind: str, hex: str, tile: str) -> StepOption:
+    return _option(kind, hex, f"{hex} ({tile})")
+
+
+def _option(kind: str, hex: str, where: str) -> StepOption:
+    word = WORDS[kind]
+    return StepOption(f"{word} {hex}", where, group=f"Play {_article(word)}")
+
+
+@cache
+def _land_and_river(players: int) -> tuple[str, str]:
+    """A land hex and a river hex of the board: the way of a turn sees only which it is."""
+    playable = state_playable(players)
+    return (next(h for h, river in playable if not river), next(h for h, river in playable if river))
 
 
 @cache
@@ -98,9 +133,9 @@ def _in_order(players: int) -> tuple[str, ...]:
     return tuple(sorted(board(players).hexes, key=_hex_order))
 
 
-def _others(closed: State) -> list[Step]:
+def _others(closed: State) -> list[Score | Card | Extra]:
     """Score, card and extra steps worth trying (step 1 closed): the rules then say which apply."""
-    steps: list[Step] = [Score(h) for h in closed.current.candidates]
+    steps: list[Score | Card | Extra] = [Score(h) for h in closed.current.candidates]
     return steps + [Card(c) for c in closed.available] + [Extra()]
 
 

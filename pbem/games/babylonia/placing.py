@@ -10,7 +10,10 @@ Face up means not on a river, where every token lies face down.
 
 from __future__ import annotations
 
+from functools import cache
+
 from ..errors import IllegalStep
+from .board import board
 from .notation import WORDS
 from .state import KIND_INDEX, NOBLES, State, Token
 
@@ -37,13 +40,17 @@ def stand_at_start(state: State, seat: int) -> list[int]:
 
 def way_problems(state: State, seat: int, placed: Way, complete: bool) -> str | None:
     """None when `placed` is (complete: exactly; else the start of) a legal way; else why not."""
-    stand = stand_at_start(state, seat)
-    size, index = sum(stand), state.current.index
+    turn = state.current
+    size, index = sum(state.stands[seat]) + len(turn.placed), turn.index    # the stand at start
     if index in ROUND_ONE:
         need = min(index + 1, size)
         ok = len(placed) == need if complete else len(placed) <= need
         return None if ok else ROUND_ONE[index]
-    reasons = [_two(placed, min(2, size), complete), _farmers(state, seat, stand, placed, complete)]
+    two = _two(placed, min(2, size), complete)
+    if two is None:
+        return None         # the commonest answer, before the other ways are worked out
+    stand = stand_at_start(state, seat)
+    reasons = [two, _farmers(state, seat, stand, placed, complete)]
     if state.has(seat, 4):
         reasons.append(_nobles(state, stand, placed, complete))
     if None in reasons:
@@ -112,12 +119,34 @@ def check_play(state: State, seat: int, kind: str, hex: str) -> None:
 
 
 def _check_field(state: State, seat: int, kind: str, hex: str) -> None:
+    problem = field_problem(state, seat, kind, hex)
+    if problem:
+        raise IllegalStep(problem)
+
+
+def fields_open(state: State, seat: int, kind: str, hexes: list[str]) -> list[str]:
+    """Those of the field hexes where `field_problem` finds nothing, in order (all at once,
+    for listing legal steps: a farmer's neighbours looked up directly)."""
     if kind != "F":
-        if not state.has(seat, 6):
-            raise IllegalStep("a noble cannot go onto a field without card 6")
-        return
-    if not any(state.tokens.get(n, _NOBODY).seat == seat for n in state.board.neighbours[hex]):
-        raise IllegalStep(f"a farmer goes onto the field at {hex} only next to another token of yours")
+        return list(hexes) if state.has(seat, 6) else []
+    mine = {hex for hex, token in state.tokens.items() if token.seat == seat}
+    near = _neighbour_sets(state.players)
+    return [h for h in hexes if not near[h].isdisjoint(mine)]
+
+
+@cache
+def _neighbour_sets(players: int) -> dict[str, frozenset[str]]:
+    return {hex: frozenset(near) for hex, near in board(players).neighbours.items()}
+
+
+def field_problem(state: State, seat: int, kind: str, hex: str) -> str | None:
+    """Why this token may not go onto the field at `hex` (None: it may, as far as the field goes)."""
+    if kind != "F":
+        return None if state.has(seat, 6) else "a noble cannot go onto a field without card 6"
+    tokens = state.tokens
+    if not any(tokens.get(n, _NOBODY).seat == seat for n in state.board.neighbours[hex]):
+        return f"a farmer goes onto the field at {hex} only next to another token of yours"
+    return None
 
 
 _NOBODY = Token(-1, "F")
@@ -130,6 +159,7 @@ def play(state: State, seat: int, kind: str, hex: str) -> None:
     state.tokens[hex] = Token(seat, kind, down=b.is_river(hex))
     state.current.placed.append((kind, hex))
     tile = state.tiles.pop(hex, None)
+    state.token_down(hex, tile is not None)
     if tile:
         value = tile.split()[1]
         points = sum(len(c) for c in state.cities) if value == "cities" else int(value)

@@ -8,22 +8,40 @@ soon as step 1 ends; only the cards change as scoring goes on.
 
 from __future__ import annotations
 
-from .board import CENTRE
+from functools import cache
+
+from .board import CENTRE, LAND, board
 from .placing import is_free, next_to
 from .state import CITY_LETTERS, State
 
 
 def surrounded(state: State, hex: str) -> bool:
-    b = state.board
-    return not any(b.hexes[n].kind == "land" and is_free(state, n) for n in b.neighbours[hex])
+    """No land hex next to it is free (a land hex is free without a tile and a token)."""
+    tiles, tokens = state.tiles, state.tokens
+    return all(n in tiles or n in tokens for n in _land_neighbours(state.players)[hex])
+
+
+@cache
+def _land_neighbours(players: int) -> dict[str, tuple[str, ...]]:
+    b = board(players)
+    return {hex: tuple(n for n in b.neighbours[hex] if b.hexes[n].kind == LAND) for hex in b.hexes}
 
 
 def newly_surrounded(state: State) -> list[str]:
     """Cities and unscored ziggurats surrounded now, which step 1 must have done: a city is
-    scored (and leaves) in the turn it is surrounded, and scoring only ever frees hexes."""
-    cities = state.city_hexes()
-    ziggurats = [z for z in state.board.ziggurats if z not in state.scored]
-    return sorted(h for h in cities + ziggurats if surrounded(state, h))
+    scored (and leaves) in the turn it is surrounded, and scoring only ever frees hexes.
+    (`surrounded` for each, as one subset test against the hexes taken.)"""
+    tiles, scored = state.tiles, state.scored
+    taken = tiles.keys() | state.tokens.keys()
+    land = _land_sets(state.players)
+    cities = [h for h, tile in tiles.items() if tile.startswith("city")]
+    ziggurats = [z for z in state.board.ziggurats if z not in scored]
+    return sorted(h for h in cities + ziggurats if land[h] <= taken)
+
+
+@cache
+def _land_sets(players: int) -> dict[str, frozenset[str]]:
+    return {hex: frozenset(near) for hex, near in _land_neighbours(players).items()}
 
 
 def majority(state: State, hex: str) -> int | None:

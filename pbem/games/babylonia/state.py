@@ -12,11 +12,12 @@ the decision `card N`, and the turn keeps the rest of the scoring for when he ha
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
+from functools import cache
 
 from ..errors import WrongDecision
 from ..rng import Rng
-from .board import Board, board
+from .board import RIVER, ZIGGURAT, Board, board
 
 KINDS = "FPMO"
 NOBLES = "PMO"
@@ -56,14 +57,24 @@ class Turn:
     submitted: bool = False                               # his submission is in; it may pause
 
     def copy(self) -> Turn:
-        return replace(self, placed=list(self.placed), candidates=list(self.candidates),
-                       order=list(self.order), cards=list(self.cards))
+        # By hand, not dataclasses.replace: a turn is copied with every state, and replace
+        # (which re-runs __init__ through keyword lookups) cost three times as much.
+        return Turn(self.index, list(self.placed), self.closed, list(self.candidates),
+                    list(self.order), self.resolved, self.waiting, list(self.cards), self.extra,
+                    self.submitted)
+
+
+#: A free hex as `State.free_cells` keeps it: on a river?, its field or None, its place.
+Cell = tuple[bool, "str | None", int]
 
 
 class State:
     __slots__ = ("players", "tiles", "tokens", "stands", "supplies", "scores", "causes", "cities",
                  "available", "cards", "used", "scored", "to_move", "turn", "card_due", "result",
-                 "seed")
+                 "seed", "free")
+
+    #: Slots that are no part of the game: a cache, derived from the rest (`free_cells`).
+    DERIVED = ("free",)
 
     def __init__(self, players: int):
         self.players = players
@@ -83,6 +94,9 @@ class State:
         self.card_due: int | None = None              # a seat owing `card N`: the turn pauses
         self.result: Result | None = None
         self.seed = 0
+        # (tokens, tiles, cells): `free_cells` as last computed, and the sizes it was computed
+        # for; kept up to date as tokens go down (`placing.play`), dropped when a city leaves.
+        self.free: tuple[int, int, dict[str, Cell]] | None = None
 
     def copy(self) -> State:
         s = State.__new__(State)
@@ -98,7 +112,38 @@ class State:
         s.used = [list(x) for x in self.used]
         s.to_move, s.card_due, s.result, s.seed = self.to_move, self.card_due, self.result, self.seed
         s.turn = self.turn.copy() if self.turn else None
+        free = self.free
+        s.free = None if free is None else (free[0], free[1], dict(free[2]))
         return s
+
+    def free_cells(self) -> dict[str, Cell]:
+        """hex -> (a river?, its field or None, its place in `playable`) for every hex in play
+        without a token, a city or a ziggurat, in the board's order: where tokens may go, as
+        far as the hex goes.
+
+        Listing legal steps asks this after every step, so it is kept rather than recomputed;
+        the sizes guard against a state edited by hand (tests build positions so)."""
+        free = self.free
+        if free is not None and free[0] == len(self.tokens) and free[1] == len(self.tiles):
+            return free[2]
+        cells: dict[str, Cell] = {}
+        tokens, tiles = self.tokens, self.tiles
+        for place, (hex, river) in enumerate(playable(self.players)):
+            if hex in tokens:
+                continue
+            tile = tiles.get(hex)
+            if tile is None or not tile.startswith("city"):
+                cells[hex] = (river, tile, place)
+        self.free = (len(tokens), len(tiles), cells)
+        return cells
+
+    def token_down(self, hex: str, took_field: bool) -> None:
+        """Keep `free_cells` as a token went onto `hex` (taking the field there, if any)."""
+        free = self.free
+        if (free is not None and free[0] + 1 == len(self.tokens)
+                and free[1] == len(self.tiles) + took_field):
+            free[2].pop(hex, None)
+            self.free = (free[0] + 1, len(self.tiles), free[2])
 
     @property
     def board(self) -> Board:
@@ -132,7 +177,19 @@ class State:
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and all(
-            getattr(self, k) == getattr(other, k) for k in State.__slots__)
+            getattr(self, k) == getattr(other, k) for k in State.__slots__ if k not in State.DERIVED)
+
+
+@cache
+def playable(players: int) -> tuple[tuple[str, bool], ...]:
+    """The hexes a token may ever go onto (not a ziggurat), in order, and whether each is a river."""
+    b = board(players)
+    return tuple((hex, b.hexes[hex].kind == RIVER) for hex in sorted(b.hexes, key=_hex_order)
+                 if b.hexes[hex].kind != ZIGGURAT)
+
+
+def _hex_order(name: str) -> tuple[str, int]:
+    return name[0], int(name[1:])
 
 
 def refill(state: State, seat: int) -> None:

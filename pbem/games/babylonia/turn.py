@@ -64,15 +64,36 @@ def _apply_step(state: State, seat: int, step: Step) -> None:
     elif isinstance(step, Card):
         name_card(state, seat, step.number)
     elif isinstance(step, Extra):
-        if turn.waiting:
-            # Fix: the card comes right after the score step of a ziggurat he wins (Decision).
-            raise IllegalStep(f"first name your card for the ziggurat at {turn.waiting}")
-        if turn.extra:
-            raise IllegalStep("extra is said once")
-        if not state.has(seat, 2):
-            raise IllegalStep("extra needs ziggurat card 2, unused")
+        _refuse(_extra_problem(state, seat))
         turn.extra = True
     resolve(state)
+
+
+def step_problem(state: State, seat: int, step: Score | Card | Extra) -> str | None:
+    """Why a score, card or extra step is refused once step 1 is closed (None: it applies).
+    The very check `apply_step` makes before it changes anything (`legal.py` lists steps by it)."""
+    if isinstance(step, Score):
+        return _declare_problem(state, step.hex)
+    if isinstance(step, Card):
+        return _card_problem(state, seat, step.number)
+    return _extra_problem(state, seat)
+
+
+def _refuse(problem: str | None) -> None:
+    if problem:
+        raise IllegalStep(problem)
+
+
+def _extra_problem(state: State, seat: int) -> str | None:
+    turn = state.current
+    if turn.waiting:
+        # Fix: the card comes right after the score step of a ziggurat he wins (Decision).
+        return f"first name your card for the ziggurat at {turn.waiting}"
+    if turn.extra:
+        return "extra is said once"
+    if not state.has(seat, 2):
+        return "extra needs ziggurat card 2, unused"
+    return None
 
 
 def close(state: State, seat: int) -> None:
@@ -91,42 +112,58 @@ def close(state: State, seat: int) -> None:
 
 
 def declare(state: State, hex: str) -> None:
+    _refuse(_declare_problem(state, hex))
+    state.current.order.append(hex)
+
+
+def _declare_problem(state: State, hex: str) -> str | None:
     turn = state.current
     if hex not in turn.candidates:
-        raise IllegalStep(f"nothing at {hex} became surrounded this turn" if turn.candidates
-                          else "nothing became surrounded this turn")
+        return (f"nothing at {hex} became surrounded this turn" if turn.candidates
+                else "nothing became surrounded this turn")
     if hex in turn.order and turn.candidates == [hex]:
         # Fix (message): a sole candidate is scored without a `score` step (its card, if he
         # wins it, comes right after the tokens); say so rather than "already in the
         # scoring order", which the player never wrote.
-        raise IllegalStep(f"only {hex} became surrounded: it is scored without a score step")
+        return f"only {hex} became surrounded: it is scored without a score step"
     if hex in turn.order:
-        raise IllegalStep(f"{hex} is already in the scoring order")
+        return f"{hex} is already in the scoring order"
     if turn.waiting:
-        raise IllegalStep(f"first name your card for the ziggurat at {turn.waiting}")
-    turn.order.append(hex)
+        return f"first name your card for the ziggurat at {turn.waiting}"
+    return None
 
 
 def name_card(state: State, seat: int, card: int) -> None:
+    _refuse(_card_problem(state, seat, card))
     turn = state.current
     if turn.waiting:
-        _check_available(state, card)
         scoring.take_card(state, seat, card)
         turn.waiting = None
         turn.resolved += 1
         return
-    if state.card_due is None or len(turn.cards) >= _wins_ahead(state, seat):
-        raise IllegalStep("no ziggurat of yours waits for a card")
-    if card in turn.cards:
-        raise IllegalStep(f"card {card} is already named")
-    _check_available(state, card)
     turn.cards.append(card)
 
 
+def _card_problem(state: State, seat: int, card: int) -> str | None:
+    turn = state.current
+    if turn.waiting:
+        return _unavailable(state, card)
+    if state.card_due is None or len(turn.cards) >= _wins_ahead(state, seat):
+        return "no ziggurat of yours waits for a card"
+    if card in turn.cards:
+        return f"card {card} is already named"
+    return _unavailable(state, card)
+
+
 def _check_available(state: State, card: int) -> None:
+    _refuse(_unavailable(state, card))
+
+
+def _unavailable(state: State, card: int) -> str | None:
     if card not in state.available:
         left = ", ".join(map(str, state.available)) or "none"
-        raise IllegalStep(f"card {card} is not available; available: {left}")
+        return f"card {card} is not available; available: {left}"
+    return None
 
 
 def _wins_ahead(state: State, seat: int) -> int:

@@ -1,0 +1,71 @@
+"""python -m pbem.bots arena --game G --a LEVEL --b LEVEL --games N --seed S [--players K] [--json]
+
+Plays N games between two bot levels (`arena.py`) and prints A's wins, losses and draws, its
+score with a 95% interval, and the seconds per decision of each side; `--json` prints them as
+one object. Bad arguments (an unknown game or level, players out of range) print a message
+naming the argument and exit with code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import IO, Any
+
+from .arena import ArenaError, Match, play
+
+EXIT_OK, EXIT_USAGE = 0, 2
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m pbem.bots", description=__doc__.split("\n\n")[1])
+    sub = p.add_subparsers(dest="command", required=True)
+    arena = sub.add_parser("arena", help="play two bot levels against each other")
+    arena.add_argument("--game", required=True)
+    arena.add_argument("--a", required=True, help="the level measured")
+    arena.add_argument("--b", required=True, help="its opponent (every other seat)")
+    arena.add_argument("--games", type=int, default=10)
+    arena.add_argument("--seed", type=int, default=1)
+    arena.add_argument("--players", type=int, default=None)
+    arena.add_argument("--json", action="store_true")
+    arena.add_argument("--progress", action="store_true", help="a line per game on stderr")
+    return p
+
+
+def text_report(report: dict[str, Any], players: int) -> str:
+    lo, hi = report["ci95"]
+    return "\n".join([
+        f"{report['game']} ({players} players): {report['a']} (A) against {report['b']} (B), "
+        f"{report['games']} games",
+        f"A: {report['wins_a']} won, {report['wins_b']} lost, {report['draws']} drawn or shared",
+        f"A's score: {report['score_a']:.3f} (95% CI {lo:.3f} to {hi:.3f})",
+        f"seconds per decision: A {report['seconds_per_decision_a']:.3f}, "
+        f"B {report['seconds_per_decision_b']:.3f}",
+    ])
+
+
+def main(argv: list[str] | None = None, out: IO[str] | None = None) -> int:
+    out = out or sys.stdout
+    try:
+        args = parser().parse_args(argv)
+    except SystemExit as exit:          # argparse has printed its message
+        return int(exit.code or 0)
+
+    def progress(i: int, match: Match) -> None:
+        print(f"game {i + 1}: A scored {match.scores[-1]:.2f}; "
+              f"A's mean {sum(match.scores) / len(match.scores):.3f}", file=sys.stderr, flush=True)
+
+    try:
+        match = play(args.game, args.a, args.b, args.games, args.seed, args.players,
+                     progress if args.progress else None)
+    except ArenaError as error:
+        print(f"python -m pbem.bots arena: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    report = match.report()
+    print(json.dumps(report) if args.json else text_report(report, match.players), file=out)
+    return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,87 @@
+"""The arena's command line: the --json report's shape, the text report, bad arguments."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+from pbem.bots.__main__ import main
+from pbem.bots.arena import ArenaError, check, wilson
+
+KEYS = ["game", "a", "b", "games", "wins_a", "wins_b", "draws", "score_a", "ci95",
+        "seconds_per_decision_a", "seconds_per_decision_b"]
+
+
+def run(*argv: str) -> tuple[int, str]:
+    out = io.StringIO()
+    return main(["arena", *argv], out), out.getvalue()
+
+
+def test_json_report_has_exactly_its_keys_and_adds_up():
+    code, out = run("--game", "babel-tower", "--a", "random", "--b", "random", "--games", "3",
+                    "--seed", "4", "--json")
+    assert code == 0
+    report = json.loads(out)
+    assert list(report) == KEYS
+    assert report["games"] == 3 and report["wins_a"] + report["wins_b"] + report["draws"] == 3
+    lo, hi = report["ci95"]
+    assert 0 <= lo <= report["score_a"] <= hi <= 1
+    assert report["seconds_per_decision_a"] >= 0 and report["seconds_per_decision_b"] >= 0
+
+
+def test_more_players_level_a_takes_one_seat_in_turn_and_the_match_is_fixed_by_its_seed():
+    argv = ("--game", "babylonia", "--a", "random", "--b", "random", "--games", "3",
+            "--seed", "9", "--players", "3", "--json")
+    first, second = json.loads(run(*argv)[1]), json.loads(run(*argv)[1])
+    for report in (first, second):
+        report.pop("seconds_per_decision_a"), report.pop("seconds_per_decision_b")
+    assert first == second and first["games"] == 3
+
+
+def test_the_text_report_names_the_levels_and_the_interval():
+    code, out = run("--game", "babel", "--a", "random", "--b", "random", "--games", "1")
+    assert code == 0
+    assert "random (A) against random (B)" in out and "95% CI" in out
+
+
+@pytest.mark.parametrize("argv, words", [
+    (("--game", "chess", "--a", "easy", "--b", "random"), "unknown game 'chess'"),
+    (("--game", "babel", "--a", "expert", "--b", "random"), "unknown level 'expert' for --a"),
+    (("--game", "babel", "--a", "easy", "--b", "godlike"), "unknown level 'godlike' for --b"),
+    (("--game", "babel", "--a", "easy", "--b", "random", "--players", "3"),
+     "--players 3 is out of range: Babel is played by 2"),
+    (("--game", "babylonia", "--a", "easy", "--b", "random", "--players", "5"),
+     "--players 5 is out of range: Babylonia is played by 2 to 4"),
+    (("--game", "babel", "--a", "easy", "--b", "random", "--games", "0"),
+     "--games must be at least 1"),
+])
+def test_bad_arguments_are_named_and_exit_2(argv, words, capsys):
+    code, out = run(*argv)
+    assert code == 2 and out == ""
+    assert words in capsys.readouterr().err
+
+
+def test_the_error_is_typed():
+    with pytest.raises(ArenaError, match="unknown level 'x' for --b"):
+        check("babel", "easy", "x", games=1, players=None)
+
+
+def test_unreadable_numbers_exit_2_through_argparse(capsys):
+    assert run("--game", "babel", "--a", "easy", "--b", "random", "--games", "many")[0] == 2
+    assert "--games" in capsys.readouterr().err
+
+
+def test_the_module_runs_as_a_command():
+    done = subprocess.run([sys.executable, "-m", "pbem.bots", "arena", "--game", "nope",
+                           "--a", "easy", "--b", "random"], capture_output=True, text=True)
+    assert done.returncode == 2 and "unknown game 'nope'" in done.stderr
+
+
+def test_wilson_interval():
+    lo, hi = wilson(1.0, 10)
+    assert hi == pytest.approx(1.0) and 0.69 < lo < 0.73
+    assert wilson(0.5, 0) == (0.0, 1.0)

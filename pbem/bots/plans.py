@@ -50,13 +50,7 @@ class GamePlan:
     def draw(self, state: Any, options: list[StepOption], rng: Rng) -> StepOption:
         """A next step of a decision the tree leaves unfinished (`state`: the draft so far),
         each drawn as likely as the game's `step_weight`."""
-        weights = [self.engine.step_weight(state, o) for o in options]
-        r = rng.below(sum(weights))
-        for option, weight in zip(options, weights):
-            if r < weight:
-                return option
-            r -= weight
-        raise AssertionError("unreachable: r is below the sum of the weights")
+        return rng.weighted(options, [self.engine.step_weight(state, o) for o in options])
 
     def reward(self, state: Any, seat: int) -> float:
         outcome = self.engine.outcome(state)

@@ -55,6 +55,15 @@ class Rng:
     def choice(self, items: Sequence[T]) -> T:
         return items[self.below(len(items))]
 
+    def weighted(self, items: Sequence[T], weights: Sequence[int]) -> T:
+        """One item, each as likely as its (positive integer) weight: one draw below their sum."""
+        r = self.below(sum(weights))
+        for item, weight in zip(items, weights):
+            if r < weight:
+                return item
+            r -= weight
+        raise AssertionError("unreachable: r is below the sum of the weights")
+
     def shuffled(self, items: Sequence[T]) -> list[T]:
         """A new list: Fisher-Yates from the last position down."""
         out = list(items)

@@ -163,3 +163,17 @@ def test_derived_streams_are_fixed_by_seed_and_label():
     assert Rng.derived(-1, "a").state == Rng.derived(2**64 - 1, "a").state
     # A derived stream is not the seed's own stream.
     assert Rng.derived(5, "random-player").state != 5
+
+
+def test_weighted_draws_once_below_the_sum_and_walks_the_weights():
+    """`weighted` is one `below(sum)`: item i is chosen when the draw falls in its share."""
+    items, weights = ["a", "b", "c"], [1, 3, 2]
+    for seed in range(50):
+        r = Rng(seed).below(6)
+        expected = "a" if r < 1 else "b" if r < 4 else "c"
+        assert Rng(seed).weighted(items, weights) == expected
+
+
+def test_weighted_never_draws_a_weight_of_zero():
+    rng = Rng(7)
+    assert {rng.weighted(["never", "always"], [0, 5]) for _ in range(200)} == {"always"}

@@ -46,13 +46,7 @@ def worth(state: State, seat: int) -> float:
 
 
 def drawn(options: list[steps.Choice], rng: Rng) -> steps.Choice:
-    weights = [WEIGHTS.get(type(o), 1) for o in options]
-    r = rng.below(sum(weights))
-    for option, w in zip(options, weights):
-        if r < w:
-            return option
-        r -= w
-    raise AssertionError("unreachable: r is below the sum of the weights")
+    return rng.weighted(options, [WEIGHTS.get(type(o), 1) for o in options])
 
 
 def greedy_move(state: State, rng: Rng) -> None:

@@ -26,7 +26,6 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from .. import bench, commands
-from ..base import StepOption
 from ..rng import Rng
 from . import bot, position
 from .game import ADVANCED, BASIC, CARD, GAME
@@ -58,23 +57,13 @@ def greedy_submission(state: State, seat: int, rng: Rng) -> str:
     steps: list[str] = []
     while True:
         options = GAME.legal_steps(trial, seat)
-        option = _drawn(options, [bot.weight(trial, o) for o in options], rng)
+        option = rng.weighted(options, [bot.weight(trial, o) for o in options])
         if option.ends:
             return "\n".join(steps)
         if trial.card_due == seat and trial.current.submitted:
             return option.notation
         apply_step(trial, seat, parse(option.notation)[0])
         steps.append(option.notation)
-
-
-def _drawn(options: list[StepOption], weights: list[int], rng: Rng) -> StepOption:
-    """One option, each as likely as its weight."""
-    r = rng.below(sum(weights))
-    for option, weight in zip(options, weights):
-        if r < weight:
-            return option
-        r -= weight
-    raise AssertionError("unreachable: r is below the sum of the weights")
 
 
 def walk(seed: int, players: int = 2, cards: str = BASIC, first: int | None = None,

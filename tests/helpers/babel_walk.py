@@ -42,12 +42,7 @@ def pick(state, options, rng, greedy):
             if row and row[-1] == step.tribes[0]:
                 w *= 6   # grow runs of three
         weights.append(w)
-    r = rng.below(sum(weights))
-    for step, w in zip(options, weights):
-        if r < w:
-            return step
-        r -= w
-    raise AssertionError("unreachable")
+    return rng.weighted(options, weights)
 
 
 def walk(seed, sumerians="top-run", first=None, greedy=True, events=None):

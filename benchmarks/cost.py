@@ -71,6 +71,8 @@ class Figure:
     wall_ms: float
     statements: float      # SQL statements per request (median)
     calls: int             # Python function calls per request: the same in every run
+    ratio: float = 1.0     # over the bare route timed in the same rounds (median of the rounds)
+    ratio_spread: float = 0.0
 
 
 # -- the database -------------------------------------------------------------------
@@ -176,15 +178,21 @@ def timed(client, request: Request, count: list[int]) -> tuple[float, float, int
     return cpu, wall, count[0] - before
 
 
-def measure(route: str, rounds: int, one_round: Callable[[], list[tuple[float, float, int]]]) -> Figure:
-    medians, walls, statements = [], [], []
+def measure(route: str, rounds: int, one_round: Callable[[], list[tuple[float, float, int]]],
+            bare_round: Callable[[], list[tuple[float, float, int]]] | None = None) -> Figure:
+    """`rounds` rounds of the route; each followed by as many bare requests, so that the ratio
+    is taken at the same moment: the machine's speed drifts by more than the figures differ."""
+    medians, walls, statements, ratios = [], [], [], []
     for _ in range(rounds):
         gc.collect()
         samples = one_round()
         medians.append(statistics.median(s[0] for s in samples) * 1000)
         walls.append(statistics.median(s[1] for s in samples) * 1000)
         statements.append(statistics.median(s[2] for s in samples))
+        if bare_round is not None:
+            ratios.append(medians[-1] / (statistics.median(s[0] for s in bare_round()) * 1000))
     middle = statistics.median(medians)
+    ratio = statistics.median(ratios) if ratios else 1.0
     # One more round under cProfile, for its count of calls: unlike time, it repeats exactly.
     profiler = cProfile.Profile()
     profiler.enable()
@@ -192,17 +200,22 @@ def measure(route: str, rounds: int, one_round: Callable[[], list[tuple[float, f
     profiler.disable()
     calls = pstats.Stats(profiler).total_calls / len(samples)   # type: ignore[attr-defined]
     return Figure(route, round(middle, 3), round((max(medians) - min(medians)) / middle, 3),
-                  round(statistics.median(walls), 3), statistics.median(statements), round(calls))
+                  round(statistics.median(walls), 3), statistics.median(statements), round(calls),
+                  round(ratio, 2), round((max(ratios) - min(ratios)) / ratio, 3) if ratios else 0.0)
 
 
 # -- the benchmark ------------------------------------------------------------------
 
-def bare_figure(requests: int, rounds: int) -> Figure:
+def bare_round(requests: int) -> Callable[[], list[tuple[float, float, int]]]:
+    """A round of requests to a bare Flask route, timed as the routes are."""
     from hello import app
     client, count = app.test_client(), [0]
     send(client, Request("GET", "/"))
-    return measure("bare route", rounds,
-                   lambda: [timed(client, Request("GET", "/"), count) for _ in range(requests)])
+    return lambda: [timed(client, Request("GET", "/"), count) for _ in range(requests)]
+
+
+def bare_figure(requests: int, rounds: int) -> Figure:
+    return measure("bare route", rounds, bare_round(requests))
 
 
 def run(kind: str, stored: int, args) -> list[Figure]:
@@ -218,6 +231,7 @@ def run(kind: str, stored: int, args) -> list[Figure]:
 
 def measure_app(app, running: list[Running], args) -> list[Figure]:
     client, count = app.test_client(), statement_counter(app)
+    bare = bare_round(args.requests)
     cache = app.extensions["pbem.replay_cache"]
     short = [g for g in running if not g.long]
     long = [g for g in running if g.long]
@@ -234,12 +248,14 @@ def measure_app(app, running: list[Running], args) -> list[Figure]:
     for route, request in warm.items():
         send(client, request)
         figures.append(measure(f"{route}, warm", args.rounds,
-                               lambda r=request: [timed(client, r, count) for _ in range(args.requests)]))
+                               lambda r=request: [timed(client, r, count) for _ in range(args.requests)],
+                               bare))
     if long_warm:
         request = long_warm["turn page"]
         send(client, request)
         figures.append(measure(f"turn page, warm, {long[0].seq}-event game", args.rounds,
-                               lambda: [timed(client, request, count) for _ in range(args.requests)]))
+                               lambda: [timed(client, request, count) for _ in range(args.requests)],
+                               bare))
     cold = {route: [] for route in ("turn page", "turn JSON", "seat page")}
     for game in short[1:1 + cold_need]:
         for route, request in views(app, game).items():
@@ -253,7 +269,7 @@ def measure_app(app, running: list[Running], args) -> list[Figure]:
             samples.append(timed(client, request, count))
         return samples
     for route, requests in cold.items():
-        figures.append(measure(f"{route}, cold", args.rounds, lambda r=requests: cold_round(r)))
+        figures.append(measure(f"{route}, cold", args.rounds, lambda r=requests: cold_round(r), bare))
     submissions = []
     for game in short[1 + cold_need:1 + cold_need + submit_need]:
         turn, _ = links(app, game)
@@ -266,7 +282,7 @@ def measure_app(app, running: list[Running], args) -> list[Figure]:
             send(client, Request("GET", request.path, JSON))       # viewed before: warm
             samples.append(timed(client, request, count))
         return samples
-    figures.append(measure("submit", args.rounds, submit_round))
+    figures.append(measure("submit", args.rounds, submit_round, bare))
     return figures
 
 
@@ -285,11 +301,11 @@ def profile(app, running: list[Running], route: str, requests: int, sort: str = 
 
 
 def table(figures: list[Figure], bare: Figure) -> str:
-    lines = ["| route | CPU ms | x bare | spread | calls | x bare | wall ms | SQL |",
-             "|---|---|---|---|---|---|---|---|"]
+    lines = ["| route | CPU ms | spread | x bare | its spread | calls | x bare | wall ms | SQL |",
+             "|---|---|---|---|---|---|---|---|---|"]
     for f in [bare, *figures]:
-        lines.append(f"| {f.route} | {f.cpu_ms:.3f} | {f.cpu_ms / bare.cpu_ms:.1f} | "
-                     f"{f.spread:.0%} | {f.calls:,} | {f.calls / bare.calls:.1f} | "
+        lines.append(f"| {f.route} | {f.cpu_ms:.3f} | {f.spread:.0%} | {f.ratio:.1f} | "
+                     f"{f.ratio_spread:.0%} | {f.calls:,} | {f.calls / bare.calls:.1f} | "
                      f"{f.wall_ms:.3f} | {f.statements:g} |")
     return "\n".join(lines)
 

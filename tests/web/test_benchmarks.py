@@ -26,6 +26,7 @@ def test_cost_reports_every_route_against_the_bare_route():
     assert ROUTES <= set(figures)
     for figure in figures.values():
         assert figure["cpu_ms"] > 0 and figure["calls"] > report["bare"]["calls"]
+        assert figure["ratio"] > 0   # over the bare route timed in the same rounds
     # A warm page reads the new events and the seat's facts; a cold one the game, its log, the facts.
     assert figures["turn page, warm"]["statements"] == 2
     assert figures["turn page, cold"]["statements"] == 3

@@ -143,6 +143,8 @@ def edited(engine, text: str) -> str:
     if add:
         text = text.rstrip("\n") + ("\n" if text.strip() else "") + add + "\n"
     number = small_int(remove)
+    if remove and number is None:
+        raise BadInput(f"remove={remove[:20]!r}: a step is removed by its number in the draft.")
     if number is not None:
         try:
             pieces = engine.split_steps(text)

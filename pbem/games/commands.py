@@ -95,6 +95,17 @@ def decisions(text: str) -> int:
     return n
 
 
+def positive(text: str) -> int:
+    """A count of at least 1 (games to play, say)."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"at least 1, not {n}")
+    return n
+
+
 def check_after(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     if getattr(args, "after", None) is not None and not args.json:
         parser.error("argument --after: only with --json")

@@ -105,21 +105,11 @@ def parser() -> argparse.ArgumentParser:
     rand.add_argument("--json", action="store_true", help="the events and the final view as JSON")
     commands.add_after(rand)
     bench = sub.add_parser("bench", help="measure random play and replay")
-    bench.add_argument("--games", type=positive, default=200)
+    bench.add_argument("--games", type=commands.positive, default=200)
     bench.add_argument("--seed", type=int, default=1)
     bench.add_argument("--draft", choices=(PICK, RANDOM), default=PICK)
     p.set_defaults(commands={"random-game": rand})
     return p
-
-
-def positive(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"at least 1, not {n}")
-    return n
 
 
 COMMANDS = {"play": cmd_play, "random-game": cmd_random_game, "bench": cmd_bench}

@@ -176,16 +176,6 @@ def players_count(text: str) -> int:
     return n
 
 
-def positive(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"at least 1, not {n}")
-    return n
-
-
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m pbem.games.babylonia",
                                 description="Babylonia's engine: play from a position, random "
@@ -205,7 +195,7 @@ def parser() -> argparse.ArgumentParser:
                       help="the events, the outcome and the final state's snapshot as JSON")
     commands.add_after(rand)
     bench = sub.add_parser("bench", help="measure random play and replay")
-    bench.add_argument("--games", type=positive, default=20)
+    bench.add_argument("--games", type=commands.positive, default=20)
     bench.add_argument("--seed", type=int, default=1)
     bench.add_argument("--players", type=players_count, default=2, metavar="2|3|4")
     bench.add_argument("--cards", choices=(BASIC, ADVANCED), default=BASIC)

@@ -100,11 +100,18 @@ def _bots(game_ids: list[str]) -> dict[tuple[str, int], str]:
 
 def deadline(loaded: store.Loaded, seat: int) -> datetime | None:
     """When the seat's time for the decision it owes runs out (None: no limit, or nothing owed)."""
-    days = loaded.row.time_limit_days
-    if not days or loaded.decision_of(seat) is None:
+    if not loaded.row.time_limit_days or loaded.decision_of(seat) is None:
         return None
     if store.bot_of(loaded.id, seat):
         return None   # a computer has no clock
+    return person_deadline(loaded, seat)
+
+
+def person_deadline(loaded: store.Loaded, seat: int) -> datetime | None:
+    """`deadline` for a seat the caller knows a person plays (a page has read it already)."""
+    days = loaded.row.time_limit_days
+    if not days or loaded.decision_of(seat) is None:
+        return None
     return _turn_start(loaded.id, seat, loaded.row.created_at) + timedelta(days=days)
 
 

@@ -165,7 +165,7 @@ def build(loaded: Loaded, seat: int | None, *, live: bool = False, steps: bool =
         outcome=engine.outcome(state),
         to_act=tuple(Waiting(d.seat, names[d.seat], d.kind, d.label)
                      for d in engine.to_act(state)),
-        deadline=deadlines.deadline(loaded, seat) if seat is not None and not bot else None,
+        deadline=deadlines.person_deadline(loaded, seat) if seat is not None and not bot else None,
         time_limit_days=loaded.row.time_limit_days,
         scores=tuple(engine.scores(state)),
         board_template=engine.board_template,

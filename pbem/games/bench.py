@@ -7,8 +7,13 @@ from __future__ import annotations
 import statistics
 import sys
 import time
-from collections.abc import Callable
-from typing import ParamSpec, TypeVar
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
+
+from .rng import Rng
+
+if TYPE_CHECKING:
+    from .base import Engine
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -42,3 +47,20 @@ def report(play_times: list[float], replay_times: list[float], events: int, step
         "steps_per_game": round(steps / games, 1),
         "python": sys.version.split()[0],
     }
+
+
+def playouts(engine: Engine[Any], games: int, seed: int, seats: int,
+             options: Mapping[str, str]) -> dict[str, object]:
+    """Random playouts a second: from each dealt game to its end by `Engine.play_out`, as a
+    search plays them (no log, no text; the deal not counted, a search starts from a sampled
+    state), one core, and the time of one."""
+    times = []
+    for i in range(games):
+        state = engine.start(seed + i, options, seats, None)
+        rng = Rng.derived(seed + i, "playout")
+        start = time.perf_counter()
+        while not engine.is_over(state):
+            engine.play_out(state, rng)
+        times.append(time.perf_counter() - start)
+    return {"random_playouts_per_second": round(games / sum(times), 1),
+            "random_playout_ms": milliseconds(times)}

@@ -20,6 +20,17 @@ _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
 
 
+def _limit(n: int) -> int:
+    """The multiples of n below 2**64: a draw at or above this is rejected (no modulo bias)."""
+    if n <= 0:
+        raise ValueError(f"below() needs a positive bound, not {n}")
+    return (1 << 64) - ((1 << 64) % n)
+
+
+_SMALL = 1024   # bounds of choices and shuffles, drawn in every playout step: computed once
+_LIMITS = [0] + [_limit(n) for n in range(1, _SMALL)]
+
+
 class Rng:
     """SplitMix64: a 64-bit state, one 64-bit output per step."""
 
@@ -44,16 +55,19 @@ class Rng:
 
     def below(self, n: int) -> int:
         """A uniform integer in [0, n), without modulo bias."""
-        if n <= 0:
-            raise ValueError(f"below() needs a positive bound, not {n}")
-        limit = (1 << 64) - ((1 << 64) % n)
+        limit = _LIMITS[n] if 0 < n < _SMALL else _limit(n)
         while True:
             x = self.next_u64()
             if x < limit:
                 return x % n
 
     def choice(self, items: Sequence[T]) -> T:
-        return items[self.below(len(items))]
+        n = len(items)    # `below(n)` written out: a bot's playouts draw a choice at every step
+        limit = _LIMITS[n] if 0 < n < _SMALL else _limit(n)
+        while True:
+            x = self.next_u64()
+            if x < limit:
+                return items[x % n]
 
     def weighted(self, items: Sequence[T], weights: Sequence[int]) -> T:
         """One item, each as likely as its (positive integer) weight: one draw below their sum."""

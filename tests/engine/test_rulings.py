@@ -95,6 +95,13 @@ def test_draw_from_the_top_of_the_supply_without_touching_the_discard_pile():
     assert state.mover.hand_letters() == "AHM"
 
 
+def test_draw_of_exactly_the_last_three_cards_leaves_the_discard_pile_alone():
+    state = make(tribe_supply="HAM", discard="SSS", phase="draw")
+    assert draw_tribes(state) == "MAH"
+    assert state.tribe_supply == "" and state.discard == "SSS"
+    assert state.mover.hand_letters() == "AHM"
+
+
 def test_draw_reshuffles_the_discard_pile_when_the_supply_runs_out():
     state = make(tribe_supply="A", discard="HHMMP", seed=5, phase="draw")
     drawn = draw_tribes(state)

@@ -108,6 +108,7 @@ def cmd_bench(args: argparse.Namespace, out: IO[str]) -> int:
         assert final == game.state, f"seed {game.seed}: replay differs from play"
         steps += sum(len(e.get("steps", "x").splitlines()) for e in game.events)
     report = bench.report(play_times, replay_times, sum(len(g.events) for g in games), steps)
+    report.update(bench.playouts(GAME, args.games, args.seed, 2, {"sumerians": "top-run"}))
     print(json.dumps(report, indent=1), file=out)
     return EXIT_OK
 

@@ -17,6 +17,7 @@ from .state import DRAW, Player, State
 from .steps import (
     COLUMNS,
     MINE,
+    THEIRS,
     Build,
     Choice,
     Destroy,
@@ -40,6 +41,17 @@ BUILDS = {c: Build(c) for c in COLUMNS}
 JUMPS = {c: Jump(c) for c in COLUMNS}
 MIGRATES = {(x, y): Migrate(x, y) for x in TRIBES for y in TRIBES if x != y}
 END = End()
+DESTROY, ROB, SWITCH = Destroy(), Rob(), Switch()
+BUILD_MINE, BUILD_THEIRS = BUILDS[MINE], BUILDS[THEIRS]
+JUMP_MINE, JUMP_THEIRS = JUMPS[MINE], JUMPS[THEIRS]
+
+# Listed for every bot playout step, so the lists are looked up rather than built: by the set
+# of tribes held (bit i: a card of TRIBES[i]), and by the territory a migration leaves.
+_HELD = range(1 << len(TRIBES))
+MOVES_HELD = [[MOVES[i] for i in range(5) if held >> i & 1] for held in _HELD]
+SETTLES_HELD = [[SETTLES[i] for i in range(5) if held >> i & 1] for held in _HELD]
+MIGRATES_FROM = [(x, [MIGRATES[x, y] for y in TRIBES if y != x]) for x in TRIBES]
+RUNS_OF_THREE = [(t, t * 3) for t in TRIBES]
 
 
 def legal_steps(state: State) -> list[Choice]:
@@ -48,50 +60,57 @@ def legal_steps(state: State) -> list[Choice]:
     if state.phase == DRAW:
         due = state.discards_due(state.to_move)
         return list(discard_options(state.mover.hand, due)) if due else []
-    player, opponent = state.mover, state.opponent
-    out: list[Choice] = [] if starting_card_unbuilt(player) else [END]
+    player, opponent = state.players[state.to_move], state.players[1 - state.to_move]
+    out: list[Choice] = [] if player.first_turn and starting_card_unbuilt(player) else [END]
     hand = player.hand
-    out += [MOVES[i] for i in range(5) if hand[i]]
+    held = ((hand[0] > 0) | (hand[1] > 0) << 1 | (hand[2] > 0) << 2 | (hand[3] > 0) << 3
+            | (hand[4] > 0) << 4)
+    out += MOVES_HELD[held]
     figure = player.figure
     if figure is not None:
-        out += [SETTLES[i] for i in range(5) if hand[i]]
+        out += SETTLES_HELD[held]
         _site_steps(out, player, opponent, figure)
     if not state.migrated:
         rows = player.rows
-        out += [MIGRATES[x, y] for x in TRIBES if len(rows[x]) >= 3 for y in TRIBES if y != x]
+        for source, migrations in MIGRATES_FROM:
+            if len(rows[source]) >= 3:
+                out += migrations
     return out
-
-
-def _column_tops(player: Player, opponent: Player) -> list[tuple[str, int]]:
-    tops = []
-    if player.column:
-        tops.append((MINE, player.column[-1]))
-    if opponent.column and not opponent.first_turn:
-        tops.append(("theirs", opponent.column[-1]))
-    return tops
 
 
 def _site_steps(out: list[Choice], player: Player, opponent: Player, figure: str) -> None:
     row = player.rows[figure]
     have = len(row)
-    top = player.temple_top(figure)
-    tops = _column_tops(player, opponent)
-    out += [BUILDS[c] for c, level in tops if level == top + 1 and have >= level]
-    runs = [t for t in TRIBES if t * 3 in row]
+    temple = player.temples[figure]
+    top = temple[-1] if temple else 0
+    # The levels on top of the columns (0: nothing to take; the opponent's starting card is
+    # his until his first turn is over). A level is at least 1, so 0 never fits.
+    mine = player.column[-1] if player.column else 0
+    theirs = opponent.column[-1] if opponent.column and not opponent.first_turn else 0
+    if mine == top + 1 and have >= mine:
+        out.append(BUILD_MINE)
+    if theirs == top + 1 and have >= theirs:
+        out.append(BUILD_THEIRS)
+    if have < 3:
+        return
+    runs = [t for t, three in RUNS_OF_THREE if three in row]
     if not runs:
         return
     if "A" in runs:
-        out.append(Destroy())
+        out.append(DESTROY)
     if "H" in runs:
-        theirs = opponent.temples[figure]
-        if theirs and top < theirs[-1] <= have:
-            out.append(Rob())
+        robbed = opponent.temples[figure]
+        if robbed and top < robbed[-1] <= have:
+            out.append(ROB)
     if "M" in runs:
         out += EMIGRATES
     if "S" in runs:
-        out.append(Switch())
+        out.append(SWITCH)
     if "P" in runs:
-        out += [JUMPS[c] for c, level in tops if level == top + 2 and have >= level]
+        if mine == top + 2 and have >= mine:
+            out.append(JUMP_MINE)
+        if theirs == top + 2 and have >= theirs:
+            out.append(JUMP_THEIRS)
     out += [HALVES[t] for t in runs]
 
 

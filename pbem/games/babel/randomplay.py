@@ -15,7 +15,7 @@ from ..base import EVENT_VERSION
 from ..rng import Rng
 from .legal import discard_options, legal_steps
 from .notation import format_steps
-from .rules import act, finish_turn
+from .rules import act, finish_turn, starting_card_unbuilt
 from .state import DRAW, State, deal
 from .steps import End, Pass, Step
 from .turn import begin_turn
@@ -45,8 +45,9 @@ def _random_actions(state: State, rng: Rng) -> list[Step]:
 
     A first turn can run into a dead end (every card spent, the starting card
     unbuilt, so not even End is legal); such a draft is thrown away and drawn anew.
+    Later turns can always end, so only a first turn keeps a copy to go back to.
     """
-    start = state.copy()
+    start = state.copy() if starting_card_unbuilt(state.mover) else state
     while True:
         steps: list[Step] = []
         while state.result is None:

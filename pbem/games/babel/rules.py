@@ -299,7 +299,14 @@ def act(state: State, step: Step) -> None:
         raise IllegalStep("discards answer halvings only at the start of your turn, before you "
                           "draw; you have drawn already.")
     rule(state, step)
-    check_end(state)
+    if rule in TEMPLE_RULES:
+        check_end(state)
+
+
+#: The steps that change a temple, so the scores. The end checks follow every action
+#: (BABEL-RULINGS.md), but after any other step they would find the scores the last check
+#: found (after the step that last changed them, or after phase 3) and decide nothing new.
+TEMPLE_RULES = frozenset({build, destroy, rob, jump})
 
 
 # -- the end of the game ----------------------------------------------------

@@ -68,7 +68,7 @@ class Player:
         return "".join(t * n for t, n in zip(TRIBES, self.hand))
 
     def score(self) -> int:
-        return sum(t[-1] for t in self.temples.values() if t)
+        return sum([t[-1] for t in self.temples.values() if t])
 
     def temple_top(self, territory: str) -> int:
         temple = self.temples[territory]
@@ -180,8 +180,16 @@ def draw_tribes(state: State, n: int = DRAW_TRIBES) -> str:
     supply (the rulings put it in the draw), not the moment the last card is
     taken; cards discarded in between are shuffled in with the rest.
     """
-    drawn = ""
     hand = state.mover.hand
+    supply = state.tribe_supply
+    if len(supply) >= n:    # no reshuffle: the top n at once (the top card is the last)
+        drawn = supply[len(supply) - n:][::-1]
+        state.tribe_supply = supply[:len(supply) - n]
+        for card in drawn:
+            hand[TRIBE_INDEX[card]] += 1
+        state.phase = ACTIONS
+        return drawn
+    drawn = ""
     for _ in range(n):
         if not state.tribe_supply:
             if not state.discard:

@@ -88,6 +88,7 @@ def cmd_bench(args: argparse.Namespace, out: IO[str]) -> int:
         assert final == state, f"seed {seed}: replay differs from play"
     steps = sum(len(events) for _, events, _ in games)
     report = bench.report(play_times, replay_times, steps, steps, draft=args.draft)
+    report.update(bench.playouts(GAME, args.games, args.seed, 2, {"draft": args.draft}))
     print(json.dumps(report, indent=1), file=out)
     return commands.EXIT_OK
 

@@ -161,6 +161,7 @@ def cmd_bench(args: argparse.Namespace, out: IO[str]) -> int:
                 for g in games for e in g.events)
     report = bench.report(play_times, replay_times, sum(len(g.events) for g in games), steps,
                           players=args.players, ziggurat_cards=args.cards)
+    report.update(bench.playouts(GAME, args.games, args.seed, args.players, {"ziggurat_cards": args.cards}))
     print(json.dumps(report, indent=1), file=out)
     return EXIT_OK
 

@@ -70,7 +70,7 @@ def _plays(state: State, seat: int) -> list[StepOption]:
     """
     stand, cells = state.stands[seat], state.free_cells()
     fields = sorted((cells[hex][2], hex, tile) for hex, tile in state.tiles.items()
-                    if hex in cells and not tile.startswith("city"))   # by place
+                    if hex in cells)    # by place (a city's hex is no free cell)
     placed, (land, river_hex) = state.current.placed, _land_and_river(state.players)
     bare: dict[tuple[bool, bool], list[int]] = {}       # way answer -> places without a tile
     options: list[StepOption] = []

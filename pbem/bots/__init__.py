@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..games.base import Engine
-from ..games.rng import Rng
+from ..games.rng import SearchRng
 from .search import Budget, ismcts
 
 LEVELS = ("random", "easy", "normal", "strong")
@@ -40,7 +40,7 @@ def check_level(level: str) -> str:
 def choose(engine: Engine[Any], state: Any, seat: int, level: str, seed: int) -> str:
     """The whole decision `seat` owes in `state`, as the notation text a person would submit."""
     check_level(level)
-    rng = Rng.derived(seed, f"bot:{seat}")
+    rng = SearchRng.derived(seed, f"bot:{seat}")
     if level == "random":
         # A sample first, so that even the random bot reads nothing its seat may not know.
         return engine.random_submission(engine.determinize(state, seat, rng), seat, rng)

@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
-from .rng import Rng
+from .rng import SearchRng
 
 if TYPE_CHECKING:
     from .base import Engine
@@ -52,12 +52,12 @@ def report(play_times: list[float], replay_times: list[float], events: int, step
 def playouts(engine: Engine[Any], games: int, seed: int, seats: int,
              options: Mapping[str, str]) -> dict[str, object]:
     """Random playouts a second: from each dealt game to its end by `Engine.play_out`, as a
-    search plays them (no log, no text; the deal not counted, a search starts from a sampled
-    state), one core, and the time of one."""
+    search plays them (its draws from `SearchRng`; no log, no text; the deal not counted: a
+    search starts from a sampled state), on one core, and the time of one."""
     times = []
     for i in range(games):
         state = engine.start(seed + i, options, seats, None)
-        rng = Rng.derived(seed + i, "playout")
+        rng = SearchRng.derived(seed + i, "playout")
         start = time.perf_counter()
         while not engine.is_over(state):
             engine.play_out(state, rng)

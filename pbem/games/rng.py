@@ -11,6 +11,7 @@ and a Fisher-Yates shuffle. Golden values in tests/engine/test_rng.py pin it.
 from __future__ import annotations
 
 import hashlib
+import random
 from collections.abc import Sequence
 from typing import TypeVar
 
@@ -85,3 +86,22 @@ class Rng:
             j = self.below(i + 1)
             out[i], out[j] = out[j], out[i]
         return out
+
+
+class SearchRng(Rng):
+    """The search players' own draws (which step a playout takes, which hidden cards a sample
+    deals): never a game's chance, which stays with `Rng` and its pinned stream. The same
+    methods over Python's Mersenne Twister, seeded from the seed given, because a playout
+    draws at every step, and SplitMix64 in Python's big integers cost a fifth of a playout;
+    the twister's 64 bits come from C. Deterministic for a seed (a bot
+    decides the same again), though no golden test pins this stream across releases: a bot's
+    decision is kept as the event it made, never drawn again on replay."""
+
+    __slots__ = ("_twister",)
+
+    def __init__(self, seed: int):
+        super().__init__(seed)
+        self._twister = random.Random(self.state)
+
+    def next_u64(self) -> int:
+        return self._twister.getrandbits(64)

@@ -5,8 +5,10 @@ global `random` module, not `secrets`, not `uuid`. Each module's source is parse
 imports read (including `importlib.import_module("...")` and `__import__("...")` of a
 literal name), so a violation fails here before it runs anywhere.
 
-One exception, named: `pbem/games/bench.py` is the stopwatch of the `bench` commands and may
-read `time.perf_counter`, which times the engine from outside and decides nothing.
+Two exceptions, named: `pbem/games/bench.py` is the stopwatch of the `bench` commands and may
+read `time.perf_counter`, which times the engine from outside and decides nothing; and
+`pbem/games/rng.py` may make a seeded `random.Random` (`SearchRng`: the search players' own
+draws, never a game's chance), never call the global generator.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ CHANCE = ("random", "secrets", "uuid")
 CLOCKS = ("time", "datetime")
 #: module (relative to pbem/games) -> the clock functions it may call, and why.
 CLOCK_ALLOWED = {"bench.py": {"time.perf_counter"}}    # the benchmark's stopwatch
+#: module -> the seeded generators it may make (a class, never the module's global functions).
+CHANCE_ALLOWED = {"rng.py": {"random.Random"}}
 
 
 def top(name: str) -> str:
@@ -60,13 +64,16 @@ def violations(source: str, module: str = "<test>") -> list[str]:
             names = [name]
         for name in names:
             why = forbidden(name)
+            if (why and isinstance(node, ast.Import)
+                    and name in {top(n) for n in CHANCE_ALLOWED.get(module, ())}):
+                continue        # its uses are checked one by one below
             if why and not (top(name) in clock_modules and (name in allowed or name in clock_modules)):
                 found.append(f"{module}:{node.lineno}: imports {name} ({why})")
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
             module_name = aliases.get(node.value.id, node.value.id)
             used = f"{module_name}.{node.attr}"
-            if top(module_name) in CHANCE:
+            if top(module_name) in CHANCE and used not in CHANCE_ALLOWED.get(module, ()):
                 found.append(f"{module}:{node.lineno}: uses {used} (chance outside pbem/games/rng.py)")
             elif top(module_name) in CLOCKS and node.value.id in aliases and used not in allowed:
                 found.append(f"{module}:{node.lineno}: uses {used} (a clock)")
@@ -131,3 +138,14 @@ def test_the_stopwatch_may_read_perf_counter_only():
         "bench.py:1: imports datetime (a clock)"]
     assert violations("import time\ntime.perf_counter()", "babel/cli.py") == [
         "babel/cli.py:1: imports time (a clock)", "babel/cli.py:2: uses time.perf_counter (a clock)"]
+
+
+def test_the_generator_module_may_make_a_seeded_twister_only():
+    assert violations("import random\nrandom.Random(7)", "rng.py") == []
+    assert violations("import random\nrandom.shuffle([])", "rng.py") == [
+        "rng.py:2: uses random.shuffle (chance outside pbem/games/rng.py)"]
+    assert violations("from random import shuffle", "rng.py") == [
+        "rng.py:1: imports random (chance outside pbem/games/rng.py)"]
+    assert violations("import random\nrandom.Random(7)", "babel/bot.py") == [
+        "babel/bot.py:1: imports random (chance outside pbem/games/rng.py)",
+        "babel/bot.py:2: uses random.Random (chance outside pbem/games/rng.py)"]

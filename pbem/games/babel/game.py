@@ -16,7 +16,7 @@ from typing import Any
 from ..base import ABORTED, Decision, Draft, Engine, Event, Option, Outcome, StepOption, event_field, required
 from ..errors import GameError
 from ..rng import Rng
-from . import bot, hidden, legal, notation, position, rules, turn
+from . import bot, hidden, legal, notation, position, randomplay, rules, turn
 from . import explain as explaining
 from .cards import NAMES, TRIBES
 from .state import ACTIONS, DRAW, SUMERIANS_ALL, SUMERIANS_TOP_RUN, State, deal
@@ -181,8 +181,7 @@ class Babel(Engine[State]):
 
     def random_submission(self, state: State, seat: int, rng: Rng) -> str:
         """A uniformly random legal decision for `seat` (bots, load tests)."""
-        from .randomplay import random_decision
-        return random_decision(state, rng)
+        return randomplay.random_decision(state, rng)
 
     # -- players without people --------------------------------------------
     def determinize(self, state: State, seat: int, rng: Rng) -> State:
@@ -193,8 +192,7 @@ class Babel(Engine[State]):
 
     def play_out(self, state: State, rng: Rng) -> None:
         """The same decision as `random_submission` with `rng`, played in place (no text)."""
-        from .randomplay import random_move
-        random_move(state, rng)
+        randomplay.random_move(state, rng)
 
     playout_rounds = 3      # then `worth` (bot.py: whole random games drown a decision's mark)
 

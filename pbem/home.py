@@ -59,6 +59,7 @@ class Entry:
     since_words: str | None = None
     record_url: str = ""
     seat_url: str = ""
+    players: tuple[str, ...] = ()   # every name, seat by seat
 
     def to_json(self) -> dict:
         return {"game": self.game, "kind": self.kind, "title": self.title, "seat": self.seat,
@@ -207,7 +208,8 @@ def build(address: str, now: datetime | None = None) -> Home:
         opponents = tuple(n for i, n in enumerate(names) if i != seat)
         seat_url = links.url(links.SEAT, game_id, seat, nonce)
         common = dict(game=game_id, kind=kind, title=_title(kind), seat=seat, name=name,
-                      opponents=opponents, record_url=notify.record_url(game_id), seat_url=seat_url)
+                      opponents=opponents, record_url=notify.record_url(game_id), seat_url=seat_url,
+                      players=tuple(names))
         if winners is not None:
             home.finished.append(Entry(
                 **common, your_turn=False, waiting_for=(), since=None, deadline=None,
@@ -237,7 +239,7 @@ def build(address: str, now: datetime | None = None) -> Home:
 
 def links_entry(entry: Entry) -> dict:
     """A running game as the "your links" mail lists it."""
-    return {"title": entry.title, "names": match_title([entry.name, *entry.opponents]),
+    return {"title": entry.title, "names": match_title(list(entry.players)),
             "name": entry.name, "seat_url": entry.seat_url,
             "turn_url": entry.url if entry.your_turn else None,
             "deadline_local": entry.deadline_local, "time_left": entry.time_left,

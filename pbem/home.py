@@ -261,3 +261,17 @@ def _ago(since: datetime, now: datetime) -> str:
 def local(moment: datetime | None, mine: Settings) -> str | None:
     """A moment (since when, ended) in the player's own time zone."""
     return settings.local_deadline(moment, mine)
+
+
+# -- answers to moves mailed in --------------------------------------------------------------
+
+def confirm_reply(after: store.Loaded, seat: int, address: str, move: str,
+                  message_id: str | None) -> bool:
+    """A short answer in the game's thread to a move mailed in (In-Reply-To and References name
+    his reply), if his address asked for it; whether one was queued. Its own transaction
+    after the move's: a confirmation that fails to be written never undoes a move."""
+    if not settings.of(address).confirm_replies:
+        return False
+    with transaction():
+        notify.reply_applied(after, seat, move, message_id)
+    return True

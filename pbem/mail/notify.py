@@ -148,6 +148,13 @@ def reply_failed(loaded: Loaded, seat: int, error: GameError, text: str, message
              context={"error": str(error), "steps": text}, in_reply_to=message_id)
 
 
+def reply_applied(loaded: Loaded, seat: int, move: str, message_id: str | None) -> None:
+    """A short answer to a move mailed in, in the game's thread (for players who asked for it
+    on their home: `settings.confirm_replies`)."""
+    _to_seat("reply_applied", loaded, seat, "your move was applied",
+             context={"move": move}, in_reply_to=message_id)
+
+
 def reply_refused(loaded: Loaded, seat: int, reason: str, message_id: str | None) -> None:
     """A short refusal of a reply that cannot act (stale, or from another address), to the
     seat's own address only, in the game's thread."""

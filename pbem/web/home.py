@@ -3,6 +3,9 @@
     GET  /h/<token>                 the home: a page, or JSON (`Accept: application/json`)
     POST /h/<token>/settings        time zone, language, mail per turn or digest, confirmations
     POST /h/<token>/replace         a new home link, mailed to the address (the old one dies)
+    POST /h/<token>/rematch         a rematch of a finished game (form field `game`)
+    POST /s/<token>/rematch         the same from a seat's page (a finished game's end)
+    GET|POST /m/<token>             another player says yes to a rematch (the button: a POST)
 
 The token in the path is the capability (like a seat link); every form also carries a CSRF
 token derived from it, checked with the secret key, and the pages allow forms to post only
@@ -15,9 +18,14 @@ import hashlib
 import hmac
 
 from flask import Blueprint, current_app, render_template, request
+from sqlalchemy import select
 
-from .. import home, settings
-from ..errors import BadInput, ServerError
+from .. import home, rematch, settings, turns
+from ..errors import BadInput, NotFound, ServerError
+from ..extensions import db
+from ..mail.words import listing
+from ..models import Seat
+from .access import open_seat
 from .errors import wants_json
 
 bp = Blueprint("home", __name__)
@@ -84,3 +92,53 @@ def replace(token: str):
         return {"message": message}, 200
     return render_template("errors/error.html", status=200, title="Home link replaced",
                            message=message)
+
+
+# -- rematch -------------------------------------------------------------------------------
+
+RematchAnswer = tuple[dict, int] | tuple[str, int]
+
+
+def _rematch_answer(row) -> RematchAnswer:
+    spec = turns.Spec.from_json(row.kind, row.spec)
+    waiting = [spec.players[s][0] for s in rematch.people(spec) if s not in row.confirmed]
+    if row.started:
+        message = "The rematch has started: the invitations are on their way to every player."
+    else:
+        message = (f"The rematch is asked for: it starts when {listing(waiting)} "
+                   f"{'says' if len(waiting) == 1 else 'say'} yes (they were mailed a link).")
+    if wants_json():
+        return {"rematch": row.id, "started": row.started, "message": message}, 200
+    return render_template("errors/error.html", status=200, title="Rematch", message=message), 200
+
+
+@bp.post("/h/<token>/rematch")
+def rematch_from_home(token: str):
+    mine = home.open_home(token)
+    _check_csrf(token)
+    game_id = request.form.get("game", "")
+    seat = db.session.scalar(select(Seat.seat).where(Seat.game_id == game_id,
+                                                     Seat.email == mine.address).limit(1))
+    if seat is None:
+        raise NotFound(f"{mine.address} plays no game {game_id[:20]!r}.")
+    return _rematch_answer(rematch.ask(game_id, seat))
+
+
+@bp.post("/s/<token>/rematch")
+def rematch_from_seat(token: str):
+    access = open_seat(token)
+    return _rematch_answer(rematch.ask(access.loaded.id, access.seat))
+
+
+@bp.route("/m/<token>", methods=["GET", "POST"])
+def rematch_confirm(token: str):
+    """A player's yes to a rematch: the GET shows the button, the POST says yes (a mail
+    scanner opening the link says nothing)."""
+    row, seat, spec = rematch.read_link(token)
+    if request.method == "POST":
+        return _rematch_answer(rematch.confirm(row.id, seat))
+    if row.started:
+        return _rematch_answer(row)
+    waiting = [spec.players[s][0] for s in rematch.people(spec) if s not in row.confirmed and s != seat]
+    return render_template("home/rematch.html", title=spec.engine().title,
+                           names=[n for n, _ in spec.players], waiting=waiting, path=request.path)

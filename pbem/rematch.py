@@ -130,3 +130,20 @@ def _start(rematch_id: str) -> Rematch:
         row.started = True
         turns.start_confirmed(spec, row.id)
     return row
+
+
+def mail_home_for(game_id: str, address: str, client: str) -> None:
+    """From a finished game's public record: mail the address its home link, where it asks for
+    the rematch, if it played a person's seat in that game. The answer is the same either way
+    (nobody learns who played), and asking is counted like asking for links."""
+    with transaction():
+        limits.take(limits.LINKS_CLIENT, client)
+        seat = db.session.scalars(select(Seat).where(Seat.game_id == game_id, Seat.email == address)
+                                  .limit(1)).first()
+        if seat is None or not limits.allow(limits.LINKS_ADDRESS, address):
+            return
+        loaded = store.load(game_id)
+        if not loaded.over:
+            return
+        queue("rematch_link", seat.name, address, f"{loaded.engine.title}: your rematch",
+              {"title": loaded.engine.title, "names": loaded.names})

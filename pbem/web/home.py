@@ -25,6 +25,7 @@ from ..errors import BadInput, NotFound, ServerError
 from ..extensions import db
 from ..mail.words import listing
 from ..models import Seat
+from ..people import email_address
 from .access import open_seat
 from .errors import wants_json
 
@@ -142,3 +143,15 @@ def rematch_confirm(token: str):
     waiting = [spec.players[s][0] for s in rematch.people(spec) if s not in row.confirmed and s != seat]
     return render_template("home/rematch.html", title=spec.engine().title,
                            names=[n for n, _ in spec.players], waiting=waiting, path=request.path)
+
+
+@bp.post("/games/<game_id>/rematch")
+def rematch_from_record(game_id: str):
+    """The public record cannot tell who asks: the address gets its home link by mail."""
+    address = email_address(request.form.get("email", ""))
+    rematch.mail_home_for(game_id, address, request.remote_addr or "")
+    message = (f"If {address} played this game, a mail with the link to ask for the rematch is on "
+               "its way to that address.")
+    if wants_json():
+        return {"message": message}, 202
+    return render_template("errors/error.html", status=202, title="Rematch", message=message), 202

@@ -66,3 +66,14 @@ def test_the_home_on_a_phone_and_a_desktop(server, browser):
     assert page.get_by_text("times in Europe/Berlin").is_visible()
     assert page.locator("li.game.yours .when").first.text_content().strip().endswith(("CET", "CEST"))
     shoot(page, "games")
+    # The finished game's own page and its record offer the rematch.
+    page.locator("li.game.finished a.title").click()
+    assert page.get_by_role("button", name="Rematch: the same players again").is_visible()
+    shoot(page, "finished")
+    page.goto(f"{server.url}/games/{games[3]}/record")
+    assert page.get_by_role("button", name="Mail me the link to ask for it").is_visible()
+    shoot(page, "record")
+    page.goto(home)
+    with page.expect_navigation():
+        page.locator("li.game.finished").get_by_role("button", name="Rematch").click()
+    assert page.get_by_text("it starts when Eve says yes").is_visible()

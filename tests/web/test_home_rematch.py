@@ -102,3 +102,24 @@ def test_no_rematch_before_the_end_and_none_for_another_s_game(app, client):
     assert client.post(path + "/rematch", data={"game": other, "csrf": csrf}).status_code == 404
     with app.app_context():
         assert db.session.scalar(select(Rematch.id)) is None
+
+
+def test_the_record_of_a_finished_game_mails_its_player_the_way_to_a_rematch(app, client, smtp):
+    old = finished_game(app, [("Anna", ANNA), ("Bob", BOB)], loser=1)
+    record = client.get(f"/games/{old}/record").get_data(as_text=True)
+    assert f'action="/games/{old}/rematch"' in record
+    deliver(app)
+    smtp.clear()
+    known = client.post(f"/games/{old}/rematch", data={"email": ANNA})
+    stranger = client.post(f"/games/{old}/rematch", data={"email": "eve@example.org"})
+    assert known.status_code == stranger.status_code == 202
+    assert (known.get_data(as_text=True).replace(ANNA, "X")
+            == stranger.get_data(as_text=True).replace("eve@example.org", "X"))
+    deliver(app)
+    assert not smtp.to("eve@example.org")
+    [mail] = smtp.to(ANNA)
+    home_path = re.search(r"http://pbem\.test(/h/[A-Za-z0-9_.\-]+)", text_of(mail)).group(1)
+    page = client.get(home_path).get_data(as_text=True)
+    csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
+    asked = client.post(home_path + "/rematch", data={"game": old, "csrf": csrf}, headers=JSON)
+    assert asked.get_json()["started"] is False

@@ -143,3 +143,13 @@ def test_a_move_mailed_in_is_confirmed_in_its_thread_when_he_asked_for_it(app, s
     deliver(app)
     assert not [m for m in smtp.to(BOB) if "applied" in m["Subject"]]
     assert [m for m in smtp.to(ANNA) if "your turn" in m["Subject"]]
+
+
+def test_the_remind_command_sends_the_digest_too_for_servers_run_from_cron(app, smtp):
+    choose(app, BOB, settings.DIGEST)
+    play(app, new_game(app), 0)
+    result = app.test_cli_runner().invoke(args=["remind"])
+    assert result.exit_code == 0, result.output
+    assert statuses(app, BOB) == [settings.DIGESTED]
+    deliver(app)
+    assert [m for m in smtp.to(BOB) if m["Subject"] == "Today: your turn in Babel with Anna"]

@@ -42,10 +42,25 @@ def csrf_token(token: str) -> str:
     return hmac.new(key, b"home-csrf:" + token.encode(), hashlib.sha256).hexdigest()[:32]
 
 
+def _form() -> dict:
+    """The request's fields, from a form or a JSON object."""
+    if request.is_json:
+        body = request.get_json(silent=True)
+        if not isinstance(body, dict):
+            raise BadInput("Send a JSON object.")
+        return body
+    return request.form.to_dict()
+
+
+def _text(form: dict, key: str, default: str) -> str:
+    value = form.get(key, default)
+    if not isinstance(value, str):
+        raise BadInput(f"The field {key} must be text.")
+    return value
+
+
 def _check_csrf(token: str) -> None:
-    given = request.form.get("csrf", "") if not request.is_json else (
-        (request.get_json(silent=True) or {}).get("csrf", "") if isinstance(
-            request.get_json(silent=True), dict) else "")
+    given = _form().get("csrf", "")
     if not isinstance(given, str) or not hmac.compare_digest(given, csrf_token(token)):
         raise CsrfRefused("This form is not from your home page; reload the page and try again.")
 
@@ -71,10 +86,14 @@ def show(token: str):
 def change_settings(token: str):
     mine = home.open_home(token)
     _check_csrf(token)
-    form = request.form
+    form, current = _form(), mine
+    # A form leaves an unticked box out; JSON leaves out what it does not change.
+    confirm = form.get("confirm_replies", current.confirm_replies if request.is_json else None)
     try:
-        settings.change(mine.address, form.get("time_zone", "UTC"), form.get("language", "en"),
-                        form.get("mail_mode", settings.EACH), form.get("confirm_replies") == "on")
+        settings.change(mine.address, _text(form, "time_zone", current.time_zone),
+                        _text(form, "language", current.language),
+                        _text(form, "mail_mode", current.mail_mode),
+                        confirm is True or confirm == "on")
     except BadInput as error:
         if wants_json():
             raise
@@ -117,7 +136,7 @@ def _rematch_answer(row) -> RematchAnswer:
 def rematch_from_home(token: str):
     mine = home.open_home(token)
     _check_csrf(token)
-    game_id = request.form.get("game", "")
+    game_id = _text(_form(), "game", "")
     seat = db.session.scalar(select(Seat.seat).where(Seat.game_id == game_id,
                                                      Seat.email == mine.address).limit(1))
     if seat is None:
@@ -148,7 +167,7 @@ def rematch_confirm(token: str):
 @bp.post("/games/<game_id>/rematch")
 def rematch_from_record(game_id: str):
     """The public record cannot tell who asks: the address gets its home link by mail."""
-    address = email_address(request.form.get("email", ""))
+    address = email_address(_text(_form(), "email", ""))
     rematch.mail_home_for(game_id, address, request.remote_addr or "")
     message = (f"If {address} played this game, a mail with the link to ask for the rematch is on "
                "its way to that address.")

@@ -215,3 +215,16 @@ def test_a_game_finished_before_results_were_kept_still_shows_its_result(app, cl
         assert db.session.scalar(select(GameResult.game_id)) is None
     data = client.get(home_path(app, ANNA), headers=JSON).get_json()
     assert data["games"][0]["outcome"].startswith("You won")
+
+
+def test_settings_by_json_change_only_what_they_name(app, client):
+    path = home_path(app, ANNA)
+    csrf = re.search(r'name="csrf" value="([^"]+)"', client.get(path).get_data(as_text=True)).group(1)
+    answer = client.post(path + "/settings", json={"csrf": csrf, "confirm_replies": True})
+    assert answer.status_code == 200 and answer.get_json() == {"address": ANNA, "games": []}
+    answer = client.post(path + "/settings", json={"csrf": csrf, "time_zone": "America/New_York"})
+    assert answer.status_code == 200
+    with app.app_context():
+        assert settings.of(ANNA) == settings.Settings(ANNA, "America/New_York", "en", "each", True)
+    assert client.post(path + "/settings", json={"csrf": csrf, "language": ["de"]}).status_code == 400
+    assert client.post(path + "/settings", json=["csrf"]).status_code in (400, 403)

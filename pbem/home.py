@@ -27,6 +27,7 @@ from sqlalchemy import func, or_, select
 from . import games, limits, links, settings, store
 from .errors import LinkReplaced, LinkTampered
 from .extensions import db
+from .games.base import ABORTED_REASON
 from .mail import notify
 from .mail.compose import queue
 from .mail.words import listing, match_title
@@ -173,7 +174,7 @@ def _title(kind: str) -> str:
 def result_words(winners: list[int], seat: int, names: list[str], description: str,
                  reason: str) -> str:
     """A result as its player reads it: "You won: …", "Anna won: …", "Drawn: …"."""
-    if reason == "aborted":
+    if reason == ABORTED_REASON:
         return f"Called off: {description}"
     if not winners:
         return f"Drawn: {description}"

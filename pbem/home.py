@@ -53,7 +53,8 @@ class Entry:
     ended: datetime | None
     url: str                      # his turn link, or his standing link
     left: bool = False            # a computer plays his seat now (he resigned or ran out of time)
-    rematch: str | None = None    # a finished game's rematch: "asked" or "started"
+    rematch: str | None = None    # a finished game's rematch: "asked" (he said yes), "offered"
+                                  # (another player asks him) or "started"
     rematch_game: str | None = None
     deadline_local: str | None = None
     time_left: str | None = None
@@ -146,7 +147,7 @@ def _rows(address: str):
                     Game.created_at, Game.time_limit_days, _last(Event.seq), _last(Event.owed),
                     _last(Event.created_at), _nonce(), _turn_start(), GameResult.winners,
                     GameResult.reason, GameResult.description, GameResult.ended_at,
-                    Rematch.id, Rematch.started)
+                    Rematch.id, Rematch.started, Rematch.confirmed)
              .join(Game, Game.id == Seat.game_id)
              .outerjoin(GameResult, GameResult.game_id == Seat.game_id)
              .outerjoin(Rematch, Rematch.source == Seat.game_id)
@@ -193,7 +194,8 @@ def build(address: str, now: datetime | None = None) -> Home:
     home = Home(address, mine)
     for row in _rows(address):
         (game_id, seat, name, bot, kind, start_owed, created, days, seq, owed, last_at, nonce,
-         turn_start, winners, reason, description, ended, rematch_id, rematch_started) = row
+         turn_start, winners, reason, description, ended, rematch_id, rematch_started,
+         rematch_yes) = row
         names = [n for _, n, _ in seats.get(game_id, [])]
         bots = {s: b for s, _, b in seats.get(game_id, []) if b}
         seq = seq or 0
@@ -216,7 +218,7 @@ def build(address: str, now: datetime | None = None) -> Home:
                 **common, your_turn=False, waiting_for=(), since=None, deadline=None,
                 outcome=result_words(winners, seat, names, description or "", reason or ""),
                 ended=_utc(ended or last_at), url=seat_url, left=bool(bot),
-                rematch=None if rematch_id is None else "started" if rematch_started else "asked",
+                rematch=_rematch_state(rematch_id, rematch_started, rematch_yes, seat),
                 rematch_game=rematch_id))
             continue
         your_turn = seat in owed and not bot
@@ -247,6 +249,15 @@ def links_entry(entry: Entry) -> dict:
             "waiting_for": listing(entry.waiting_for)}
 
 
+def _rematch_state(rematch_id: str | None, started: bool | None, confirmed: list | None,
+                   seat: int) -> str | None:
+    if rematch_id is None:
+        return None
+    if started:
+        return "started"
+    return "asked" if seat in (confirmed or []) else "offered"
+
+
 def _ago(since: datetime, now: datetime) -> str:
     """How long a game has waited, in words: "3 days", "5 hours", "a few minutes"."""
     seconds = int((_utc(now) - since).total_seconds())
@@ -257,11 +268,6 @@ def _ago(since: datetime, now: datetime) -> str:
     if seconds >= 3600:
         return "an hour"
     return "a few minutes"
-
-
-def local(moment: datetime | None, mine: Settings) -> str | None:
-    """A moment (since when, ended) in the player's own time zone."""
-    return settings.local_deadline(moment, mine)
 
 
 # -- answers to moves mailed in --------------------------------------------------------------

@@ -57,6 +57,10 @@ def test_a_rematch_from_home_starts_when_the_other_player_says_yes(app, client, 
     assert shown.status_code == 200 and "Play the rematch" in shown.get_data(as_text=True)
     with app.app_context():
         assert db.session.get(Game, new) is None
+    # Bob's home offers him the rematch too.
+    bob_path, bob_csrf, bob_page = home_of(app, client, BOB)
+    assert "A rematch is asked for." in bob_page and "Play the rematch" in bob_page
+    assert "Rematch asked: waiting" in client.get(path).get_data(as_text=True)
     # Asking again is the same rematch.
     again = client.post(path + "/rematch", data={"game": old, "csrf": csrf}, headers=JSON)
     assert again.get_json()["rematch"] == new
@@ -123,3 +127,13 @@ def test_the_record_of_a_finished_game_mails_its_player_the_way_to_a_rematch(app
     csrf = re.search(r'name="csrf" value="([^"]+)"', page).group(1)
     asked = client.post(home_path + "/rematch", data={"game": old, "csrf": csrf}, headers=JSON)
     assert asked.get_json()["started"] is False
+
+
+def test_the_other_player_may_say_yes_from_his_home_too(app, client, smtp):
+    old = finished_game(app, [("Anna", ANNA), ("Bob", BOB)], loser=1)
+    path, csrf, _ = home_of(app, client, ANNA)
+    new = client.post(path + "/rematch", data={"game": old, "csrf": csrf}, headers=JSON).get_json()["rematch"]
+    bob_path, bob_csrf, _ = home_of(app, client, BOB)
+    yes = client.post(bob_path + "/rematch", data={"game": old, "csrf": bob_csrf}, headers=JSON)
+    assert yes.get_json()["started"] is True and yes.get_json()["rematch"] == new
+    assert seats(app, new) == seats(app, old)

@@ -117,7 +117,8 @@ def replace_home(address: str) -> None:
     with transaction():
         limits.take(limits.LINKS_SEAT, f"home:{address}")
         fresh = settings.renew_home_nonce(address)
-        queue("home_link", address.split("@")[0], address, "Your new home link",
+        name = db.session.scalar(select(Seat.name).where(Seat.email == address).limit(1))
+        queue("home_link", name or address.split("@")[0], address, "Your new home link",
               {"home_url": settings.home_url(address, fresh.home_nonce), "replaced": True})
 
 

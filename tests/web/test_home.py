@@ -228,3 +228,10 @@ def test_settings_by_json_change_only_what_they_name(app, client):
         assert settings.of(ANNA) == settings.Settings(ANNA, "America/New_York", "en", "each", True)
     assert client.post(path + "/settings", json={"csrf": csrf, "language": ["de"]}).status_code == 400
     assert client.post(path + "/settings", json=["csrf"]).status_code in (400, 403)
+
+
+def test_names_are_escaped_on_the_home(app, client):
+    new_game(app, [("Anna", ANNA), ("<script>alert(1)</script>", BOB)], 1)
+    page = client.get(home_path(app, ANNA)).get_data(as_text=True)
+    assert "<script>alert(1)</script>" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page

@@ -11,7 +11,8 @@
 - a computer's seat is never mailed: one from the start has no address, and a
   player whose seat was taken over gets only the end of the game;
 - a mail reply: refused (a short note to the seat's own address) or failed
-  (the step and its sentence, to the seat);
+  (the step and its sentence, to the seat); applied, a short answer in its thread for
+  a player who asked for one on his home;
 - links: the current ones to an address or a seat (nothing is invalidated),
   a link to replace them, and the new ones after a replacement;
 - reminders: one mail per address, listing games.

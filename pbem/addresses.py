@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from sqlalchemy import delete, select
 
-from . import limits, links, store
+from . import home, limits, links, settings, store
 from .errors import LinkReplaced, LinkTampered, NotFound
 from .extensions import db
 from .mail import notify
@@ -27,10 +27,10 @@ def mail_links(address: str, client: str) -> None:
     with transaction():
         limits.take(limits.LINKS_CLIENT, client)
         if limits.allow(limits.LINKS_ADDRESS, address):
-            entries = [entry for game_id, seat in store.games_of(address)
-                       if (entry := notify.links_entry(store.load(game_id), seat)) is not None]
-            if entries:
-                notify.seat_links(address, entries)
+            listed = home.build(address)
+            if listed.games:   # where it is his turn first (the home's order), and his home
+                notify.seat_links(address, [home.links_entry(e) for e in listed.yours + listed.others],
+                                  settings.home_url(address), listed.games[0].name)
 
 
 def mail_seat_links(game_id: str, seat: int) -> None:

@@ -25,7 +25,7 @@ from flask.cli import AppGroup, with_appcontext
 from flask_migrate import upgrade
 from werkzeug.serving import run_simple
 
-from . import console, games, reminders, store, turns
+from . import console, digest, games, reminders, store, turns
 from .errors import BadInput
 from .extensions import this_app
 from .inbound.ingest import Transient, ingest_bytes, ingest_maildir
@@ -196,12 +196,14 @@ def _standard_input(limit: int) -> bytes:
 @click.option("--now", default=None, help="pretend it is this UTC time (ISO 8601), for trials")
 @with_appcontext
 def remind(now: str | None):
-    """Send due reminders (one digest per address) and end games whose time ran out."""
+    """Send due reminders (one digest per address) and daily digests, and end games whose time
+    ran out."""
     try:
         moment = datetime.fromisoformat(now) if now else datetime.now(UTC)
     except ValueError:
         raise click.UsageError(f"--now {now!r}: write a time like 2030-01-31T18:00") from None
     report = reminders.run(moment)
+    digest.run(moment)   # the daily digests too: on cron, nothing else sends them
     click.echo(f"timeouts {len(report.timeouts)}, reminders {len(report.reminded)}")
 
 

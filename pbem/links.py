@@ -11,7 +11,10 @@ that a mail scanner opening every link in a mail acts on none of them:
 - a replacement link signs (game, seat, nonce): the player replaces leaked links;
 - a decline link signs (game, seat, nonce): an invited player calls the game off;
 - an unsubscribe link signs an address ("never mail me again");
-- a sign-in link signs the operator's address.
+- a sign-in link signs the operator's address;
+- a home link signs (address, nonce): the player's list of his games (`pbem.home`); a new
+  nonce kills the old link;
+- a rematch link signs (rematch, seat): a player says yes to a rematch.
 
 Keys rotate: SECRET_KEY signs; it and every key in SECRET_KEY_FALLBACKS verify.
 Links expire after LINK_MAX_AGE_DAYS; an expired link still names its game and
@@ -86,9 +89,10 @@ def read(kind: str, value: str) -> Link:
 
 # -- links that carry one thing -----------------------------------------------------------
 
-CONFIRM, REPLACE, DECLINE, UNSUBSCRIBE, SIGN_IN = (
-    "confirm", "replace", "decline", "unsubscribe", "sign-in")
-ONE_THING = {CONFIRM: "c", REPLACE: "r", DECLINE: "d", UNSUBSCRIBE: "u", SIGN_IN: "admin/in"}
+CONFIRM, REPLACE, DECLINE, UNSUBSCRIBE, SIGN_IN, HOME, REMATCH = (
+    "confirm", "replace", "decline", "unsubscribe", "sign-in", "home", "rematch")
+ONE_THING = {CONFIRM: "c", REPLACE: "r", DECLINE: "d", UNSUBSCRIBE: "u", SIGN_IN: "admin/in",
+             HOME: "h", REMATCH: "m"}
 
 
 #: Links that never expire carry no time: an unsubscribe link must work for as long as the

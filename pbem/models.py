@@ -25,6 +25,9 @@ row about it: `operations.delete_game`.)
 - `quarantine`: incoming mails that could not be read, kept for the operator.
 - `takeovers`: a player who left a game of three or four (resigned, ran out of time),
   and the point of its log from which a computer plays his seat (`seats.bot`).
+- `address_settings`: an address's home link and choices (time zone, language, mail).
+- `game_results`: each finished game's outcome, written with its last event.
+- `rematches`: a new game of a finished one asked for, waiting for the others' yes.
 
 `owed` (on games for the start, on events for after each event) records the
 seats that owe a decision then, as the engine said when the row was written:
@@ -35,7 +38,20 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Index, Integer, LargeBinary, String, Text, or_
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    String,
+    Text,
+    false,
+    or_,
+)
 from sqlalchemy.orm import Mapped, mapped_column
 
 from .extensions import Model
@@ -212,4 +228,43 @@ class Takeover(Model):
     seq: Mapped[int] = mapped_column(Integer)
     reason: Mapped[str] = mapped_column(String(16))   # "resigned" or "timeout"
     level: Mapped[str] = mapped_column(String(16))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class AddressSettings(Model):
+    """What one address chose on its home (`pbem.settings`): no row means the defaults.
+    `home_nonce` is signed into the home link; a new one kills the old link."""
+    __tablename__ = "address_settings"
+    address: Mapped[str] = mapped_column(String(254), primary_key=True)   # lower-cased
+    home_nonce: Mapped[str] = mapped_column(String(32), default="", server_default="")
+    time_zone: Mapped[str] = mapped_column(String(64), default="UTC", server_default="UTC")
+    language: Mapped[str] = mapped_column(String(16), default="en", server_default="en")
+    mail_mode: Mapped[str] = mapped_column(String(16), default="each", server_default="each")
+    confirm_replies: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    digest_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))   # the last digest
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class GameResult(Model):
+    """A finished game's outcome, written with the event that ends it (`store.append`), so
+    that a home lists results without replaying every game."""
+    __tablename__ = "game_results"
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    winners: Mapped[list] = mapped_column(JSON)     # seats
+    reason: Mapped[str] = mapped_column(String(32))
+    description: Mapped[str] = mapped_column(Text)
+    ended_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Rematch(Model):
+    """A new game of a finished one's kind with its players, asked for by one of them; it
+    starts (as game `id`) once every other person confirmed from his mailbox."""
+    __tablename__ = "rematches"
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)   # the new game's id
+    source: Mapped[str] = mapped_column(ForeignKey("games.id"), unique=True)
+    kind: Mapped[str] = mapped_column(String(32))
+    spec: Mapped[dict] = mapped_column(JSON)
+    asked_by: Mapped[int] = mapped_column(Integer)    # the seat (in the finished game) who asked
+    confirmed: Mapped[list] = mapped_column(JSON)     # seats (of the finished game) that said yes
+    started: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -36,8 +36,10 @@ from .models import (
     UNDELIVERED,
     Event,
     Game,
+    GameResult,
     Inbound,
     Mail,
+    Rematch,
     Reminder,
     Seat,
     SeatNonce,
@@ -280,6 +282,7 @@ class NotDeletable(ServerError):
 
 #: Every table that refers to a game, children first (PostgreSQL checks the foreign keys).
 TABLES = ((Event, Event.game_id), (Snapshot, Snapshot.game_id), (Reminder, Reminder.game_id),
+          (GameResult, GameResult.game_id), (Rematch, Rematch.source),
           (Takeover, Takeover.game_id), (Mail, Mail.game_id), (SeatNonce, SeatNonce.game_id),
           (Seat, Seat.game_id), (Inbound, Inbound.game_id), (Game, Game.id))
 

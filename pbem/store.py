@@ -28,7 +28,7 @@ from .errors import AlreadySubmitted, NotFound
 from .extensions import db
 from .games import base
 from .games.base import Decision, Engine
-from .models import Event, Game, Seat, SeatNonce, Snapshot, Takeover
+from .models import Event, Game, GameResult, Seat, SeatNonce, Snapshot, Takeover
 
 SEED_BITS = 63   # fits a signed BIGINT
 
@@ -277,6 +277,9 @@ def append(loaded: Loaded, event: dict) -> Loaded:
     db.session.add(Event(game_id=loaded.id, seq=seq, seat=event.get("seat"),
                          type=event["type"], v=event.get("v", 1), data=event,
                          owed=owed_seats(engine, state)))
+    if (outcome := engine.outcome(state)) is not None:   # the home lists it without a replay
+        db.session.add(GameResult(game_id=loaded.id, winners=list(outcome.winners),
+                                  reason=outcome.reason, description=outcome.description))
     every = current_app.config.get("SNAPSHOT_EVERY", 16)
     if every and seq % every == 0 and (data := engine.snapshot(state)) is not None:
         db.session.add(Snapshot(game_id=loaded.id, seq=seq, rules=engine.rules_version, state=data))

@@ -175,6 +175,12 @@ def _create(spec: Spec, game_id: str | None = None) -> store.Loaded:
     return loaded
 
 
+def start_confirmed(spec: Spec, game_id: str) -> store.Loaded:
+    """A game every player has said yes to (a rematch, `pbem.rematch`): created with that id
+    and its invitations, in the caller's transaction."""
+    return _create(checked(spec), game_id=game_id)
+
+
 def propose(spec: Spec, client: str) -> Proposal:
     """A game asked for on the start page: only its creator (the first player) is mailed,
     with a link to confirm it. Counted per client and per creator's address."""

@@ -14,7 +14,7 @@ import logging
 import threading
 import time
 
-from . import botplay, reminders
+from . import botplay, digest, reminders
 from .mail.deliver import deliver_due
 
 log = logging.getLogger(__name__)
@@ -46,6 +46,7 @@ def _deliver_and_remind(app, stop: threading.Event, deliver_every: float,
                 deliver_due()
                 if time.monotonic() >= next_remind:
                     reminders.run()
+                    digest.run()   # daily digests for addresses that asked for them
                     next_remind = time.monotonic() + remind_every
         except Exception:   # keep working: the mail stays in the outbox, the next round retries
             log.exception("background work failed; trying again")

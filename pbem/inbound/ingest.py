@@ -27,7 +27,7 @@ from email.utils import parseaddr
 
 from sqlalchemy.exc import InterfaceError, OperationalError
 
-from .. import inbox, store, turns
+from .. import home, inbox, store, turns
 from ..errors import AlreadySubmitted, NotFound
 from ..games.errors import GameError
 from ..mail.bounces import bounced_mail_id, failures
@@ -182,7 +182,9 @@ def _ingest(msg: EmailMessage, key: str, recipients) -> Result:
     except GameError as error:
         inbox.failed(key, sender, loaded.id, ref.seat, error, text, message_id)
         return Result("failed", str(error), loaded.id)
-    return Result("applied", loaded.engine.notation(after.recent[-1], ref.seat), loaded.id)
+    move = loaded.engine.notation(after.recent[-1], ref.seat)
+    home.confirm_reply(after, ref.seat, sender, move, message_id)   # if he asked for it
+    return Result("applied", move, loaded.id)
 
 
 def _refuse(key: str, sender: str, game_id: str, seat: int, reason: str,

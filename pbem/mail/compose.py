@@ -18,7 +18,7 @@ from email.utils import formataddr, formatdate, parseaddr
 
 from flask import current_app, render_template
 
-from .. import links
+from .. import links, settings
 from ..config import mail_domain
 from ..extensions import db
 from ..models import Mail
@@ -78,6 +78,7 @@ def queue(kind: str, to_name: str, to_addr: str, subject: str, context: dict, *,
         if in_reply_to is None and game_id is not None and seat is not None:
             in_reply_to = thread_root(game_id, seat)
     context["unsubscribe_url"] = unsubscribe_url(to_addr)
+    context.setdefault("home_url", settings.home_url(to_addr))   # every game of this address
     html = render_template(f"mail/{kind}.html", **context)
     footer = render_template("mail/_footer.html", **context)
     html = html.replace("</body>", footer + "</body>", 1) if "</body>" in html else html + footer
@@ -86,7 +87,8 @@ def queue(kind: str, to_name: str, to_addr: str, subject: str, context: dict, *,
                 subject=clean(subject, 300),
                 text=render_template(f"mail/{kind}.txt", **context).rstrip("\n") + "\n"
                 + render_template("mail/_footer.txt", **context),
-                html=html, message_id=message_id, in_reply_to=in_reply_to, reply_to=reply_to)
+                html=html, message_id=message_id, in_reply_to=in_reply_to, reply_to=reply_to,
+                status=settings.initial_status(kind, to_addr))   # held for a daily digest?
     db.session.add(mail)
     return mail
 

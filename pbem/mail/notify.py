@@ -11,7 +11,8 @@
 - a computer's seat is never mailed: one from the start has no address, and a
   player whose seat was taken over gets only the end of the game;
 - a mail reply: refused (a short note to the seat's own address) or failed
-  (the step and its sentence, to the seat);
+  (the step and its sentence, to the seat); applied, a short answer in its thread for
+  a player who asked for one on his home;
 - links: the current ones to an address or a seat (nothing is invalidated),
   a link to replace them, and the new ones after a replacement;
 - reminders: one mail per address, listing games.
@@ -142,24 +143,17 @@ def unreachable(loaded: Loaded, seat: int) -> None:
                      context={"unreachable": loaded.names[seat]})
 
 
-def links_entry(loaded: Loaded, seat: int) -> dict | None:
-    """A running game's current links for the mail that lists an address's games."""
-    if loaded.over:
-        return None
-    decision = None if store.bot_of(loaded.id, seat) else loaded.decision_of(seat)
-    return {
-        "title": loaded.engine.title,
-        "names": match_title(loaded.names),
-        "name": loaded.names[seat],
-        "seat_url": links.url(links.SEAT, loaded.id, seat, store.current_nonce(loaded.id, seat)),
-        "turn_url": links.url(links.TURN, loaded.id, seat, loaded.seq) if decision else None,
-    }
-
-
 def reply_failed(loaded: Loaded, seat: int, error: GameError, text: str, message_id: str | None) -> None:
     """A mail reply that is not a legal decision: the step and its sentence; nothing applied."""
     _to_seat("reply_failed", loaded, seat, "your reply was not applied",
              context={"error": str(error), "steps": text}, in_reply_to=message_id)
+
+
+def reply_applied(loaded: Loaded, seat: int, move: str, message_id: str | None) -> None:
+    """A short answer to a move mailed in, in the game's thread (for players who asked for it
+    on their home: `settings.confirm_replies`)."""
+    _to_seat("reply_applied", loaded, seat, "your move was applied",
+             context={"move": move}, in_reply_to=message_id)
 
 
 def reply_refused(loaded: Loaded, seat: int, reason: str, message_id: str | None) -> None:
@@ -169,10 +163,11 @@ def reply_refused(loaded: Loaded, seat: int, reason: str, message_id: str | None
              context={"reason": reason}, in_reply_to=message_id)
 
 
-def seat_links(to_addr: str, entries: list[dict]) -> None:
-    """The current links to every running game of one address, in one mail."""
-    queue("seat_links", entries[0]["name"], to_addr, "Your links to your games",
-          {"entries": entries})
+def seat_links(to_addr: str, entries: list[dict], home_url: str, name: str) -> None:
+    """The current links to every running game of one address (where it is his turn first),
+    and his home, in one mail."""
+    queue("seat_links", name, to_addr, "Your links to your games",
+          {"entries": entries, "home_url": home_url})
 
 
 def reminder(to_addr: str, name: str, entries: list[dict]) -> None:

@@ -4,6 +4,7 @@
 - `play`: turn and seat links (pages and JSON): view, preview, submit, resign, renew;
 - `addresses`: links mailed to an address, replacing leaked links, unsubscribing;
 - `record`: a game's record with its score chart;
+- `home`: a player's home: all his games, his settings, rematches;
 - `outbox`: the local outbox page (only when OUTBOX_PAGE is on);
 - `admin`: the operator's page (only when ADMIN_EMAIL is set);
 - `gamestatic`: each game's own stylesheet and script, kept beside its templates;
@@ -17,7 +18,7 @@ from flask import request
 
 from ..extensions import db
 from ..mail.words import listing, match_title
-from . import addresses, admin, errors, gamestatic, lobby, outbox, play, record, security
+from . import addresses, admin, errors, gamestatic, home, lobby, outbox, play, record, security
 from .hexmap import hex_layout
 
 #: Endpoints serving files: they never touch the database.
@@ -44,6 +45,7 @@ def init_app(app) -> None:
     app.register_blueprint(play.bp)
     app.register_blueprint(addresses.bp)
     app.register_blueprint(record.bp)
+    app.register_blueprint(home.bp)
     gamestatic.init_app(app)
     if app.config.get("OUTBOX_PAGE"):
         app.register_blueprint(outbox.bp)

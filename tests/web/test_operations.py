@@ -340,7 +340,7 @@ def test_asking_for_links_mails_only_that_address_fresh_links_to_its_running_gam
     assert rcpts == [ANNA] and [a.addr_spec for a in mail["To"].addresses] == [ANNA]
     assert mail["Subject"] == "Your links to your games"
     text = text_of(mail)
-    assert "Babel: Anna vs Bob (your turn)" in text and "Babel: Carol vs Anna\n" in text
+    assert "Babel: Anna vs Bob (your turn)" in text and "Babel: Carol vs Anna (waiting for Carol)\n" in text
     assert "Dave" not in text                            # a game that is over is not listed
     found = paths_in(mail)
     assert len(found["turn"]) == 1 and len(found["seat"]) == 2

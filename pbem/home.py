@@ -1,0 +1,285 @@
+"""A player's home: every game his address plays, in one list, from one signed link (`/h/…`).
+
+The home is one view (`Home`), rendered as a page, as JSON and in the "your links" mail:
+- games waiting for him first, the most urgent deadline first (then the longest waiting);
+- then games waiting for others (for whom, since when), the longest waiting first;
+- then finished games, the latest first, with the result.
+Each entry links to the turn he owes (a turn link) or to his standing seat link.
+
+It is read in two queries whatever the number of games: his seats with each game's last
+event, live seat nonce and result (`game_results`, written with a game's last event); then
+every seat of those games, for the opponents' names. Only a game finished before the results
+table existed is replayed for its result.
+
+The home link signs (address, nonce) (`settings.home_nonce`); replacing it kills the old one
+and mails the new one to the address (so a leaked home link is replaced from the leak too,
+and only the owner gets the new one).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+
+from flask import current_app
+from sqlalchemy import func, or_, select
+
+from . import games, limits, links, settings, store
+from .errors import LinkReplaced, LinkTampered
+from .extensions import db
+from .games.base import ABORTED_REASON
+from .mail import notify
+from .mail.compose import queue
+from .mail.words import listing, match_title
+from .models import Event, Game, GameResult, Rematch, Seat, SeatNonce, utcnow
+from .settings import Settings
+from .transaction import transaction
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One game as its player's home lists it."""
+    game: str
+    kind: str
+    title: str
+    seat: int
+    name: str                     # his name in that game
+    your_turn: bool
+    opponents: tuple[str, ...]
+    waiting_for: tuple[str, ...]  # the names the game waits for (him included: "you")
+    since: datetime | None        # since when it waits (None: finished)
+    deadline: datetime | None     # his deadline (a time limit), when it is his turn
+    outcome: str | None           # a finished game's result, in words
+    ended: datetime | None
+    url: str                      # his turn link, or his standing link
+    left: bool = False            # a computer plays his seat now (he resigned or ran out of time)
+    rematch: str | None = None    # a finished game's rematch: "asked" (he said yes), "offered"
+                                  # (another player asks him) or "started"
+    rematch_game: str | None = None
+    deadline_local: str | None = None
+    time_left: str | None = None
+    since_words: str | None = None
+    record_url: str = ""
+    seat_url: str = ""
+    players: tuple[str, ...] = ()   # every name, seat by seat
+
+    def to_json(self) -> dict:
+        return {"game": self.game, "kind": self.kind, "title": self.title, "seat": self.seat,
+                "your_turn": self.your_turn,
+                "deadline": _iso(self.deadline), "opponents": list(self.opponents),
+                "outcome": self.outcome, "url": self.url}
+
+
+@dataclass(frozen=True)
+class Home:
+    address: str
+    settings: Settings
+    yours: list[Entry] = field(default_factory=list)      # waiting for him
+    others: list[Entry] = field(default_factory=list)     # waiting for others
+    finished: list[Entry] = field(default_factory=list)
+
+    @property
+    def games(self) -> list[Entry]:
+        return [*self.yours, *self.others, *self.finished]
+
+    def to_json(self) -> dict:
+        return {"address": self.address, "games": [e.to_json() for e in self.games]}
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return None if moment is None else _utc(moment).replace(microsecond=0).isoformat()
+
+
+def _utc(moment: datetime) -> datetime:
+    return moment.astimezone(UTC) if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+# -- the link ------------------------------------------------------------------------------
+
+def open_home(token: str) -> Settings:
+    """The address a home link opens, while its nonce is the live one; LinkTampered,
+    LinkExpired or LinkReplaced otherwise."""
+    payload = links.unsign(links.HOME, token, current_app.config["LINK_MAX_AGE_DAYS"] * 86400)
+    if not (isinstance(payload, list) and len(payload) == 2
+            and all(isinstance(x, str) for x in payload)):
+        raise LinkTampered()
+    address, nonce = payload
+    found = settings.of(address)
+    if found.home_nonce != nonce:
+        raise LinkReplaced("This home link was replaced by a newer one, which was mailed to its "
+                           "address.", renew_path=None)
+    return found
+
+
+def replace_home(address: str) -> None:
+    """A new home link for the address, mailed to it; the old one stops working at once
+    (at most once in a while, like links)."""
+    with transaction():
+        limits.take(limits.LINKS_SEAT, f"home:{address}")
+        fresh = settings.renew_home_nonce(address)
+        name = db.session.scalar(select(Seat.name).where(Seat.email == address).limit(1))
+        queue("home_link", name or address.split("@")[0], address, "Your new home link",
+              {"home_url": settings.home_url(address, fresh.home_nonce), "replaced": True})
+
+
+# -- the listing -----------------------------------------------------------------------------
+
+def _last(column):
+    """`column` of the seat's game's last event (NULL before the first)."""
+    return (select(column).where(Event.game_id == Seat.game_id).order_by(Event.seq.desc())
+            .limit(1).correlate(Seat).scalar_subquery())
+
+
+def _nonce():
+    return (select(SeatNonce.nonce).where(SeatNonce.game_id == Seat.game_id,
+                                          SeatNonce.seat == Seat.seat)
+            .order_by(SeatNonce.id.desc()).limit(1).correlate(Seat).scalar_subquery())
+
+
+def _turn_start():
+    """When the seat's turn began: the last event by anybody else."""
+    return (select(func.max(Event.created_at)).where(
+        Event.game_id == Seat.game_id, or_(Event.seat != Seat.seat, Event.seat.is_(None)))
+        .correlate(Seat).scalar_subquery())
+
+
+def _rows(address: str):
+    query = (select(Seat.game_id, Seat.seat, Seat.name, Seat.bot, Game.kind, Game.owed,
+                    Game.created_at, Game.time_limit_days, _last(Event.seq), _last(Event.owed),
+                    _last(Event.created_at), _nonce(), _turn_start(), GameResult.winners,
+                    GameResult.reason, GameResult.description, GameResult.ended_at,
+                    Rematch.id, Rematch.started, Rematch.confirmed)
+             .join(Game, Game.id == Seat.game_id)
+             .outerjoin(GameResult, GameResult.game_id == Seat.game_id)
+             .outerjoin(Rematch, Rematch.source == Seat.game_id)
+             .where(Seat.email == address))
+    return db.session.execute(query).all()
+
+
+def _all_seats(address: str) -> dict[str, list[tuple[int, str, str | None]]]:
+    mine = select(Seat.game_id).where(Seat.email == address).scalar_subquery()
+    out: dict[str, list[tuple[int, str, str | None]]] = {}
+    for game_id, seat, name, bot in db.session.execute(
+            select(Seat.game_id, Seat.seat, Seat.name, Seat.bot).where(Seat.game_id.in_(mine))
+            .order_by(Seat.game_id, Seat.seat)):
+        out.setdefault(game_id, []).append((seat, name, bot))
+    return out
+
+
+def _title(kind: str) -> str:
+    try:
+        return games.get(kind).title
+    except games.UnknownGame:
+        return kind
+
+
+def result_words(winners: list[int], seat: int, names: list[str], description: str,
+                 reason: str) -> str:
+    """A result as its player reads it: "You won: …", "Anna won: …", "Drawn: …"."""
+    if reason == ABORTED_REASON:
+        return f"Called off: {description}"
+    if not winners:
+        return f"Drawn: {description}"
+    named = ["you" if w == seat else names[w] for w in winners]
+    who = listing(named)
+    head = "You won" if named == ["you"] else f"{who[0].upper()}{who[1:]} won"
+    return f"{head}: {description}"
+
+
+def build(address: str, now: datetime | None = None) -> Home:
+    """The address's home (see the module's doc): two queries for all his games."""
+    address = address.strip().lower()
+    now = now or utcnow()
+    mine = settings.of(address)
+    seats = _all_seats(address)
+    home = Home(address, mine)
+    for row in _rows(address):
+        (game_id, seat, name, bot, kind, start_owed, created, days, seq, owed, last_at, nonce,
+         turn_start, winners, reason, description, ended, rematch_id, rematch_started,
+         rematch_yes) = row
+        names = [n for _, n, _ in seats.get(game_id, [])]
+        bots = {s: b for s, _, b in seats.get(game_id, []) if b}
+        seq = seq or 0
+        owed = start_owed if not seq else owed
+        last_at = _utc(last_at or created)
+        if owed is None or (not owed and winners is None):   # written before `owed`, or results
+            loaded = store.load(game_id)
+            owed = store.owed_seats(loaded.engine, loaded.state)
+            outcome = loaded.engine.outcome(loaded.state)
+            if outcome is not None:
+                winners, reason, description = list(outcome.winners), outcome.reason, outcome.description
+                ended = last_at
+        opponents = tuple(n for i, n in enumerate(names) if i != seat)
+        seat_url = links.url(links.SEAT, game_id, seat, nonce)
+        common = dict(game=game_id, kind=kind, title=_title(kind), seat=seat, name=name,
+                      opponents=opponents, record_url=notify.record_url(game_id), seat_url=seat_url,
+                      players=tuple(names))
+        if winners is not None:
+            home.finished.append(Entry(
+                **common, your_turn=False, waiting_for=(), since=None, deadline=None,
+                outcome=result_words(winners, seat, names, description or "", reason or ""),
+                ended=_utc(ended or last_at), url=seat_url, left=bool(bot),
+                rematch=_rematch_state(rematch_id, rematch_started, rematch_yes, seat),
+                rematch_game=rematch_id))
+            continue
+        your_turn = seat in owed and not bot
+        since = _utc(turn_start or created) if your_turn and seq else last_at
+        deadline = since + timedelta(days=days) if your_turn and days else None
+        waiting_for = tuple(names[s] + " (computer)" if s in bots else "you" if s == seat
+                            else names[s] for s in owed)
+        entry = Entry(**common, your_turn=your_turn, waiting_for=waiting_for, since=since,
+                      deadline=deadline, outcome=None, ended=None,
+                      url=links.url(links.TURN, game_id, seat, seq) if your_turn else seat_url,
+                      left=bool(bot), deadline_local=settings.local_deadline(deadline, mine),
+                      time_left=settings.time_left(deadline, now),
+                      since_words=_ago(since, now))
+        (home.yours if your_turn else home.others).append(entry)
+    far = datetime.max.replace(tzinfo=UTC)
+    home.yours.sort(key=lambda e: (e.deadline or far, e.since or far, e.game))
+    home.others.sort(key=lambda e: (e.since or far, e.game))
+    home.finished.sort(key=lambda e: (e.ended or far, e.game), reverse=True)
+    return home
+
+
+def links_entry(entry: Entry) -> dict:
+    """A running game as the "your links" mail lists it."""
+    return {"title": entry.title, "names": match_title(list(entry.players)),
+            "name": entry.name, "seat_url": entry.seat_url,
+            "turn_url": entry.url if entry.your_turn else None,
+            "deadline_local": entry.deadline_local, "time_left": entry.time_left,
+            "waiting_for": listing(entry.waiting_for)}
+
+
+def _rematch_state(rematch_id: str | None, started: bool | None, confirmed: list | None,
+                   seat: int) -> str | None:
+    if rematch_id is None:
+        return None
+    if started:
+        return "started"
+    return "asked" if seat in (confirmed or []) else "offered"
+
+
+def _ago(since: datetime, now: datetime) -> str:
+    """How long a game has waited, in words: "3 days", "5 hours", "a few minutes"."""
+    seconds = int((_utc(now) - since).total_seconds())
+    if seconds >= 2 * 86400:
+        return f"{seconds // 86400} days"
+    if seconds >= 2 * 3600:
+        return f"{seconds // 3600} hours"
+    if seconds >= 3600:
+        return "an hour"
+    return "a few minutes"
+
+
+# -- answers to moves mailed in --------------------------------------------------------------
+
+def confirm_reply(after: store.Loaded, seat: int, address: str, move: str,
+                  message_id: str | None) -> bool:
+    """A short answer in the game's thread to a move mailed in (In-Reply-To and References name
+    his reply), if his address asked for it; whether one was queued. Its own transaction
+    after the move's: a confirmation that fails to be written never undoes a move."""
+    if not settings.of(address).confirm_replies:
+        return False
+    with transaction():
+        notify.reply_applied(after, seat, move, message_id)
+    return True

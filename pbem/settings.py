@@ -1,0 +1,170 @@
+"""What each address chose on its home: its time zone, its language, how it wants mail, and
+whether a move it mailed is confirmed by a short answer. Stored per address
+(`address_settings`); an address without a row has the defaults.
+
+- The time zone (an IANA name, read with zoneinfo) shows deadlines in the player's own time:
+  `local_deadline(when, settings)` is the one function pages and mails call for that.
+- The language is kept for when pages are translated; nothing is translated yet.
+- Mail: a mail for every turn (EACH, the default), or one daily digest (DIGEST) of the games
+  waiting for him. With DIGEST his turn mails are still written to the outbox, as HELD (never
+  sent on their own); the digest (`pbem.digest`) lists his waiting games and marks them
+  DIGESTED in the transaction that queues it. Going back to EACH releases the held ones.
+- The home link signs (address, `home_nonce`); a new nonce kills the old link.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+
+from sqlalchemy import select, update
+
+from . import links
+from .errors import BadInput
+from .extensions import db
+from .models import PENDING, AddressSettings, Mail, utcnow
+from .store import new_nonce
+from .transaction import transaction
+
+EACH, DIGEST = "each", "digest"
+MAIL_MODES = {EACH: "A mail for every turn", DIGEST: "One daily digest of the games waiting for me"}
+#: Languages a player may choose. Pages and mails are not translated yet: the choice is kept.
+LANGUAGES = {"en": "English", "de": "Deutsch", "fr": "Français", "es": "Español", "it": "Italiano",
+             "nl": "Nederlands"}
+#: Mail statuses of a digest player's turn mails: kept in the outbox, never sent on their own.
+HELD, DIGESTED = "held", "digested"
+#: The kinds of mail a digest holds back (everything else goes out at once).
+HELD_KINDS = ("turn",)
+
+
+@dataclass(frozen=True)
+class Settings:
+    address: str
+    time_zone: str = "UTC"
+    language: str = "en"
+    mail_mode: str = EACH
+    confirm_replies: bool = False
+    home_nonce: str = ""
+
+    @property
+    def zone(self) -> ZoneInfo:
+        return _zone(self.time_zone)
+
+
+def _zone(name: str) -> ZoneInfo:
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo("UTC")
+
+
+def _of_row(row: AddressSettings) -> Settings:
+    return Settings(row.address, row.time_zone, row.language, row.mail_mode,
+                    bool(row.confirm_replies), row.home_nonce or "")
+
+
+def of(address: str) -> Settings:
+    """The address's settings (the defaults without a row): one query."""
+    address = address.strip().lower()
+    row = db.session.get(AddressSettings, address)
+    return _of_row(row) if row is not None else Settings(address)
+
+
+def local_deadline(when: datetime | None, settings: Settings | None) -> str | None:
+    """A deadline in the player's own time zone, for pages and mails:
+    "Tue 24 Nov 2026, 18:00 CET". None stays None (no deadline)."""
+    if when is None:
+        return None
+    when = when if when.tzinfo else when.replace(tzinfo=UTC)
+    local = when.astimezone(settings.zone if settings is not None else UTC)
+    return local.strftime("%a %d %b %Y, %H:%M ") + (local.tzname() or "")
+
+
+def time_left(when: datetime | None, now: datetime | None = None) -> str | None:
+    """How long until a deadline, in words: "2 days 5 hours", "40 minutes", "overdue"."""
+    if when is None:
+        return None
+    when = when if when.tzinfo else when.replace(tzinfo=UTC)
+    seconds = int((when - (now or utcnow())).total_seconds())
+    if seconds <= 0:
+        return "overdue"
+    days, hours, minutes = seconds // 86400, seconds % 86400 // 3600, seconds % 3600 // 60
+    if days:
+        return f"{days} day{'s' * (days != 1)}" + (f" {hours} hour{'s' * (hours != 1)}" if hours else "")
+    if hours:
+        return f"{hours} hour{'s' * (hours != 1)}" + (f" {minutes} min" if minutes else "")
+    return f"{max(minutes, 1)} minute{'s' * (max(minutes, 1) != 1)}"
+
+
+def zones() -> list[str]:
+    """The IANA zones a player may choose, sorted (for the form's list)."""
+    return sorted(z for z in available_timezones() if "/" in z and not z.startswith(("Etc/", "SystemV/")))
+
+
+def checked(time_zone: str, language: str, mail_mode: str) -> tuple[str, str, str]:
+    """The choices as stored; BadInput names the one refused."""
+    time_zone = (time_zone or "").strip()
+    if time_zone != "UTC" and time_zone not in available_timezones():
+        raise BadInput(f"{time_zone[:60]!r} is not a time zone; choose one like Europe/Berlin.")
+    if language not in LANGUAGES:
+        raise BadInput(f"{language[:20]!r} is not a language offered here.")
+    if mail_mode not in MAIL_MODES:
+        raise BadInput("Choose a mail for every turn, or a daily digest.")
+    return time_zone, language, mail_mode
+
+
+def change(address: str, time_zone: str, language: str, mail_mode: str,
+           confirm_replies: bool) -> Settings:
+    """Store an address's choices. Going back from the digest to a mail per turn releases the
+    turn mails held for the digest (due now), so none is lost."""
+    time_zone, language, mail_mode = checked(time_zone, language, mail_mode)
+    with transaction():
+        row = _row(address, lock=True)
+        row.time_zone, row.language, row.confirm_replies = time_zone, language, confirm_replies
+        row.mail_mode, row.updated_at = mail_mode, utcnow()
+        if mail_mode == EACH:
+            db.session.execute(update(Mail).where(Mail.to_addr == row.address, Mail.status == HELD)
+                               .values(status=PENDING, next_attempt_at=utcnow())
+                               .execution_options(synchronize_session=False))
+        settings = _of_row(row)
+    return settings
+
+
+def _row(address: str, lock: bool = False) -> AddressSettings:
+    """The address's row, made with the defaults when it has none (not committed)."""
+    address = address.strip().lower()
+    query = select(AddressSettings).where(AddressSettings.address == address)
+    row = db.session.scalars(query.with_for_update() if lock else query).first()
+    if row is None:
+        row = AddressSettings(address=address, home_nonce="", time_zone="UTC", language="en",
+                              mail_mode=EACH, confirm_replies=False, updated_at=utcnow())
+        db.session.add(row)
+        db.session.flush()
+    return row
+
+
+def renew_home_nonce(address: str) -> Settings:
+    """A new home link for the address: the old one stops working (not committed)."""
+    row = _row(address, lock=True)
+    row.home_nonce, row.updated_at = new_nonce(), utcnow()
+    db.session.flush()
+    return _of_row(row)
+
+
+def home_url(address: str, nonce: str | None = None) -> str:
+    """The address's home link (`pbem.home`; its live nonce read unless given)."""
+    address = address.strip().lower()
+    if nonce is None:
+        nonce = of(address).home_nonce
+    return links.url_of(links.HOME, [address, nonce])
+
+
+def initial_status(kind: str, to_addr: str) -> str:
+    """The status a mail is queued with: HELD for a turn mail to an address that wants a
+    digest (the digest sends it, in words, with the others), else PENDING."""
+    if kind not in HELD_KINDS:
+        return PENDING
+    mode = db.session.scalar(select(AddressSettings.mail_mode).where(
+        AddressSettings.address == to_addr.strip().lower()))
+    return HELD if mode == DIGEST else PENDING

@@ -1,0 +1,176 @@
+"""A player's home: all the games of his address, and his settings.
+
+    GET  /h/<token>                 the home: a page, or JSON (`Accept: application/json`)
+    POST /h/<token>/settings        time zone, language, mail per turn or digest, confirmations
+    POST /h/<token>/replace         a new home link, mailed to the address (the old one dies)
+    POST /h/<token>/rematch         a rematch of a finished game (form field `game`)
+    POST /s/<token>/rematch         the same from a seat's page (a finished game's end)
+    GET|POST /m/<token>             another player says yes to a rematch (the button: a POST)
+
+The token in the path is the capability (like a seat link); every form also carries a CSRF
+token derived from it, checked with the secret key, and the pages allow forms to post only
+to this server (the Content-Security-Policy's `form-action 'self'`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+
+from flask import Blueprint, current_app, render_template, request
+from sqlalchemy import select
+
+from .. import home, rematch, settings, turns
+from ..errors import BadInput, NotFound, ServerError
+from ..extensions import db
+from ..mail.words import listing
+from ..models import Seat
+from ..people import email_address
+from .access import open_seat
+from .errors import wants_json
+
+bp = Blueprint("home", __name__)
+
+
+class CsrfRefused(ServerError):
+    status, title = 403, "Form refused"
+
+
+def csrf_token(token: str) -> str:
+    key = current_app.config["SECRET_KEY"]
+    key = key.encode() if isinstance(key, str) else key
+    return hmac.new(key, b"home-csrf:" + token.encode(), hashlib.sha256).hexdigest()[:32]
+
+
+def _form() -> dict:
+    """The request's fields, from a form or a JSON object."""
+    if request.is_json:
+        body = request.get_json(silent=True)
+        if not isinstance(body, dict):
+            raise BadInput("Send a JSON object.")
+        return body
+    return request.form.to_dict()
+
+
+def _text(form: dict, key: str, default: str) -> str:
+    value = form.get(key, default)
+    if not isinstance(value, str):
+        raise BadInput(f"The field {key} must be text.")
+    return value
+
+
+def _check_csrf(token: str) -> None:
+    given = _form().get("csrf", "")
+    if not isinstance(given, str) or not hmac.compare_digest(given, csrf_token(token)):
+        raise CsrfRefused("This form is not from your home page; reload the page and try again.")
+
+
+def render(token: str, listed: home.Home, message: str | None = None, error: str | None = None,
+           status: int = 200):
+    if wants_json():
+        return listed.to_json(), status
+    return render_template("home/home.html", home=listed, path=f"/h/{token}", csrf=csrf_token(token),
+                           message=message, error=error, zones=settings.zones(),
+                           languages=settings.LANGUAGES, mail_modes=settings.MAIL_MODES,
+                           local=lambda moment: settings.local_deadline(moment, listed.settings)
+                           ), status
+
+
+@bp.get("/h/<token>")
+def show(token: str):
+    mine = home.open_home(token)
+    return render(token, home.build(mine.address))
+
+
+@bp.post("/h/<token>/settings")
+def change_settings(token: str):
+    mine = home.open_home(token)
+    _check_csrf(token)
+    form, current = _form(), mine
+    # A form leaves an unticked box out; JSON leaves out what it does not change.
+    confirm = form.get("confirm_replies", current.confirm_replies if request.is_json else None)
+    try:
+        settings.change(mine.address, _text(form, "time_zone", current.time_zone),
+                        _text(form, "language", current.language),
+                        _text(form, "mail_mode", current.mail_mode),
+                        confirm is True or confirm == "on")
+    except BadInput as error:
+        if wants_json():
+            raise
+        return render(token, home.build(mine.address), error=error.message, status=400)
+    return render(token, home.build(mine.address), message="Your settings were saved.")
+
+
+@bp.post("/h/<token>/replace")
+def replace(token: str):
+    mine = home.open_home(token)
+    _check_csrf(token)
+    home.replace_home(mine.address)
+    message = ("Your home link was replaced: this one no longer works. The new one is on its way "
+               "to your mailbox.")
+    if wants_json():
+        return {"message": message}, 200
+    return render_template("errors/error.html", status=200, title="Home link replaced",
+                           message=message)
+
+
+# -- rematch -------------------------------------------------------------------------------
+
+RematchAnswer = tuple[dict, int] | tuple[str, int]
+
+
+def _rematch_answer(row) -> RematchAnswer:
+    spec = turns.Spec.from_json(row.kind, row.spec)
+    waiting = [spec.players[s][0] for s in rematch.people(spec) if s not in row.confirmed]
+    if row.started:
+        message = "The rematch has started: the invitations are on their way to every player."
+    else:
+        message = (f"The rematch is asked for: it starts when {listing(waiting)} "
+                   f"{'says' if len(waiting) == 1 else 'say'} yes (they were mailed a link).")
+    if wants_json():
+        return {"rematch": row.id, "started": row.started, "message": message}, 200
+    return render_template("errors/error.html", status=200, title="Rematch", message=message), 200
+
+
+@bp.post("/h/<token>/rematch")
+def rematch_from_home(token: str):
+    mine = home.open_home(token)
+    _check_csrf(token)
+    game_id = _text(_form(), "game", "")
+    seat = db.session.scalar(select(Seat.seat).where(Seat.game_id == game_id,
+                                                     Seat.email == mine.address).limit(1))
+    if seat is None:
+        raise NotFound(f"{mine.address} plays no game {game_id[:20]!r}.")
+    return _rematch_answer(rematch.ask(game_id, seat))
+
+
+@bp.post("/s/<token>/rematch")
+def rematch_from_seat(token: str):
+    access = open_seat(token)
+    return _rematch_answer(rematch.ask(access.loaded.id, access.seat))
+
+
+@bp.route("/m/<token>", methods=["GET", "POST"])
+def rematch_confirm(token: str):
+    """A player's yes to a rematch: the GET shows the button, the POST says yes (a mail
+    scanner opening the link says nothing)."""
+    row, seat, spec = rematch.read_link(token)
+    if request.method == "POST":
+        return _rematch_answer(rematch.confirm(row.id, seat))
+    if row.started:
+        return _rematch_answer(row)
+    waiting = [spec.players[s][0] for s in rematch.people(spec) if s not in row.confirmed and s != seat]
+    return render_template("home/rematch.html", title=spec.engine().title,
+                           names=[n for n, _ in spec.players], waiting=waiting, path=request.path)
+
+
+@bp.post("/games/<game_id>/rematch")
+def rematch_from_record(game_id: str):
+    """The public record cannot tell who asks: the address gets its home link by mail."""
+    address = email_address(_text(_form(), "email", ""))
+    rematch.mail_home_for(game_id, address, request.remote_addr or "")
+    message = (f"If {address} played this game, a mail with the link to ask for the rematch is on "
+               "its way to that address.")
+    if wants_json():
+        return {"message": message}, 202
+    return render_template("errors/error.html", status=202, title="Rematch", message=message), 202

@@ -1,0 +1,79 @@
+"""The player's home in a browser, at 360 and 1280 pixels: Anna's games waiting for her (the
+most urgent deadline first), waiting for others, finished with a rematch button; her settings
+saved from the page. Screenshots go to docs/screenshots/ (home-*.png), shown in the README."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.helpers.browser_pages import no_sideways_scroll
+
+SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+WIDTHS = {"phone": {"width": 360, "height": 780}, "desktop": {"width": 1280, "height": 900}}
+ANNA = "Anna <anna@example.org>"
+
+
+def shoot(page, name: str) -> None:
+    for label, size in WIDTHS.items():
+        page.set_viewport_size(size)
+        assert no_sideways_scroll(page), (name, label)
+        page.screenshot(path=str(SHOTS / f"home-{name}-{label}.png"), full_page=True)
+    page.set_viewport_size(WIDTHS["phone"])
+
+
+def game(server, *players: str, first: int = 0, limit: int | None = None) -> str:
+    args = ["new-game", "--game", "babel", "--first", str(first), "--seed", "3"]
+    for player in players:
+        args += ["--player", player]
+    if limit:
+        args += ["--time-limit", str(limit)]
+    return server.flask(*args)
+
+
+def seat_link(server, game_id: str, name: str) -> str:
+    shown = json.loads(server.flask("games", "show", game_id, "--json"))
+    return next(p["seat_link"] for p in shown["players"] if p["name"] == name)
+
+
+def test_the_home_on_a_phone_and_a_desktop(server, browser):
+    games = [game(server, ANNA, "Bob <bob@example.org>", limit=7),
+             game(server, "Carl <carl@example.org>", ANNA, first=1, limit=3),
+             game(server, ANNA, "Dave <dave@example.org>", first=1),
+             game(server, ANNA, "Eve <eve@example.org>")]
+    page = browser.new_page(viewport=WIDTHS["phone"])
+    page.on("pageerror", lambda error: pytest.fail(f"script error: {error}"))
+    page.goto(seat_link(server, games[3], "Eve") + "/resign")   # Eve resigns: Anna won
+    with page.expect_navigation():
+        page.get_by_role("button", name="Yes, resign the game").click()
+    # Anna's home link is in the footer of every mail she gets.
+    page.goto(server.url + "/outbox")
+    page.locator("tr", has_text="anna@example.org").first.locator("a").first.click()
+    home = page.locator("pre.mailtext a[href*='/h/']").first.get_attribute("href")
+    page.goto(home)
+    assert page.locator("h1").text_content() == "Your games"
+    order = page.locator("li.game").evaluate_all("items => items.map(i => i.dataset.game)")
+    assert order == [games[1], games[0], games[2], games[3]]
+    assert page.locator("li.game.yours").count() == 2
+    assert page.get_by_text("waiting for Dave").is_visible()
+    assert page.get_by_text("You won").is_visible()
+    page.locator("select[name=time_zone]").select_option("Europe/Berlin")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Save settings").click()
+    assert page.get_by_text("Your settings were saved.").is_visible()
+    assert page.get_by_text("times in Europe/Berlin").is_visible()
+    assert page.locator("li.game.yours .when").first.text_content().strip().endswith(("CET", "CEST"))
+    shoot(page, "games")
+    # The finished game's own page and its record offer the rematch.
+    page.locator("li.game.finished a.title").click()
+    assert page.get_by_role("button", name="Rematch: the same players again").is_visible()
+    shoot(page, "finished")
+    page.goto(f"{server.url}/games/{games[3]}/record")
+    assert page.get_by_role("button", name="Mail me the link to ask for it").is_visible()
+    shoot(page, "record")
+    page.goto(home)
+    with page.expect_navigation():
+        page.locator("li.game.finished").get_by_role("button", name="Rematch").click()
+    assert page.get_by_text("it starts when Eve says yes").is_visible()

@@ -10,13 +10,14 @@ turn that many days from its start.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
+from functools import cached_property
 
 from sqlalchemy import func, or_, select
 
-from . import store
+from . import clocks, store
 from .extensions import db
-from .models import Event, Game, Seat
+from .models import Clock, Event, Game, Seat
 
 
 @dataclass
@@ -28,10 +29,14 @@ class Waiting:
     turn_seq: int = 0   # the point of the log where the seat's turn began (discards then turn: one turn)
     bot: str | None = None   # the level of the computer that plays the seat (None: a person)
 
-    @property
+    @cached_property
     def deadline(self) -> datetime | None:
-        days = self.game.time_limit_days
-        return self.since + timedelta(days=days) if days else None
+        if self.bot:
+            return None   # a computer has no clock
+        if not self.game.time_limit_days and db.session.get(Clock, self.game.id) is None:
+            return None
+        return clocks.deadline(self.game.id, self.game.time_limit_days, self.seat,
+                               store.address_of(self.game.id, self.seat), self.since)
 
 
 def utc(moment: datetime) -> datetime:
@@ -100,7 +105,7 @@ def _bots(game_ids: list[str]) -> dict[tuple[str, int], str]:
 
 def deadline(loaded: store.Loaded, seat: int) -> datetime | None:
     """When the seat's time for the decision it owes runs out (None: no limit, or nothing owed)."""
-    if not loaded.row.time_limit_days or loaded.decision_of(seat) is None:
+    if loaded.decision_of(seat) is None:
         return None
     if store.bot_of(loaded.id, seat):
         return None   # a computer has no clock
@@ -109,10 +114,13 @@ def deadline(loaded: store.Loaded, seat: int) -> datetime | None:
 
 def person_deadline(loaded: store.Loaded, seat: int) -> datetime | None:
     """`deadline` for a seat the caller knows a person plays (a page has read it already)."""
-    days = loaded.row.time_limit_days
-    if not days or loaded.decision_of(seat) is None:
+    if loaded.decision_of(seat) is None:
         return None
-    return _turn_start(loaded.id, seat, loaded.row.created_at) + timedelta(days=days)
+    if not loaded.row.time_limit_days and db.session.get(Clock, loaded.id) is None:
+        return None   # no clock: no need to ask when the turn began
+    return clocks.deadline(loaded.id, loaded.row.time_limit_days, seat,
+                           store.address_of(loaded.id, seat),
+                           _turn_start(loaded.id, seat, loaded.row.created_at))
 
 
 def expired(loaded: store.Loaded, seat: int, now: datetime | None = None) -> bool:

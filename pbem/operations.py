@@ -34,10 +34,14 @@ from .mail import notify
 from .mail.words import winner_names
 from .models import (
     UNDELIVERED,
+    Clock,
     Event,
     Game,
     Inbound,
     Mail,
+    Message,
+    MessageMark,
+    Note,
     Reminder,
     Seat,
     SeatNonce,
@@ -281,7 +285,9 @@ class NotDeletable(ServerError):
 #: Every table that refers to a game, children first (PostgreSQL checks the foreign keys).
 TABLES = ((Event, Event.game_id), (Snapshot, Snapshot.game_id), (Reminder, Reminder.game_id),
           (Takeover, Takeover.game_id), (Mail, Mail.game_id), (SeatNonce, SeatNonce.game_id),
-          (Seat, Seat.game_id), (Inbound, Inbound.game_id), (Game, Game.id))
+          (Seat, Seat.game_id), (Inbound, Inbound.game_id),
+          (Message, Message.game_id), (MessageMark, MessageMark.game_id), (Note, Note.game_id),
+          (Clock, Clock.game_id), (Game, Game.id))
 
 
 def deletion(game_id: str) -> dict[str, int]:

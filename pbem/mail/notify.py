@@ -93,7 +93,8 @@ def _to_seat(kind: str, loaded: Loaded, seat: int, what: str, **extra) -> None:
     if kind in CARRY_TALK:
         talk = messages.unmailed(loaded.id, seat, ctx["messages"])
         ctx["talk"] = [{"name": m.name, "at": m.at.strftime("%Y-%m-%d %H:%M UTC"),
-                        "text": m.text, "lines": wrapped(m.text)} for m in talk]
+                        "text": m.text, "lines": wrapped(m.text)}
+                       for m in talk if m.seat != seat]   # (what he said himself he knows)
         messages.mark_mailed(loaded.id, seat, talk)
     reply_to = reply_address(loaded.id, seat, loaded.seq) if ctx["decision"] else None
     queue(kind, loaded.names[seat], address, subject(loaded, seat, what), ctx, game_id=loaded.id, seat=seat,

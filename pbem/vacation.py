@@ -74,7 +74,7 @@ def pushed(away: list[Away], since: datetime, allowance: timedelta) -> datetime:
     for span in away:
         if span.ends_at <= moment:
             continue
-        if span.starts_at >= moment + left:
+        if span.starts_at > moment + left:   # (one starting as the clock runs out stops it)
             break
         left -= max(span.starts_at - moment, timedelta(0))
         moment = span.ends_at

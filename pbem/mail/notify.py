@@ -72,11 +72,16 @@ CARRY_TALK = ("invite", "turn", "over", "taken_over", "vacation")
 
 
 def wrapped(text: str, width: int = 74) -> list[str]:
-    """A message's lines for a text mail, each at most `width` (the mail indents them by 2)."""
+    """A message's lines for a text mail, each at most `width` (the mail indents them by 2),
+    except a link longer than that: broken, it would no longer open."""
     lines: list[str] = []
     for line in text.split("\n"):
-        lines.extend(textwrap.wrap(line, width, break_long_words=True, break_on_hyphens=False)
-                     or [""])
+        for piece in textwrap.wrap(line, width, break_long_words=False,
+                                   break_on_hyphens=False) or [""]:
+            if len(piece) <= width or "://" in piece:
+                lines.append(piece)
+            else:
+                lines.extend(piece[i:i + width] for i in range(0, len(piece), width))
     return lines
 
 

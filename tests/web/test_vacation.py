@@ -81,7 +81,7 @@ def test_vacation_stops_every_clock_of_the_address(app, client):
     assert deadline(app, other, 0) == before[other]
     # Her opponent sees it, on the page and in JSON.
     page = client.get(seat_path(app, second, 1)).data.decode()
-    assert f"Anna is on vacation until {ends:%Y-%m-%d %H:%M} UTC: the game waits." in page
+    assert f"Anna is on vacation until {ends:%Y-%m-%d %H:%M} UTC: Anna's clocks stand still." in page
     assert client.get(seat_path(app, second, 1), headers=JSON).get_json()["away"] == [
         {"seat": 0, "name": "Anna", "until": f"{ends:%Y-%m-%d %H:%M} UTC"}]
     # The worker at her old deadline: nothing runs out.

@@ -28,12 +28,13 @@ class Waiting:
     since: datetime
     turn_seq: int = 0   # the point of the log where the seat's turn began (discards then turn: one turn)
     bot: str | None = None   # the level of the computer that plays the seat (None: a person)
+    banked: bool = False     # the game has a time bank (a `clocks` row)
 
     @cached_property
     def deadline(self) -> datetime | None:
         if self.bot:
             return None   # a computer has no clock
-        if not self.game.time_limit_days and db.session.get(Clock, self.game.id) is None:
+        if not self.game.time_limit_days and not self.banked:
             return None
         return clocks.deadline(self.game.id, self.game.time_limit_days, self.seat,
                                store.address_of(self.game.id, self.seat), self.since)
@@ -75,6 +76,7 @@ def waiting(game_id: str | None = None, bots_only: bool = False) -> list[Waiting
         query = query.where(Game.id.in_(select(Seat.game_id).where(Seat.bot.is_not(None))))
     rows = db.session.execute(query).all()
     played = _bots([game.id for game, *_ in rows])
+    banked = _banked([game.id for game, *_ in rows])
     out = []
     for game, seq, actor, owed, created_at in rows:
         if seq is None:   # no event yet: the game's start
@@ -89,7 +91,7 @@ def waiting(game_id: str | None = None, bots_only: bool = False) -> list[Waiting
                 turn_seq = _turn_seq(game.id, seat)
             bot = played.get((game.id, seat))
             if bot or not bots_only:
-                out.append(Waiting(game, seat, seq, since, turn_seq, bot))
+                out.append(Waiting(game, seat, seq, since, turn_seq, bot, game.id in banked))
     return out
 
 
@@ -100,6 +102,15 @@ def _bots(game_ids: list[str]) -> dict[tuple[str, int], str]:
         out.update(((game_id, seat), level or "") for game_id, seat, level in db.session.execute(
             select(Seat.game_id, Seat.seat, Seat.bot).where(
                 Seat.game_id.in_(game_ids[start:start + 500]), Seat.bot.is_not(None))))
+    return out
+
+
+def _banked(game_ids: list[str]) -> set[str]:
+    """Which of these games have a time bank (one query per 500, not one per game)."""
+    out: set[str] = set()
+    for start in range(0, len(game_ids), 500):
+        out.update(db.session.scalars(select(Clock.game_id).where(
+            Clock.game_id.in_(game_ids[start:start + 500]))))
     return out
 
 

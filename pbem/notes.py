@@ -6,6 +6,8 @@ or in the record), and kept after the game ends. Saving replaces the text; empty
 
 from __future__ import annotations
 
+import unicodedata
+
 from flask import current_app
 
 from .errors import BadInput
@@ -20,10 +22,11 @@ def of_seat(game_id: str, seat: int) -> str:
 
 
 def save(game_id: str, seat: int, text: str) -> str:
-    """Replace the seat's notes (line breaks kept, NUL and other controls but tabs dropped);
+    """Replace the seat's notes (line breaks and tabs kept, other control characters and lone
+    surrogates dropped: a database refuses NUL or cannot encode them);
     BadInput past NOTES_MAX_CHARS."""
     text = "".join(ch for ch in (text or "").replace("\r\n", "\n")
-                   if ch in "\n\t" or ch >= " " and ch != "\x7f").strip()
+                   if ch in "\n\t" or unicodedata.category(ch) not in ("Cc", "Cs")).strip()
     cap = int(current_app.config["NOTES_MAX_CHARS"])
     if len(text) > cap:
         raise BadInput(f"Your notes are {len(text)} characters long; they may have at most {cap}.")

@@ -309,3 +309,24 @@ def test_script_in_a_message_is_escaped_in_the_html_mail(app, client, smtp):
     assert "&lt;script&gt;alert(&#34;hi&#34;)&lt;/script&gt; &amp; &lt;b&gt;bold&lt;/b&gt;" in body
     assert "<script" not in body and "<b>bold" not in body
     assert SCRIPT in text_of(mail)   # plain text is plain text
+
+
+def test_hostile_input_to_the_new_routes_is_refused_or_cleaned_never_a_500(app, client):
+    game = create(client)
+    seat = seat_path(app, game, 0)
+    for body in ({"message": ["a"]}, {"message": None}, ["message"], "text", {"message": {"a": 1}}):
+        assert client.post(f"{seat}/messages", json=body).status_code == 400, body
+    for body in ({"notes": 5}, ["notes"]):
+        assert client.post(f"{seat}/notes", json=body).status_code == 400, body
+    for days in (True, 1.5, -1, "9999999999", "", None, "²"):
+        response = client.post(f"{seat}/vacation", json={"days": days})
+        assert response.status_code == 400, (days, response.get_json())
+    said = client.post(f"{seat}/messages", json={"message": "a\x00b\ud800c\u202ed\r\ne"})
+    assert said.status_code == 200
+    noted = client.post(f"{seat}/notes", json={"notes": "x\x00y\ud800z\tw"})
+    assert noted.status_code == 200 and noted.get_json()["notes"] == "xyz\tw"
+    assert stored(app, game) == ["abcd\ne"]
+    big = client.post(f"{seat}/notes", data={"notes": "n" * 70_000})
+    assert big.status_code == 413
+    forged = client.post(seat.replace("/s/", "/s/x") + "/messages", json={"message": "hi"})
+    assert forged.status_code in (403, 404)

@@ -1,5 +1,5 @@
-"""Words and clocks in a browser, at 360 and 1280 pixels: Anna says something (with script in
-it) from her turn page, keeps a private note, and Bob reads her words on his page in a game with
+"""Words and clocks in a browser, at 360 and 1280 pixels: Anna's turn page offers a message with
+her turn; she says something (with script in it) from her seat page, keeps a private note, and Bob reads her words on his page in a game with
 a time bank; Bob goes on vacation and Anna sees until when. Screenshots go to docs/screenshots/
 (talk-*.png)."""
 
@@ -38,6 +38,7 @@ def test_words_notes_and_a_vacation_on_the_seat_pages(server, browser):
     assert page.get_by_text("a time bank of 7 days, 1 day added a turn, at most 14 days").is_visible()
     page.locator("textarea#message").fill("A word with my turn.")
     shoot(page, "turn")
+    page.goto(seat_links["Anna"])   # words without a turn: from her standing link
     page.locator("#say").fill(WORDS)
     with page.expect_navigation():
         page.get_by_role("button", name="Send message").click()

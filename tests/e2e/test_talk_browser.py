@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from pbem import games
+from pbem.games.rng import Rng
 from tests.helpers.browser_pages import no_sideways_scroll, open_turn_mail
 
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
@@ -38,18 +40,27 @@ def test_words_notes_and_a_vacation_on_the_seat_pages(server, browser):
     assert page.get_by_text("a time bank of 7 days, 1 day added a turn, at most 14 days").is_visible()
     page.locator("textarea#message").fill("A word with my turn.")
     shoot(page, "turn")
+    # Submitted through the page's script (its confirmation dialog), the words go with the turn.
+    engine = games.get("babel")
+    state = engine.start(3, engine.normalize_options({}), 2, 0)   # the server's game: seed 3
+    page.locator("textarea#steps").fill(engine.random_submission(state, 0, Rng(1)))
+    page.get_by_role("button", name="Submit turn…").click()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Yes, submit my turn").click()
+    assert page.locator(".said li").first.inner_text().endswith("A word with my turn.")
     page.goto(seat_links["Anna"])   # words without a turn: from her standing link
     page.locator("#say").fill(WORDS)
     with page.expect_navigation():
         page.get_by_role("button", name="Send message").click()
-    assert page.locator(".said li").first.inner_text().endswith(WORDS)
+    assert page.locator(".said li").last.inner_text().endswith(WORDS)
     page.locator("#notes summary").click()
     page.locator("#notes-text").fill("Bob keeps Medes. Build the temple before round 3.")
     with page.expect_navigation():
         page.get_by_role("button", name="Save notes").click()
     assert page.locator("#notes-text").input_value().startswith("Bob keeps Medes")
     page.goto(seat_links["Bob"])
-    assert WORDS in page.locator(".said li").first.inner_text()
+    assert WORDS in page.locator(".said li").last.inner_text()
+    assert "A word with my turn." in page.locator(".said li").first.inner_text()
     assert page.locator("#notes-text").input_value() == ""
     page.locator("#vacation summary").click()
     page.locator("#vacation-days").fill("3")

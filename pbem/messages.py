@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from flask import current_app
-from sqlalchemy import select, update
+from sqlalchemy import case, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 
 from . import limits, store
 from .deadlines import utc
@@ -125,8 +126,8 @@ def of_game(game_id: str, names: list[str] | tuple[str, ...], hidden: bool = Fal
 
 def unmailed(game_id: str, seat: int, said: list[Said]) -> list[Said]:
     """The messages the seat's mails have not carried yet."""
-    mark = db.session.get(MessageMark, (game_id, seat))
-    after = mark.message_id if mark is not None else 0
+    after = db.session.scalar(select(MessageMark.message_id).where(
+        MessageMark.game_id == game_id, MessageMark.seat == seat)) or 0
     return [s for s in said if s.id > after]
 
 
@@ -135,12 +136,14 @@ def mark_mailed(game_id: str, seat: int, said: list[Said]) -> None:
     if not said:
         return
     last = max(s.id for s in said)
-    mark = db.session.get(MessageMark, (game_id, seat))
-    if mark is None:
-        db.session.add(MessageMark(game_id=game_id, seat=seat, message_id=last))
-    elif mark.message_id < last:
-        mark.message_id = last
-    db.session.flush()
+    # An upsert that only moves forward: two transactions mailing the seat at once (a turn,
+    # the worker's vacation notice) neither fail on the first row nor move it back.
+    insert = postgresql.insert if db.engine.dialect.name == "postgresql" else sqlite.insert
+    new = insert(MessageMark).values(game_id=game_id, seat=seat, message_id=last)
+    db.session.execute(new.on_conflict_do_update(
+        index_elements=["game_id", "seat"],
+        set_={"message_id": case((MessageMark.message_id > new.excluded.message_id,
+                                  MessageMark.message_id), else_=new.excluded.message_id)}))
 
 
 def hide(message_id: int, game_id: str | None = None) -> Message:

@@ -30,7 +30,7 @@ from datetime import datetime, timedelta
 
 from flask import Blueprint, current_app, flash, redirect, render_template, request, session, url_for
 
-from .. import addresses, inbox, messages, operations, store, turns
+from .. import addresses, clocks, inbox, messages, operations, store, turns
 from ..errors import NotFound, ServerError
 from ..mail import deliver
 from ..models import utcnow
@@ -185,7 +185,8 @@ def dashboard():
 def game(game_id: str):
     d = operations.detail(game_id)
     said = messages.of_game(game_id, store.load(game_id).names, hidden=True)
-    return render_template("admin/game.html", d=d, said=said, now=utcnow())
+    clock = clocks.of_game(game_id, d.time_limit_days).describe()
+    return render_template("admin/game.html", d=d, said=said, clock=clock, now=utcnow())
 
 
 def _back(game_id: str):

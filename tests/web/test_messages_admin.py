@@ -33,6 +33,7 @@ def test_the_operator_hides_a_message_from_the_game_page(make_app, smtp):
     csrf = sign_in(site, client, smtp)
     admin = client.get(f"/admin/games/{game}").get_data(as_text=True)
     assert "Rude &lt;words&gt;" in admin and "<words>" not in admin
+    assert "<dt>Clock</dt><dd>no time limit</dd>" in admin
     [(action, message_id)] = HIDE.findall(admin)
     # Without the session's token nothing happens.
     assert client.post(action, data={"csrf": "forged"}).status_code in (400, 403)

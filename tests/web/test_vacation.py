@@ -182,3 +182,49 @@ def test_the_operator_starts_and_ends_a_vacation(app):
     assert refused.exit_code == 2 and "You have 2 vacation days left" in refused.output
     assert runner.invoke(args=["vacation", "end", ANNA]).output == f"{ANNA} is back\n"
     assert runner.invoke(args=["vacation", "end", ANNA]).output == f"{ANNA} was not away\n"
+
+
+def test_a_time_bank_does_not_pay_for_time_on_vacation(app, client):
+    """Anna's first turn took 2 days, one of them on vacation: her bank of 3 days paid for one
+    (3 - 1 + 1 = 3 days left), and her next turn's deadline is 3 days after it began."""
+    from pbem import clocks
+    with app.app_context():
+        choice = clocks.bank(3, 1, 5)
+        game = turns.create_game(turns.Spec("babel", [("Anna", ANNA), ("Bob", BOB)],
+                                            {"sumerians": "top-run"}, 0, None, None, (),
+                                            turns.DEFAULT_TAKEOVER, choice.bank)).id
+    t0 = (datetime.now(timezone.utc) - 4 * DAY).replace(microsecond=0)
+    for seed in (1, 2):
+        with app.app_context():
+            loaded = store.load(game)
+            [decision] = loaded.engine.to_act(loaded.state)
+            text = loaded.engine.random_submission(loaded.state, decision.seat, Rng(seed))
+        assert client.post(turn_path(app, game, decision.seat), json={"steps": text}).status_code == 200
+    with app.app_context():
+        db.session.get(Game, game).created_at = t0
+        first, second = db.session.scalars(select(Event).where(Event.game_id == game)
+                                           .order_by(Event.seq)).all()
+        first.created_at, second.created_at = t0 + 2 * DAY, t0 + 2 * DAY + HOUR
+        db.session.add(Vacation(address=ANNA, starts_at=t0 + 12 * HOUR,
+                                ends_at=t0 + 36 * HOUR, automatic=False))
+        db.session.commit()
+        held = clocks.bank_of(game, 0, choice, ANNA)
+    assert held.left == 3 * DAY and held.since == t0 + 2 * DAY + HOUR
+    assert deadline(app, game, 0) == t0 + 5 * DAY + HOUR
+
+
+def test_in_a_game_of_three_a_vacation_day_comes_before_a_computer_takes_over(app, smtp):
+    with app.app_context():
+        game = turns.create_game(turns.Spec(
+            "babylonia", [("Anna", ANNA), ("Bob", BOB), ("Carol", CAROL)], {}, 0, 1)).id
+    start = datetime.now(timezone.utc).replace(microsecond=0) - 2 * DAY
+    started_at(app, game, start)
+    with app.app_context():
+        assert reminders.run(start + DAY + HOUR).vacations == [game]
+        assert store.bot_of(game, 0) is None
+        assert reminders.run(start + 2 * DAY + HOUR).vacations == [game]
+        report = reminders.run(start + 3 * DAY + HOUR)   # no days left: a computer takes her seat
+        assert report.timeouts == [game] and store.bot_of(game, 0) == "normal"
+    deliver(app)
+    told = [m for m in smtp.to(CAROL) if "Anna's clock ran out" in m["Subject"]]
+    assert len(told) == 2

@@ -210,10 +210,9 @@ def own_vacation(loaded: Loaded, seat: int) -> dict | None:
     address = store.address_of(loaded.id, seat)
     if not address:
         return None
-    now = utcnow()
-    span = vacation.current(address, now)
+    span, days_left = vacation.status(address, utcnow())
     return {"until": span.ends_at.strftime("%Y-%m-%d %H:%M UTC") if span else "",
-            "days_left": vacation.days_left(address, now)}
+            "days_left": days_left}
 
 
 def _clock(loaded: Loaded) -> str:

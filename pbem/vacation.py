@@ -83,9 +83,26 @@ def pushed(away: list[Away], since: datetime, allowance: timedelta) -> datetime:
 
 def days_used(address: str, now: datetime) -> int:
     """Whole days of vacation the address has taken (or booked) in `now`'s year."""
-    year = datetime(_utc(now).year, 1, 1, tzinfo=UTC)
+    return _used(spans(address, _year(now)), now)
+
+
+def _year(now: datetime) -> datetime:
+    return datetime(_utc(now).year, 1, 1, tzinfo=UTC)
+
+
+def _used(away: list[Away], now: datetime) -> int:
+    year = _year(now)
     return sum(math.ceil((a.ends_at - a.starts_at) / DAY - 1e-9)
-               for a in spans(address, year) if a.starts_at >= year)
+               for a in away if a.starts_at >= year)
+
+
+def status(address: str, now: datetime) -> tuple[Away | None, int]:
+    """The vacation the address is on now (if any) and its days left this year: one query,
+    for a page."""
+    away = spans(address, min(_year(now), _utc(now) - 366 * DAY))
+    on = next((a for a in away if a.starts_at <= _utc(now) < a.ends_at), None)
+    per_year = int(current_app.config["VACATION_DAYS_PER_YEAR"])
+    return on, max(0, per_year - _used(away, now))
 
 
 def days_left(address: str, now: datetime) -> int:

@@ -69,7 +69,7 @@ def cleaned(text: str | None) -> str:
     return text
 
 
-_SAY = re.compile(r"^say(?:\s+|$)", re.IGNORECASE)
+_SAY = re.compile(r"^say(?::\s*|\s+|$)", re.IGNORECASE)   # "say hi", "Say: hi"
 
 
 def from_reply(text: str) -> tuple[str, str]:

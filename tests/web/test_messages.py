@@ -247,7 +247,7 @@ def test_a_say_line_is_never_a_step_and_a_step_never_a_message(app, client, smtp
     _, steps = submission(app, game)
     # Words alone, though they read like a step: said, and nothing is played.
     first = steps.splitlines()[0]
-    result = ingest(app, reply_to(invitation, f"Say {first}\nsay and more", NAMES))
+    result = ingest(app, reply_to(invitation, f"Say {first}\nsay: and more", NAMES))
     assert result.status == "said", result
     assert stored(app, game) == [f"{first}\nand more"] and log_length(app, game) == 0
     # A reply of steps alone says nothing.

@@ -25,7 +25,7 @@ from flask.cli import AppGroup, with_appcontext
 from flask_migrate import upgrade
 from werkzeug.serving import run_simple
 
-from . import console, digest, games, reminders, store, turns
+from . import clocks, console, digest, games, reminders, store, talk_cli, turns
 from .errors import BadInput
 from .extensions import this_app
 from .inbound.ingest import Transient, ingest_bytes, ingest_maildir
@@ -40,7 +40,7 @@ mail = AppGroup("mail", help="The outbox.")
 
 def init_app(app) -> None:
     for command in (serve, serve_production, worker, new_game, deliver, mail, ingest, lmtp, remind,
-                    verify, *console.operator_commands(mail)):
+                    verify, *console.operator_commands(mail), *talk_cli.commands()):
         app.cli.add_command(command)
 
 
@@ -80,10 +80,13 @@ def worker(deliver_every: float, remind_every: float, bots_every: float):
 @click.option("--seed", type=int, default=None, help="the game's seed (default: random)")
 @click.option("--option", "options", multiple=True, help="name=value, e.g. sumerians=all")
 @click.option("--time-limit", type=click.IntRange(1, 365), default=None, help="days per turn (default: none)")
+@click.option("--clock", default=None,
+              help="none, move:DAYS (as --time-limit) or a time bank bank:START+INCREMENT/CAP "
+                   "(days, e.g. bank:7+1/14)")
 @click.option("--takeover", default=turns.DEFAULT_TAKEOVER, show_default=True,
               help="the computer's level that takes the seat of a player who leaves a game of 3 or 4")
 @with_appcontext
-def new_game(kind, players, first, seed, options, time_limit, takeover):
+def new_game(kind, players, first, seed, options, time_limit, clock, takeover):
     """Create a game, mail the invitations, print the game's id."""
     try:
         engine = games.get(kind)
@@ -101,9 +104,14 @@ def new_game(kind, players, first, seed, options, time_limit, takeover):
         seats = [_seat(p) for p in players]
         if first is not None and not 0 <= first < len(seats):
             raise BadInput(f"--first must name a seat from 0 to {len(seats) - 1}")
+        choice = clocks.parse(clock) if clock else clocks.Choice()
+        if clock and time_limit:
+            raise BadInput("--clock and --time-limit: choose one clock")
+        if time_limit:
+            choice = clocks.move(time_limit)
         loaded = turns.create_game(turns.Spec(engine.name, [p for p, _ in seats], pairs, first,
-                                              time_limit, seed, tuple(b for _, b in seats),
-                                              takeover))
+                                              choice.time_limit_days, seed,
+                                              tuple(b for _, b in seats), takeover, choice.bank))
     except BadInput as error:
         raise click.UsageError(error.message) from None
     click.echo(loaded.id)

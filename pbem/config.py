@@ -31,6 +31,10 @@
 | ADMIN_EMAIL          | (none: no operator page)             | the operator's address, for /admin       |
 | STALLED_AFTER_DAYS   | 14                                   | waited this long (no time limit): stalled |
 | INGEST_MAX_BYTES     | 10485760                             | larger mail: lmtp 552, ingest quarantine |
+| MESSAGE_MAX_CHARS    | 1000                                 | characters in a message between players  |
+| MESSAGES_PER_SEAT_PER_HOUR | 20                             | messages one seat may post in an hour    |
+| NOTES_MAX_CHARS      | 10000                                | a player's private notes on a game       |
+| VACATION_DAYS_PER_YEAR | 30                                 | days an address's clocks may stop a year |
 
 Refusals. Settings that would make the server unsafe stop it before it serves anything, with
 one line on standard error (`pbem: ...`) and exit status 78 (EX_CONFIG), whatever the entry
@@ -168,6 +172,10 @@ def from_environment(instance_path: str, env=os.environ) -> dict:
         "ADMIN_EMAIL": env.get("ADMIN_EMAIL", "").strip().lower(),
         "STALLED_AFTER_DAYS": _number(env, "STALLED_AFTER_DAYS", "14", float),
         "INGEST_MAX_BYTES": _number(env, "INGEST_MAX_BYTES", str(10 * 1024 * 1024)),
+        "MESSAGE_MAX_CHARS": _number(env, "MESSAGE_MAX_CHARS", "1000", minimum=1),
+        "MESSAGES_PER_SEAT_PER_HOUR": _number(env, "MESSAGES_PER_SEAT_PER_HOUR", "20"),
+        "NOTES_MAX_CHARS": _number(env, "NOTES_MAX_CHARS", "10000"),
+        "VACATION_DAYS_PER_YEAR": _number(env, "VACATION_DAYS_PER_YEAR", "30", minimum=0),
     }
 
 

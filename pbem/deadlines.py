@@ -10,13 +10,14 @@ turn that many days from its start.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
+from functools import cached_property
 
 from sqlalchemy import func, or_, select
 
-from . import store
+from . import clocks, store
 from .extensions import db
-from .models import Event, Game, Seat
+from .models import Clock, Event, Game, Seat
 
 
 @dataclass
@@ -27,11 +28,16 @@ class Waiting:
     since: datetime
     turn_seq: int = 0   # the point of the log where the seat's turn began (discards then turn: one turn)
     bot: str | None = None   # the level of the computer that plays the seat (None: a person)
+    banked: bool = False     # the game has a time bank (a `clocks` row)
 
-    @property
+    @cached_property
     def deadline(self) -> datetime | None:
-        days = self.game.time_limit_days
-        return self.since + timedelta(days=days) if days else None
+        if self.bot:
+            return None   # a computer has no clock
+        if not self.game.time_limit_days and not self.banked:
+            return None
+        return clocks.deadline(self.game.id, self.game.time_limit_days, self.seat,
+                               store.address_of(self.game.id, self.seat), self.since)
 
 
 def utc(moment: datetime) -> datetime:
@@ -70,6 +76,7 @@ def waiting(game_id: str | None = None, bots_only: bool = False) -> list[Waiting
         query = query.where(Game.id.in_(select(Seat.game_id).where(Seat.bot.is_not(None))))
     rows = db.session.execute(query).all()
     played = _bots([game.id for game, *_ in rows])
+    banked = _banked([game.id for game, *_ in rows])
     out = []
     for game, seq, actor, owed, created_at in rows:
         if seq is None:   # no event yet: the game's start
@@ -84,7 +91,7 @@ def waiting(game_id: str | None = None, bots_only: bool = False) -> list[Waiting
                 turn_seq = _turn_seq(game.id, seat)
             bot = played.get((game.id, seat))
             if bot or not bots_only:
-                out.append(Waiting(game, seat, seq, since, turn_seq, bot))
+                out.append(Waiting(game, seat, seq, since, turn_seq, bot, game.id in banked))
     return out
 
 
@@ -98,9 +105,18 @@ def _bots(game_ids: list[str]) -> dict[tuple[str, int], str]:
     return out
 
 
+def _banked(game_ids: list[str]) -> set[str]:
+    """Which of these games have a time bank (one query per 500, not one per game)."""
+    out: set[str] = set()
+    for start in range(0, len(game_ids), 500):
+        out.update(db.session.scalars(select(Clock.game_id).where(
+            Clock.game_id.in_(game_ids[start:start + 500]))))
+    return out
+
+
 def deadline(loaded: store.Loaded, seat: int) -> datetime | None:
     """When the seat's time for the decision it owes runs out (None: no limit, or nothing owed)."""
-    if not loaded.row.time_limit_days or loaded.decision_of(seat) is None:
+    if loaded.decision_of(seat) is None:
         return None
     if store.bot_of(loaded.id, seat):
         return None   # a computer has no clock
@@ -109,10 +125,13 @@ def deadline(loaded: store.Loaded, seat: int) -> datetime | None:
 
 def person_deadline(loaded: store.Loaded, seat: int) -> datetime | None:
     """`deadline` for a seat the caller knows a person plays (a page has read it already)."""
-    days = loaded.row.time_limit_days
-    if not days or loaded.decision_of(seat) is None:
+    if loaded.decision_of(seat) is None:
         return None
-    return _turn_start(loaded.id, seat, loaded.row.created_at) + timedelta(days=days)
+    if not loaded.row.time_limit_days and db.session.get(Clock, loaded.id) is None:
+        return None   # no clock: no need to ask when the turn began
+    return clocks.deadline(loaded.id, loaded.row.time_limit_days, seat,
+                           store.address_of(loaded.id, seat),
+                           _turn_start(loaded.id, seat, loaded.row.created_at))
 
 
 def expired(loaded: store.Loaded, seat: int, now: datetime | None = None) -> bool:

@@ -94,6 +94,10 @@ REFUSALS_ALL = Limit("refusals-all", "REFUSALS_PER_HOUR", HOUR)
 UNREACHABLE = Limit("unreachable", 1, DAY)
 #: Reminder digests: one per address in DIGEST_INTERVAL_HOURS.
 DIGEST = Limit("digest", 1, "DIGEST_INTERVAL_HOURS")
+#: Messages between players, per seat (`pbem.messages`).
+MESSAGES_SEAT = Limit("messages-seat", "MESSAGES_PER_SEAT_PER_HOUR", HOUR,
+                      "You have said a lot this hour; please wait a little before the next "
+                      "message.")
 #: Operator sign-in links mailed.
 SIGN_IN = Limit("sign-in", 3, HOUR)
 

@@ -28,6 +28,10 @@ row about it: `operations.delete_game`.)
 - `address_settings`: an address's home link and choices (time zone, language, mail).
 - `game_results`: each finished game's outcome, written with its last event.
 - `rematches`: a new game of a finished one asked for, waiting for the others' yes.
+- `messages`: a game's conversation, append-only (the operator may hide one: `hidden_at`);
+  `message_marks`: the last message each seat's mails carried.
+- `notes`: a player's private notes on a game.
+- `clocks`: a game's time bank; `vacations`: an address's vacations (0010).
 
 `owed` (on games for the start, on events for after each event) records the
 seats that owe a decision then, as the engine said when the row was written:
@@ -268,3 +272,52 @@ class Rematch(Model):
     confirmed: Mapped[list] = mapped_column(JSON)     # seats (of the finished game) that said yes
     started: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+class Message(Model):
+    """A player's words in a game's conversation (`pbem.messages`)."""
+    __tablename__ = "messages"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"))
+    seat: Mapped[int] = mapped_column(Integer)
+    seq: Mapped[int] = mapped_column(Integer)   # the log's length when it was said
+    text: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    hidden_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))   # by the operator
+    __table_args__ = (Index("ix_messages_game_id_id", "game_id", "id"),)
+
+
+class MessageMark(Model):
+    """The last message a seat's mails have carried: its next mail carries the later ones."""
+    __tablename__ = "message_marks"
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    message_id: Mapped[int] = mapped_column(Integer)
+
+
+class Note(Model):
+    """A player's private notes on a game: seen by nobody else."""
+    __tablename__ = "notes"
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    text: Mapped[str] = mapped_column(Text)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Clock(Model):
+    """A game's time bank: `start_days` at first, `increment_days` added after each move, never
+    more than `cap_days` (`pbem.clocks`)."""
+    __tablename__ = "clocks"
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    start_days: Mapped[int] = mapped_column(Integer)
+    increment_days: Mapped[int] = mapped_column(Integer)
+    cap_days: Mapped[int] = mapped_column(Integer)
+
+
+class Vacation(Model):
+    """An address's vacation: its clocks stop from `starts_at` to `ends_at` (`pbem.vacation`)."""
+    __tablename__ = "vacations"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    address: Mapped[str] = mapped_column(String(254))
+    starts_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    ends_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    automatic: Mapped[bool] = mapped_column(Boolean, default=False)
+    __table_args__ = (Index("ix_vacations_address_ends_at", "address", "ends_at"),)

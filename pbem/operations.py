@@ -34,11 +34,15 @@ from .mail import notify
 from .mail.words import winner_names
 from .models import (
     UNDELIVERED,
+    Clock,
     Event,
     Game,
     GameResult,
     Inbound,
     Mail,
+    Message,
+    MessageMark,
+    Note,
     Rematch,
     Reminder,
     Seat,
@@ -284,7 +288,9 @@ class NotDeletable(ServerError):
 TABLES = ((Event, Event.game_id), (Snapshot, Snapshot.game_id), (Reminder, Reminder.game_id),
           (GameResult, GameResult.game_id), (Rematch, Rematch.source),
           (Takeover, Takeover.game_id), (Mail, Mail.game_id), (SeatNonce, SeatNonce.game_id),
-          (Seat, Seat.game_id), (Inbound, Inbound.game_id), (Game, Game.id))
+          (Seat, Seat.game_id), (Inbound, Inbound.game_id),
+          (Message, Message.game_id), (MessageMark, MessageMark.game_id), (Note, Note.game_id),
+          (Clock, Clock.game_id), (Game, Game.id))
 
 
 def deletion(game_id: str) -> dict[str, int]:

@@ -1,7 +1,9 @@
 """Reminders and time limits, run from cron or the worker loop (`flask --app pbem remind`).
 
-- A decision whose game has a time limit and whose time has run out ends the
-  game: `turns.time_out` (a loss for that seat, and the usual mails).
+- A decision whose game has a clock and whose time has run out ends the
+  game: `turns.time_out` (a loss for that seat, and the usual mails); unless
+  its player has vacation days left: then a vacation starts by itself (every
+  clock of his stops) and every player of the game is told.
 - A player whose turn has waited REMIND_AFTER_HOURS gets a reminder, and
   again when his time will run out within REMIND_BEFORE_HOURS. All reminders
   due for one address go in one digest, most urgent first, and an address
@@ -20,7 +22,7 @@ from datetime import UTC, datetime, timedelta
 from flask import current_app
 from sqlalchemy import select
 
-from . import games, limits, links, turns
+from . import games, limits, links, turns, vacation
 from .deadlines import Waiting, utc, waiting
 from .extensions import db
 from .mail import notify
@@ -34,6 +36,7 @@ WAITING, DEADLINE = "waiting", "deadline"
 @dataclass
 class Report:
     timeouts: list[str] = field(default_factory=list)
+    vacations: list[str] = field(default_factory=list)   # games where a vacation saved a seat
     reminded: list[str] = field(default_factory=list)   # addresses
 
 
@@ -41,7 +44,10 @@ def enforce_time_limits(now: datetime, report: Report) -> None:
     for w in waiting():
         if w.bot or w.deadline is None or now < w.deadline:   # a computer has no clock
             continue
-        if turns.time_out(w.game.id, w.seat, w.seq) is not None:
+        ended = turns.time_out(w.game.id, w.seat, w.seq, now)
+        if isinstance(ended, vacation.Away):
+            report.vacations.append(w.game.id)
+        elif ended is not None:
             report.timeouts.append(w.game.id)   # (None: the player or another worker was quicker)
 
 

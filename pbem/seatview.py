@@ -13,9 +13,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from . import deadlines, links, store
+from . import clocks, deadlines, links, messages, notes, store, vacation
 from .games.base import ABORT, Decision, Draft, Outcome, StepOption
 from .mail.words import winner_names
+from .messages import Said
+from .models import utcnow
 from .store import Loaded
 
 
@@ -44,6 +46,14 @@ class Undelivered:
 
 
 @dataclass(frozen=True)
+class OnVacation:
+    """A player of the game who is away: his clocks stand still until then."""
+    seat: int
+    name: str
+    until: str
+
+
+@dataclass(frozen=True)
 class SeatView:
     game_id: str
     kind: str                          # the engine's name: "babel"
@@ -69,6 +79,11 @@ class SeatView:
     why: str = ""                      # why the game was called off, if it was
     turn_link: str | None = None       # the turn link of the decision the seat owes (its player's)
     bot: str | None = None             # the level of the computer that plays this seat now
+    clock: str = ""                    # the game's clock in words ("" when it has none)
+    messages: tuple[Said, ...] = ()    # the game's conversation, for its players
+    notes: str = ""                    # the seat's own private notes (never in a mail)
+    away: tuple[OnVacation, ...] = ()  # the players on vacation now
+    vacation: dict | None = None       # the seat's own: {"until", "days_left"} (pages only)
 
     @property
     def decision(self) -> Decision | None:
@@ -104,7 +119,9 @@ class SeatView:
             "form_template": self.form_template,
             "undelivered": [u.__dict__ for u in self.undelivered],
             "record_path": f"/games/{self.game_id}/record", "why": self.why,
-            "bot": self.bot,
+            "bot": self.bot, "clock": self.clock,
+            "messages": list(self.messages), "notes": self.notes,
+            "away": [a.__dict__ for a in self.away], "vacation": self.vacation,
         }
 
     def to_json(self) -> dict[str, Any]:
@@ -125,7 +142,9 @@ class SeatView:
             "time_limit_days": self.time_limit_days,
             "undelivered": [u.__dict__ for u in self.undelivered],
             "record_path": f"/games/{self.game_id}/record", "why": self.why,
-            "turn_link": self.turn_link, "bot": self.bot,
+            "turn_link": self.turn_link, "bot": self.bot, "clock": self.clock,
+            "messages": [m.to_json() for m in self.messages], "notes": self.notes,
+            "away": [a.__dict__ for a in self.away], "vacation": self.vacation,
         }
 
 
@@ -176,7 +195,37 @@ def build(loaded: Loaded, seat: int | None, *, live: bool = False, steps: bool =
         turn_link=(links.url(links.TURN, loaded.id, seat, loaded.seq)
                    if owes is not None and seat is not None and not bot else None),
         bot=bot,
+        clock=_clock(loaded),
+        messages=tuple(messages.of_game(loaded.id, names)) if seat is not None else (),
+        notes=notes.of_seat(loaded.id, seat) if seat is not None and not for_mail else "",
+        away=away_of(loaded, names),
+        vacation=(own_vacation(loaded, seat)
+                  if seat is not None and not for_mail and not bot else None),
     )
+
+
+def own_vacation(loaded: Loaded, seat: int) -> dict | None:
+    """The seat's player's vacation (his address's, across his games): until when he is away
+    ("" when he is not), and the days he has left this year."""
+    address = store.address_of(loaded.id, seat)
+    if not address:
+        return None
+    span, days_left = vacation.status(address, utcnow())
+    return {"until": span.ends_at.strftime("%Y-%m-%d %H:%M UTC") if span else "",
+            "days_left": days_left}
+
+
+def _clock(loaded: Loaded) -> str:
+    choice = clocks.of_game(loaded.id, loaded.row.time_limit_days)
+    return choice.describe() if choice.kind != clocks.NONE else ""
+
+
+def away_of(loaded: Loaded, names: list[str]) -> tuple[OnVacation, ...]:
+    """The game's players on vacation now, and until when (seen by every player)."""
+    if loaded.over:
+        return ()
+    return tuple(OnVacation(seat, names[seat], span.ends_at.strftime("%Y-%m-%d %H:%M UTC"))
+                 for seat, span in vacation.in_game(loaded.id))
 
 
 def called_off_because(loaded: Loaded) -> str:

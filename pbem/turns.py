@@ -29,7 +29,7 @@ from flask import current_app
 from sqlalchemy import delete, func, select, update
 
 from . import bots as computer
-from . import deadlines, games, limits, store
+from . import clocks, deadlines, games, limits, messages, store, vacation
 from .errors import AlreadySubmitted, BadInput, NotFound, ServerError
 from .extensions import db
 from .games.base import RESIGNED, TIMED_OUT, Engine
@@ -89,6 +89,13 @@ class Spec:
     seed: int | None = None
     bots: tuple[str | None, ...] = ()       # seat by seat: a computer's level, None: a person
     takeover: str = DEFAULT_TAKEOVER        # the computer that takes a leaving player's seat
+    bank: tuple[int, int, int] | None = None   # a time bank's start, increment, cap (days)
+
+    @property
+    def clock(self) -> clocks.Choice:
+        if self.bank:
+            return clocks.bank(*self.bank)
+        return clocks.move(self.time_limit_days) if self.time_limit_days else clocks.Choice()
 
     def engine(self) -> Engine:
         return games.get(self.kind)
@@ -105,13 +112,15 @@ class Spec:
     def to_json(self) -> dict:
         return {"players": [list(p) for p in self.players], "options": self.options,
                 "first": self.first, "time_limit_days": self.time_limit_days,
-                "bots": list(self.bots), "takeover": self.takeover}
+                "bots": list(self.bots), "takeover": self.takeover,
+                "bank": list(self.bank) if self.bank else None}
 
     @classmethod
     def from_json(cls, kind: str, data: dict) -> Spec:
         return cls(kind, [tuple(p) for p in data["players"]], dict(data["options"]),
                    data.get("first"), data.get("time_limit_days"), None,
-                   tuple(data.get("bots") or ()), data.get("takeover") or DEFAULT_TAKEOVER)
+                   tuple(data.get("bots") or ()), data.get("takeover") or DEFAULT_TAKEOVER,
+                   tuple(data["bank"]) if data.get("bank") else None)
 
 
 def bot_name(level: str, taken: list[str]) -> str:
@@ -147,8 +156,11 @@ def checked(spec: Spec) -> Spec:
         else:
             players.append((player_name(name), email_address(address)))
     takeover = _level(spec.takeover or DEFAULT_TAKEOVER, "The computer that takes a seat over")
-    spec = Spec(spec.kind, players, spec.options, spec.first, spec.time_limit_days, spec.seed,
-                levels, takeover)
+    if spec.bank and spec.time_limit_days:
+        raise BadInput("A game has one clock: a time per move or a time bank, not both.")
+    clock = spec.clock   # checked: BadInput naming the figures
+    spec = Spec(spec.kind, players, spec.options, spec.first, clock.time_limit_days, spec.seed,
+                levels, takeover, clock.bank)
     engine = spec.engine()
     try:   # the engine says what it refuses: options, seats, who starts
         options = engine.normalize_options(spec.options)
@@ -156,7 +168,7 @@ def checked(spec: Spec) -> Spec:
     except GameError as error:
         raise BadInput(str(error)) from None
     return Spec(spec.kind, spec.players, options, spec.first, spec.time_limit_days, spec.seed,
-                levels, takeover)
+                levels, takeover, spec.bank)
 
 
 def create_game(spec: Spec) -> store.Loaded:
@@ -171,6 +183,7 @@ def _create(spec: Spec, game_id: str | None = None) -> store.Loaded:
     loaded = store.create_game(spec.engine(), spec.players, spec.options, spec.first, spec.seed,
                                time_limit_days=spec.time_limit_days, game_id=game_id,
                                bots=list(spec.bots), takeover=spec.takeover)
+    clocks.save(loaded.id, spec.clock)
     notify.game_created(loaded)
     return loaded
 
@@ -250,22 +263,27 @@ def forget_unconfirmed(now: datetime | None = None) -> int:
 
 # -- decisions --------------------------------------------------------------------------
 
-def submit(game_id: str, seat: int, seq: int, text: str, origin: Origin) -> store.Loaded:
+def submit(game_id: str, seat: int, seq: int, text: str, origin: Origin,
+           message: str = "") -> store.Loaded:
     """A seat's decision at a point of the log: checked, appended with its mails, committed.
+    `message`: words to the other players, said with the decision (in the same transaction,
+    so the turn mails carry them; a message refused refuses the turn: nothing is written).
 
     Raises RateLimited (refused submissions count too), AlreadySubmitted when the seat does
     not owe a decision at `seq`, TooLate after ending the game by time when the seat's time
     ran out, and the engine's GameError (nothing written) for an illegal decision.
     """
     try:
-        return _decide(game_id, seat, seq, text, origin)
+        return _decide(game_id, seat, seq, text, origin, message)
     except (AlreadySubmitted, TooLate, GameError):
         with transaction():     # counted on its own, as the decision was not written
             _count(game_id, seat, origin)
         raise
 
 
-def _decide(game_id: str, seat: int, seq: int, text: str, origin: Origin) -> store.Loaded:
+def _decide(game_id: str, seat: int, seq: int, text: str, origin: Origin,
+            message: str = "") -> store.Loaded:
+    messages.cleaned(message)   # too long: refused before anything is checked or written
     loaded = store.load(game_id)
     if loaded.seq != seq or loaded.decision_of(seat) is None:
         raise AlreadySubmitted("This turn was already submitted.")
@@ -274,11 +292,12 @@ def _decide(game_id: str, seat: int, seq: int, text: str, origin: Origin) -> sto
         raise SeatLeft(LEFT)
     if deadlines.expired(loaded, seat):   # (never a computer's: it has no clock)
         try:
-            _time_out(loaded, seat, origin.receipt)
+            ended = _time_out(loaded, seat, origin.receipt)
         except AlreadySubmitted:
-            pass   # the clock (or another submission) was first
-        raise TooLate(TOO_LATE_TAKEN if store.bot_of(game_id, seat) else TOO_LATE,
-                      loaded=store.load(game_id))
+            ended = None   # the clock (or another submission) was first
+        if not isinstance(ended, vacation.Away):   # (a vacation day saved him: on with it)
+            raise TooLate(TOO_LATE_TAKEN if store.bot_of(game_id, seat) else TOO_LATE,
+                          loaded=store.load(game_id))
     event = loaded.engine.decide(loaded.state, seat, text)
     with transaction():
         # Counted with the decision: one commit (a disk flush) per submission, not two.
@@ -286,6 +305,10 @@ def _decide(game_id: str, seat: int, seq: int, text: str, origin: Origin) -> sto
         after = store.append(loaded, event)
         if origin.channel != BOT and len(loaded.seats) >= 3:
             _still_a_person(game_id, seat)
+        if origin.channel in (WEB, MAIL):   # he is back from a vacation the clock started
+            vacation.back(store.address_of(game_id, seat), utcnow())
+        if message:
+            messages.add(game_id, seat, after.seq, message)
         notify.event_appended(after, seat)
         _record(origin.receipt)
     return after
@@ -409,20 +432,26 @@ def _has_decided(game_id: str, seat: int) -> bool:
         Event.game_id == game_id, Event.seat == seat)))
 
 
-def time_out(game_id: str, seat: int, seq: int) -> store.Loaded | None:
+def time_out(game_id: str, seat: int, seq: int,
+             now: datetime | None = None) -> store.Loaded | vacation.Away | None:
     """The clock ends the game for a seat whose time ran out at that point of the log (or hands
-    the seat to a computer: `takes_over`); None when the seat decided meanwhile (or another
-    worker was first)."""
+    the seat to a computer: `takes_over`); or, while its player has vacation days left, a
+    vacation starts by itself instead and every player is told (the Away returned). None when
+    the seat decided meanwhile (or another worker was first)."""
     loaded = store.load(game_id)
     if loaded.seq != seq or loaded.decision_of(seat) is None:
         return None
     try:
-        return _time_out(loaded, seat)
+        return _time_out(loaded, seat, now=now)
     except AlreadySubmitted:
         return None
 
 
-def _time_out(loaded: store.Loaded, seat: int, receipt: Inbound | None = None) -> store.Loaded:
+def _time_out(loaded: store.Loaded, seat: int, receipt: Inbound | None = None,
+              now: datetime | None = None) -> store.Loaded | vacation.Away:
+    away = _vacation_instead(loaded, seat, now or utcnow())
+    if away is not None:
+        return away
     if takes_over(loaded, seat):
         return take_over(loaded, seat, TIMED_OUT, receipt)
     with transaction():
@@ -433,3 +462,22 @@ def _time_out(loaded: store.Loaded, seat: int, receipt: Inbound | None = None) -
             _record(receipt)
     return after
 
+
+def _vacation_instead(loaded: store.Loaded, seat: int, now: datetime) -> vacation.Away | None:
+    """The seat's clock ran out: while its player has vacation days left this year, a vacation
+    starts by itself from that moment (every clock of his stops, every player of this game is
+    told) instead of a loss. None: no days left (or no clock ran out after all)."""
+    address = store.address_of(loaded.id, seat)
+    if not address:
+        return None
+    with transaction():
+        limits.lock(f"vacation:{address}", now)   # two workers start one vacation, not two
+        ran_out = deadlines.deadline(loaded, seat)   # read again under the lock
+        if ran_out is None:
+            return None
+        if now < ran_out:   # another worker (or a submission) started it meanwhile
+            return vacation.current(address, now) or vacation.Away(now, ran_out, True)
+        away = vacation.automatic(address, ran_out, now)
+        if away is not None:
+            notify.vacation_started(loaded, seat, away, vacation.days_left(address, now))
+    return away

@@ -124,6 +124,9 @@ def make_app(database_url, smtp):
             "MAIL_FROM": "pbem <turns@pbem.test>",
             # Tests start far more games than people do; the tests of these limits set them.
             **{key: 100_000 for key in CREATION_LIMITS},
+            # A clock that runs out loses, as the time-limit tests expect; the vacation tests
+            # (tests/web/test_vacation*.py) give addresses days.
+            "VACATION_DAYS_PER_YEAR": 0,
             **config,
         })
         made.append(app)

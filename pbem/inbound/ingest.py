@@ -27,8 +27,8 @@ from email.utils import parseaddr
 
 from sqlalchemy.exc import InterfaceError, OperationalError
 
-from .. import home, inbox, store, turns
-from ..errors import AlreadySubmitted, NotFound
+from .. import home, inbox, messages, store, turns
+from ..errors import AlreadySubmitted, BadInput, NotFound, RateLimited
 from ..games.errors import GameError
 from ..mail.bounces import bounced_mail_id, failures
 from ..mail.replies import RECIPIENT_HEADERS, find_token, read_token, reply_steps
@@ -53,7 +53,7 @@ class Transient(Exception):
 
 @dataclass
 class Result:
-    status: str   # applied, failed, refused, dropped, ignored, bounce, quarantined, duplicate
+    status: str   # applied, said, failed, refused, dropped, ignored, bounce, quarantined, duplicate
     detail: str = ""
     game_id: str | None = None
 
@@ -171,10 +171,21 @@ def _ingest(msg: EmailMessage, key: str, recipients) -> Result:
     message_id = answerable_id(msg)
     if store.address_of(loaded.id, ref.seat) != sender:
         return _refuse(key, sender, loaded.id, ref.seat, NOT_HIS, message_id)
-    text = capped(reply_steps(msg))
+    text, said = messages.from_reply(capped(reply_steps(msg)))
+    if said and not text:   # words on their own: said whatever the point of the game
+        try:
+            messages.say(loaded.id, ref.seat, said,
+                         receipt=inbox.receipt(key, sender, "said", loaded.id))
+        except (BadInput, RateLimited) as error:
+            return _refuse(key, sender, loaded.id, ref.seat, error.message, message_id)
+        return Result("said", said[:60], loaded.id)
     origin = turns.Origin(turns.MAIL, receipt=inbox.receipt(key, sender, "applied", loaded.id))
     try:
-        after = turns.submit(loaded.id, ref.seat, ref.seq, text, origin)
+        after = turns.submit(loaded.id, ref.seat, ref.seq, text, origin, message=said)
+    except (messages.MessageTooLong, RateLimited) as error:
+        if not said:
+            raise
+        return _refuse(key, sender, loaded.id, ref.seat, error.message, message_id)
     except AlreadySubmitted:
         return _refuse(key, sender, loaded.id, ref.seat, STALE, message_id)
     except turns.TooLate:

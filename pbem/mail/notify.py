@@ -15,7 +15,12 @@
   a player who asked for one on his home;
 - links: the current ones to an address or a seat (nothing is invalidated),
   a link to replace them, and the new ones after a replacement;
-- reminders: one mail per address, listing games.
+- reminders: one mail per address, listing games;
+- a vacation started by itself (a clock ran out while its player had days left): every
+  player of that game is told.
+
+The game mails a player gets (invitation, turn, end, takeover, vacation) carry the messages
+said in the game since his last such mail (`pbem.messages`: the seat's mark moves on).
 
 Every mail that carries a turn link has a Reply-To address with a signed
 token, so the player may answer it with his steps. Addresses are read fresh
@@ -24,9 +29,11 @@ token, so the player may answer it with his steps. Addresses are read fresh
 
 from __future__ import annotations
 
+import textwrap
+
 from flask import current_app
 
-from .. import links, seatview, store
+from .. import links, messages, seatview, store
 from ..games.errors import GameError
 from ..store import Loaded
 from .compose import queue
@@ -61,6 +68,24 @@ def subject(loaded: Loaded, seat: int, what: str) -> str:
     return f"{loaded.engine.title} with {others}: {what}"
 
 
+#: The mails that carry the game's new messages.
+CARRY_TALK = ("invite", "turn", "over", "taken_over", "vacation")
+
+
+def wrapped(text: str, width: int = 74) -> list[str]:
+    """A message's lines for a text mail, each at most `width` (the mail indents them by 2),
+    except a link longer than that: broken, it would no longer open."""
+    lines: list[str] = []
+    for line in text.split("\n"):
+        for piece in textwrap.wrap(line, width, break_long_words=False,
+                                   break_on_hyphens=False) or [""]:
+            if len(piece) <= width or "://" in piece:
+                lines.append(piece)
+            else:
+                lines.extend(piece[i:i + width] for i in range(0, len(piece), width))
+    return lines
+
+
 #: The only mails a player whose seat a computer took over still gets.
 TO_LEAVERS = ("over", "taken_over")
 
@@ -71,6 +96,12 @@ def _to_seat(kind: str, loaded: Loaded, seat: int, what: str, **extra) -> None:
         return   # a computer's seat: nobody reads its mail
     ctx = context(loaded, seat, bot=bool(bot))
     ctx.update(extra.pop("context", {}))
+    if kind in CARRY_TALK:
+        talk = messages.unmailed(loaded.id, seat, ctx["messages"])
+        ctx["talk"] = [{"name": m.name, "at": m.at.strftime("%Y-%m-%d %H:%M UTC"),
+                        "text": m.text, "lines": wrapped(m.text)}
+                       for m in talk if m.seat != seat]   # (what he said himself he knows)
+        messages.mark_mailed(loaded.id, seat, talk)
     reply_to = reply_address(loaded.id, seat, loaded.seq) if ctx["decision"] else None
     queue(kind, loaded.names[seat], address, subject(loaded, seat, what), ctx, game_id=loaded.id, seat=seat,
           from_name=_from_name(loaded), reply_to=reply_to, **extra)
@@ -118,6 +149,19 @@ def taken_over(loaded: Loaded, seat: int) -> None:
         _to_seat("taken_over", loaded, other, what,
                  context={"left_name": name, "left_seat": seat, "left_reason": left.reason,
                           "left_level": left.level, "left_turn": left.first_turn})
+
+
+def vacation_started(loaded: Loaded, seat: int, away, days_left: int) -> None:
+    """The seat's clock ran out while its player had vacation days left: a vacation started by
+    itself; every player of the game is told (he too), with when it ends."""
+    name = loaded.names[seat]
+    until = away.ends_at.strftime("%Y-%m-%d %H:%M UTC")
+    for other in range(len(loaded.seats)):
+        what = ("your clock ran out: vacation started" if other == seat
+                else f"{name}'s clock ran out: vacation started")
+        _to_seat("vacation", loaded, other, what,
+                 context={"away_name": name, "away_seat": seat, "away_until": until,
+                          "away_days_left": days_left})
 
 
 def current_links(loaded: Loaded, seat: int) -> None:

@@ -18,7 +18,7 @@ from flask import request
 
 from ..extensions import db
 from ..mail.words import listing, match_title
-from . import addresses, admin, errors, gamestatic, home, lobby, outbox, play, record, security
+from . import addresses, admin, errors, gamestatic, home, lobby, outbox, play, record, security, talk
 from .hexmap import hex_layout
 
 #: Endpoints serving files: they never touch the database.
@@ -43,6 +43,7 @@ def init_app(app) -> None:
 
     app.register_blueprint(lobby.bp)
     app.register_blueprint(play.bp)
+    app.register_blueprint(talk.bp)
     app.register_blueprint(addresses.bp)
     app.register_blueprint(record.bp)
     app.register_blueprint(home.bp)

@@ -137,6 +137,17 @@ def steps_text() -> str:
     return text.replace("\r\n", "\n")
 
 
+def message_text() -> str:
+    """Words said with a turn: the form's `message`, or `"message"` beside `"steps"` in JSON."""
+    if request.is_json:
+        body = request.get_json(silent=True)
+        value = body.get("message", "") if isinstance(body, dict) else ""
+        if not isinstance(value, str):
+            raise BadInput('"message" is text: send {"steps": "...", "message": "..."}.')
+        return value
+    return str(request.form.get("message", ""))
+
+
 def edited(engine, text: str) -> str:
     """The draft after a step button: `add` appends a step, `remove` drops step N."""
     add, remove = request.form.get("add", ""), request.form.get("remove", "")

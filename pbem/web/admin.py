@@ -30,7 +30,7 @@ from datetime import datetime, timedelta
 
 from flask import Blueprint, current_app, flash, redirect, render_template, request, session, url_for
 
-from .. import addresses, inbox, operations, turns
+from .. import addresses, clocks, inbox, messages, operations, store, turns
 from ..errors import NotFound, ServerError
 from ..mail import deliver
 from ..models import utcnow
@@ -183,7 +183,10 @@ def dashboard():
 
 @bp.get("/games/<game_id>")
 def game(game_id: str):
-    return render_template("admin/game.html", d=operations.detail(game_id), now=utcnow())
+    d = operations.detail(game_id)
+    said = messages.of_game(game_id, store.load(game_id).names, hidden=True)
+    clock = clocks.of_game(game_id, d.time_limit_days).describe()
+    return render_template("admin/game.html", d=d, said=said, clock=clock, now=utcnow())
 
 
 def _back(game_id: str):
@@ -213,6 +216,13 @@ def set_address(game_id: str, seat: int):
         return address
     return _acting(game_id, act, "Seat {seat} now plays from {result}; fresh links are mailed there.",
                    seat=seat)
+
+
+@bp.post("/games/<game_id>/messages/<int(max=2147483647):message_id>/hide")
+def hide_message(game_id: str, message_id: int):
+    return _acting(game_id, lambda: messages.hide(message_id, game_id),
+                   "Message #{message_id} is hidden from the players' pages, mails and the record.",
+                   message_id=message_id)
 
 
 @bp.post("/games/<game_id>/seats/<int:seat>/resend")

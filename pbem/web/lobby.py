@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 
-from .. import bots, games, links, turns
+from .. import bots, clocks, games, links, turns
 from ..errors import BadInput, LinkTampered
 from ..people import email_address, player_name
 from ..small import small_int
@@ -23,7 +23,8 @@ def page(form=None, error=None, links_message=None, status=200):
     return render_template("lobby/index.html", games=hosted, form=form or {},
                            seats=max(g.max_seats for g in hosted), error=error,
                            levels=bots.LEVELS, default_takeover=turns.DEFAULT_TAKEOVER,
-                           time_limits=TIME_LIMITS, links_message=links_message), status
+                           time_limits=TIME_LIMITS, banks=BANKS,
+                           links_message=links_message), status
 
 
 @bp.get("/")
@@ -100,6 +101,26 @@ def _time_limit(form) -> int | None:
     return days
 
 
+#: The time banks the start page offers (any other `bank:START+INCREMENT/CAP` by JSON).
+BANKS = (("", "no time bank"),
+         ("bank:3+1/7", "3 days, 1 more a turn, at most 7"),
+         ("bank:7+1/14", "7 days, 1 more a turn, at most 14"),
+         ("bank:14+2/30", "14 days, 2 more a turn, at most 30"))
+
+
+def _clock(form) -> clocks.Choice:
+    """The game's clock: `clock` (none, move:DAYS, bank:START+INCREMENT/CAP), or the time per
+    turn of `time_limit`; not both."""
+    days = _time_limit(form)
+    spelled = field(form, "clock", "")
+    if not spelled:
+        return clocks.move(days) if days else clocks.Choice()
+    choice = clocks.parse(spelled)
+    if days and choice != clocks.move(days):
+        raise BadInput("Choose one clock: a time per turn or a time bank, not both.")
+    return choice
+
+
 def spec_from(form) -> turns.Spec:
     """The game a form (or JSON object) asks for; BadInput names what is wrong."""
     try:
@@ -109,8 +130,10 @@ def spec_from(form) -> turns.Spec:
     players, levels = _players(form, engine)
     options = {o.name: field(form, f"option.{o.name}") for o in engine.options
                if f"option.{o.name}" in form}
-    return turns.Spec(engine.name, players, options, _first(form, len(players)), _time_limit(form),
-                      None, levels, field(form, "takeover", turns.DEFAULT_TAKEOVER).lower())
+    clock = _clock(form)
+    return turns.Spec(engine.name, players, options, _first(form, len(players)),
+                      clock.time_limit_days, None, levels,
+                      field(form, "takeover", turns.DEFAULT_TAKEOVER).lower(), clock.bank)
 
 
 def _form():
@@ -158,7 +181,7 @@ def confirm(token: str):
         _, spec = turns.proposal_of(game_id)
         return render_template("lobby/confirm.html", spec=spec, engine=spec.engine(),
                                names=[name for name, _ in spec.players], path=request.path,
-                               time_limits=TIME_LIMITS)
+                               time_limits=TIME_LIMITS, banks=BANKS)
     loaded = turns.confirm(game_id)
     if wants_json():
         return {"game": loaded.id, "record": url_for("record.record", game_id=loaded.id)}, 201

@@ -1,7 +1,8 @@
 """Turn links and seat links: the pages (and JSON) players reach from their mails.
 
     GET  /t/<token>            the turn page (JSON with Accept: application/json)
-    POST /t/<token>            submit (or, without JavaScript, preview / add / remove a step)
+    POST /t/<token>            submit (or, without JavaScript, preview / add / remove a step);
+                               a `message` beside the steps is said with the turn
     POST /t/<token>/preview    the draft's preview: JSON, or an HTML fragment for the page's script
     GET  /s/<token>            the seat's standing view of the game
     GET|POST /s/<token>/resign resigning, after a confirmation
@@ -23,7 +24,16 @@ from flask import Blueprint, current_app, jsonify, redirect, render_template, re
 from .. import addresses, limits, links, turns
 from ..errors import AlreadySubmitted, BadInput, LinkExpired
 from ..games.errors import GameError
-from .access import Access, edited, load_seat, open_decline, open_seat, open_turn, steps_text
+from .access import (
+    Access,
+    edited,
+    load_seat,
+    message_text,
+    open_decline,
+    open_seat,
+    open_turn,
+    steps_text,
+)
 from .errors import wants_json
 from .pages import (
     ALREADY,
@@ -61,7 +71,8 @@ def submit(token: str):
     origin = turns.Origin(turns.WEB, client=request.remote_addr)
     try:
         # A live turn link names the point of the log it was opened at: the log's end.
-        after = turns.submit(access.loaded.id, access.seat, access.loaded.seq, text, origin)
+        after = turns.submit(access.loaded.id, access.seat, access.loaded.seq, text, origin,
+                             message=message_text())
     except GameError as error:
         if wants_json():
             return jsonify(error.to_json()), 422

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify, render_template, request
 
-from .. import store
+from .. import messages, store
 from ..mail import deliver as delivery
 from ..mail.words import winner_names
 from ..seatview import called_off_because, outcome_json
@@ -58,11 +58,14 @@ def record(game_id: str):
     shown = _turn_number(len(turns))
     outcome = loaded.engine.outcome(loaded.state)
     winner = names[outcome.winner] if outcome and outcome.winner is not None else None
+    # The record is public: the players' words join it only once the game is over.
+    said = messages.of_game(game_id, names) if outcome is not None else []
     if wants_json():
         return jsonify({"game": loaded.id, "kind": loaded.engine.name, "names": names,
                         "turns": turns, "scores": series,
                         "view": loaded.engine.view(loaded.state, None),
-                        "outcome": outcome_json(outcome)})
+                        "outcome": outcome_json(outcome),
+                        "messages": [m.to_json() for m in said]})
     return render_template("record/record.html", game_id=loaded.id, kind=loaded.engine.name,
                            time_limit_days=loaded.row.time_limit_days, names=names, turns=turns,
                            why=called_off_because(loaded),
@@ -71,7 +74,7 @@ def record(game_id: str):
                            created=request.args.get("created") == "1",
                            board_template=loaded.engine.board_template, shown=shown,
                            view=turns[shown - 1]["view"] if shown else _start_view(loaded),
-                           seat=None,
+                           seat=None, said=said,
                            title=loaded.engine.title,
                            undelivered=[{"name": m.to_name, "subject": m.subject}
                                         for m in delivery.failed_for_game(loaded.id)])

@@ -1,0 +1,169 @@
+"""A game's clock, chosen at creation: none, a fixed time per move, or a time bank.
+
+- none: the game waits as long as it takes (reminders still go out);
+- a fixed time per move (`games.time_limit_days`, as before): each turn may take that many days;
+- a time bank, as in correspondence chess and on Little Golem (a `clocks` row): each player
+  starts with `start_days`; his turns draw on it; after each move `increment_days` are added,
+  never more than `cap_days` (7 days + 1 a move, at most 14).
+
+Vacations stop every clock of the player's address (`pbem.vacation`): a turn's time is the time
+it waited less the time its player was away, and its deadline moves on by as much.
+
+The bank is not stored: it is read from the log (when each of the seat's turns began and
+ended), so it can never disagree with it. Computers have no clock.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy import select
+
+from . import vacation
+from .errors import BadInput
+from .extensions import db
+from .models import Clock, Event, Game
+
+NONE, MOVE, BANK = "none", "move", "bank"
+MAX_DAYS = 365           # no single figure of a clock may exceed this (a year)
+DEFAULT_BANK = (7, 1, 14)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A clock as chosen: `days` a move (MOVE), or a bank of `start` days, `increment` added
+    a move, at most `cap` (BANK)."""
+    kind: str = NONE
+    days: int = 0
+    start: int = 0
+    increment: int = 0
+    cap: int = 0
+
+    def describe(self) -> str:
+        if self.kind == MOVE:
+            return f"{_days(self.days)} a turn"
+        if self.kind == BANK:
+            return (f"a time bank of {_days(self.start)}, {_days(self.increment)} added a turn, "
+                    f"at most {_days(self.cap)}")
+        return "no time limit"
+
+    def spelled(self) -> str:
+        """The choice as `parse` reads it (forms, the CLI, JSON)."""
+        if self.kind == MOVE:
+            return f"move:{self.days}"
+        if self.kind == BANK:
+            return f"bank:{self.start}+{self.increment}/{self.cap}"
+        return NONE
+
+    @property
+    def time_limit_days(self) -> int | None:
+        return self.days if self.kind == MOVE else None
+
+    @property
+    def bank(self) -> tuple[int, int, int] | None:
+        return (self.start, self.increment, self.cap) if self.kind == BANK else None
+
+
+def _days(n: int) -> str:
+    return f"{n} day" if n == 1 else f"{n} days"
+
+
+_MOVE = re.compile(r"^(?:move:)?(\d{1,3})$")
+_BANK = re.compile(r"^bank:(\d{1,3})\+(\d{1,3})(?:/(\d{1,3}))?$")
+
+
+def parse(text: str | None) -> Choice:
+    """`none`, `move:DAYS` (or `DAYS`), `bank:START+INCREMENT/CAP` (days; the cap defaults to
+    twice the start); BadInput naming the text otherwise."""
+    spelled = (text or NONE).strip().lower().replace(" ", "")
+    if spelled in (NONE, ""):
+        return Choice()
+    if found := _MOVE.match(spelled):
+        return move(int(found.group(1)))
+    if found := _BANK.match(spelled):
+        start, increment = int(found.group(1)), int(found.group(2))
+        cap = int(found.group(3)) if found.group(3) else 2 * start
+        return bank(start, increment, cap)
+    raise BadInput(f"The clock {str(text)[:40]!r} is not one: write none, move:DAYS (say "
+                   "move:3) or bank:START+INCREMENT/CAP (say bank:7+1/14).")
+
+
+def move(days: int) -> Choice:
+    if not 1 <= days <= MAX_DAYS:
+        raise BadInput(f"A time per move of {days} days: it must be 1 to {MAX_DAYS} days.")
+    return Choice(MOVE, days=days)
+
+
+def bank(start: int, increment: int, cap: int) -> Choice:
+    if not 1 <= start <= MAX_DAYS or not 0 <= increment <= MAX_DAYS or not 1 <= cap <= MAX_DAYS:
+        raise BadInput(f"A time bank of {start}+{increment}/{cap} days: the start and the cap "
+                       f"must be 1 to {MAX_DAYS} days, the increment 0 to {MAX_DAYS}.")
+    if cap < start:
+        raise BadInput(f"A time bank of {start}+{increment}/{cap} days: its cap ({cap}) is below "
+                       f"its start ({start}).")
+    return Choice(BANK, start=start, increment=increment, cap=cap)
+
+
+def of_game(game_id: str, time_limit_days: int | None) -> Choice:
+    row = db.session.get(Clock, game_id)
+    if row is not None:
+        return Choice(BANK, start=row.start_days, increment=row.increment_days, cap=row.cap_days)
+    return Choice(MOVE, days=time_limit_days) if time_limit_days else Choice()
+
+
+def save(game_id: str, choice: Choice) -> None:
+    """A new game's time bank, in the creating transaction (a fixed time per move is the game
+    row's `time_limit_days`)."""
+    if choice.kind == BANK:
+        db.session.add(Clock(game_id=game_id, start_days=choice.start,
+                             increment_days=choice.increment, cap_days=choice.cap))
+
+
+def _utc(moment: datetime) -> datetime:
+    return moment.astimezone(UTC) if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+@dataclass(frozen=True)
+class Bank:
+    """A seat's bank at the start of the turn it is in: how much, and when that turn began."""
+    left: timedelta
+    since: datetime | None    # None: the seat owes nothing now
+
+
+def bank_of(game_id: str, seat: int, choice: Choice, address: str) -> Bank:
+    """Walk the log: each turn of the seat (from when it came to owe a decision to its own
+    event after which it owes none) draws its running time from the bank; then the increment
+    is added, up to the cap."""
+    game = db.session.get(Game, game_id)
+    assert game is not None
+    cap = timedelta(days=choice.cap)
+    left = timedelta(days=choice.start)
+    since = _utc(game.created_at) if seat in (game.owed or []) else None
+    rows = db.session.execute(select(Event.seat, Event.owed, Event.created_at)
+                              .where(Event.game_id == game_id).order_by(Event.seq)).all()
+    away = vacation.spans(address, since or _utc(game.created_at))
+    for actor, owed, created_at in rows:
+        at, owes = _utc(created_at), seat in (owed or [])
+        if since is not None and actor == seat and not owes:   # his turn ended
+            left = min(cap, max(timedelta(0), left - vacation.running(away, since, at))
+                       + timedelta(days=choice.increment))
+            since = None
+        elif since is None and owes:
+            since = at
+    return Bank(left, since)
+
+
+def deadline(game_id: str, time_limit_days: int | None, seat: int, address: str,
+             since: datetime) -> datetime | None:
+    """When the seat's time for the turn it is in (begun `since`) runs out; None: no clock."""
+    choice = of_game(game_id, time_limit_days)
+    if choice.kind == NONE:
+        return None
+    if choice.kind == MOVE:
+        return vacation.pushed(vacation.spans(address, since), since,
+                               timedelta(days=choice.days))
+    held = bank_of(game_id, seat, choice, address)
+    start = held.since or since
+    return vacation.pushed(vacation.spans(address, start), start, held.left)

@@ -1,0 +1,73 @@
+"""A seat's words and time beside its turns: messages, private notes, vacation.
+
+    POST /s/<token>/messages   say something to the other players: {"message": "..."}
+    POST /s/<token>/notes      replace the seat's private notes: {"notes": "..."}
+    POST /s/<token>/vacation   go on vacation for N days ({"days": N}), or come back
+                               ({"end": true}; the form's action=end)
+
+Forms answer by going back to the seat's page (post/redirect/get; the page's anchor);
+JSON answers with the seat's view. What each does is its service's: `pbem.messages`,
+`pbem.notes`, `pbem.vacation`.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, jsonify, redirect, request
+
+from .. import messages, notes, small, store, vacation
+from ..errors import BadInput
+from .access import Access, open_seat
+from .errors import wants_json
+from .pages import seat_path
+
+bp = Blueprint("talk", __name__)
+
+
+def _field(name: str) -> str:
+    """A text field of a form or a JSON body; BadInput naming it when it is no text."""
+    if request.is_json:
+        body = request.get_json(silent=True)
+        if not isinstance(body, dict) or not isinstance(body.get(name, ""), str):
+            raise BadInput(f'Send a JSON object like {{"{name}": "..."}}.')
+        return str(body.get(name, ""))
+    return str(request.form.get(name, ""))
+
+
+def _back(access: Access, anchor: str):
+    if wants_json():
+        loaded = store.load(access.loaded.id)   # with what was just written
+        return jsonify(access.after(loaded).seat_view.to_json())
+    return redirect(f"{seat_path(access)}#{anchor}", 303)
+
+
+@bp.post("/s/<token>/messages")
+def say(token: str):
+    access = open_seat(token)
+    messages.say(access.loaded.id, access.seat, _field("message"))
+    return _back(access, "talk")
+
+
+@bp.post("/s/<token>/notes")
+def save_notes(token: str):
+    access = open_seat(token)
+    notes.save(access.loaded.id, access.seat, _field("notes"))
+    return _back(access, "notes")
+
+
+@bp.post("/s/<token>/vacation")
+def go_away(token: str):
+    """Vacation is the address's, not the game's: it stops the clocks of all his games."""
+    access = open_seat(token)
+    address = store.address_of(access.loaded.id, access.seat)
+    if not address:
+        raise BadInput("A computer plays this seat: it takes no vacation.")
+    body = request.get_json(silent=True) if request.is_json else None
+    if request.form.get("action") == "end" or (isinstance(body, dict) and body.get("end") is True):
+        vacation.end(address)
+    else:
+        raw = body.get("days") if isinstance(body, dict) else request.form.get("days", "")
+        days = raw if isinstance(raw, int) and not isinstance(raw, bool) else small.small_int(str(raw))
+        if days is None:
+            raise BadInput(f"days={str(raw)[:20]!r}: a vacation is a number of whole days.")
+        vacation.start(address, days)
+    return _back(access, "vacation")

@@ -17,7 +17,7 @@ from sqlalchemy import func, or_, select
 
 from . import clocks, store
 from .extensions import db
-from .models import Clock, Event, Game, Seat
+from .models import Clock, Event, Game, GameResult, Seat
 
 
 @dataclass
@@ -70,6 +70,9 @@ def waiting(game_id: str | None = None, bots_only: bool = False) -> list[Waiting
     `bots_only`, the decisions computers owe)."""
     query = select(Game, _last(Event.seq), _last(Event.seat), _last(Event.owed),
                    _last(Event.created_at))
+    # A finished game owes nothing: its result row (written with its last event) keeps it out
+    # of the scan, so the worker's rounds do not grow with every game ever played.
+    query = query.where(~select(GameResult.game_id).where(GameResult.game_id == Game.id).exists())
     if game_id is not None:
         query = query.where(Game.id == game_id)
     if bots_only:

@@ -24,7 +24,7 @@ from . import games, limits, links, turns
 from .deadlines import Waiting, utc, waiting
 from .extensions import db
 from .mail import notify
-from .mail.words import listing
+from .mail.words import hours_and_days, listing
 from .models import Reminder, Seat
 from .transaction import transaction
 
@@ -59,7 +59,7 @@ def _entry(w: Waiting, seat: Seat, names: list[str], now: datetime) -> dict:
     return {
         "title": games.get(w.game.kind).title,
         "opponents": listing(n for i, n in enumerate(names) if i != w.seat),
-        "waiting": f"{hours // 24} days {hours % 24} hours" if hours >= 24 else f"{hours} hours",
+        "waiting": hours_and_days(hours),
         "deadline": w.deadline.strftime("%Y-%m-%d %H:%M") if w.deadline else None,
         "urgency": (w.deadline or datetime.max.replace(tzinfo=UTC), w.since),
         "turn_url": links.url(links.TURN, w.game.id, w.seat, w.seq),

@@ -16,7 +16,7 @@ from __future__ import annotations
 from flask import request
 
 from ..extensions import db
-from ..mail.words import listing, match_title
+from ..mail.words import listing, match_title, plural
 from . import addresses, admin, errors, gamestatic, lobby, outbox, play, record, security
 from .hexmap import hex_layout
 
@@ -28,6 +28,7 @@ def init_app(app) -> None:
     # Names in words, for pages and mails alike: "Anna, Bob and Carl"; "Anna vs Bob".
     app.add_template_filter(listing, "listing")
     app.add_template_filter(match_title, "match_title")
+    app.add_template_filter(plural, "plural")
     app.add_template_global(hex_layout, "hex_layout")   # where a hex map's hexes are drawn
 
     @app.before_request

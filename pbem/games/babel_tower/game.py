@@ -176,7 +176,8 @@ class BabelTower(Engine[Tower]):
     def summary(self, state: Tower, seat: int, names: Sequence[str] = ()) -> list[str]:
         def cubes(counts: list[int]) -> str:
             return " ".join(str(t) for t, n in enumerate(counts) for _ in range(n)) or "none"
-        lines = [f"Your cubes: {cubes(state.hands[seat])}; your opponent's: {cubes(state.hands[1 - seat])}"]
+        lines = [f"Your cubes: {cubes(state.hands[seat])}",
+                 f"Your opponent's cubes: {cubes(state.hands[1 - seat])}"]
         if state.phase == DRAFT:
             lines.append(f"Still in the pool: {cubes(state.pool)}")
         for number, floor in enumerate(state.floors, 1):

@@ -63,9 +63,8 @@ def fold(text: str, width: int = TEXT_WIDTH) -> str:
             out.append(line)
             continue
         indent = line[:len(line) - len(line.lstrip())]
-        out += textwrap.wrap(line, width, initial_indent="", subsequent_indent=indent,
-                             break_long_words=False, break_on_hyphens=False,
-                             drop_whitespace=True) or [line]
+        out += textwrap.wrap(line.strip(), width, initial_indent=indent, subsequent_indent=indent,
+                             break_long_words=False, break_on_hyphens=False) or [line]
     return "\n".join(out)
 
 

@@ -12,11 +12,9 @@ import re
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-import pytest
-from pbem_web import html_of, reply_to, text_of
-
 from pbem.games.errors import GameError
 from pbem.games.rng import Rng
+from pbem_web import html_of, reply_to, text_of
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Long names, as people write them: the lines naming them are the long ones.
@@ -72,7 +70,7 @@ def loaded_game(app, game: str):
     from pbem import store
     with app.app_context():
         loaded = store.load(game)
-        loaded.events   # (read lazily)
+        assert loaded.events is not None   # (read lazily: now, inside the app)
         return loaded
 
 

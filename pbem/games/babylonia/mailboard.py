@@ -44,17 +44,24 @@ def lines(state: State, seat: int, names: Sequence[str], v: dict[str, Any],
     out.append("Cities and ziggurats, with the hexes around them (F P M O: tokens,")
     out.append("? face down, - free):")
     around = board(v["players"]).neighbours
+    short = _short(names)
     sites = [h for h in v["hexes"] if (h["tile"] or "").startswith("city")
              or (h["kind"] == "ziggurat" and not h["scored"])]
     for h in sorted(sites, key=lambda h: _order(h["name"])):
         what = h["tile"] if h["kind"] != "ziggurat" else "ziggurat"
-        near = ", ".join(_near(hexes[n], names) for n in sorted(around[h["name"]], key=_order))
+        near = ", ".join(_near(hexes[n], short) for n in sorted(around[h["name"]], key=_order))
         out += _wrap(f"{h['name']} {what}: {near}", "  ", "      ")
     if not sites:
         out.append("  none left")
     out.append("")
     out += _options(state, seat, v, hexes, options)
     return out
+
+
+def _short(names: list[str]) -> list[str]:
+    """The players' first names where these tell them apart (the board names many tokens)."""
+    first = [(n.split() or [n])[0] for n in names]
+    return first if len(set(first)) == len(first) else names
 
 
 def _points(n: int) -> str:

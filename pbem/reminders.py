@@ -58,7 +58,8 @@ def _entry(w: Waiting, seat: Seat, names: list[str], now: datetime) -> dict:
     hours = int((now - w.since).total_seconds() // 3600)
     return {
         "title": games.get(w.game.kind).title,
-        "opponents": listing(n for i, n in enumerate(names) if i != w.seat),
+        "opponents": listing(n for i, n in enumerate(names) if i != w.seat)
+        + notify.game_number(w.game.id, w.game.kind, seat.email),
         "waiting": hours_and_days(hours),
         "deadline": w.deadline.strftime("%Y-%m-%d %H:%M") if w.deadline else None,
         "urgency": (w.deadline or datetime.max.replace(tzinfo=UTC), w.since),

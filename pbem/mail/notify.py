@@ -62,25 +62,27 @@ def subject(loaded: Loaded, seat: int, what: str, address: str = "") -> str:
     """"Babel with Bob: your turn"; a second game of the same kind against the same players
     says which it is ("Babel with Bob (game 2): ..."), so a mailbox tells their threads apart."""
     others = listing(n for i, n in enumerate(loaded.names) if i != seat)
-    number = _game_number(loaded, address) if address else 1
-    return f"{loaded.engine.title} with {others}{f' (game {number})' if number > 1 else ''}: {what}"
+    return f"{loaded.engine.title} with {others}{game_number(loaded.id, loaded.engine.name, address)}: {what}"
 
 
-def _game_number(loaded: Loaded, address: str) -> int:
-    """Which of the address's games of this kind against the same other players (addresses, or
-    names for computers) this one is, by the order they were created in: 1 for the first."""
+def game_number(game_id: str, kind: str, address: str) -> str:
+    """" (game 2)" for the address's second game of this kind against the same other players
+    (addresses, or names for computers), by the order they were created in; "" for the first."""
+    if not address:
+        return ""
     ids = select(Seat.game_id).where(Seat.email == address)
     games = db.session.execute(select(Game.id, Game.created_at).where(
-        Game.id.in_(ids), Game.kind == loaded.engine.name)).all()
+        Game.id.in_(ids), Game.kind == kind)).all()
     if len(games) < 2:
-        return 1
+        return ""
     others: dict[str, list[str]] = {g.id: [] for g in games}
     for row in db.session.execute(select(Seat.game_id, Seat.name, Seat.email).where(
             Seat.game_id.in_(others), Seat.email != address)):
         others[row.game_id].append(row.email or f"computer {row.name}")
-    mine = sorted(others.get(loaded.id, []))
+    mine = sorted(others.get(game_id, []))
     same = sorted((g.created_at, g.id) for g in games if sorted(others[g.id]) == mine)
-    return next((i for i, (_, gid) in enumerate(same, 1) if gid == loaded.id), 1)
+    number = next((i for i, (_, gid) in enumerate(same, 1) if gid == game_id), 1)
+    return f" (game {number})" if number > 1 else ""
 
 
 #: The only mails a player whose seat a computer took over still gets.

@@ -206,6 +206,13 @@ def test_games_against_the_same_players_have_subjects_that_tell_them_apart(app):
     # The first game keeps its subjects when more are started.
     play(app, first, 1, decisions=1)
     assert outbox(app)[-1][1] == "Babel with Anna: your turn, Bob"
+    # A reminder listing both games waiting for Bob tells them apart too.
+    play(app, second, 1, decisions=1)
+    later = (datetime.now(UTC) + timedelta(days=3)).isoformat()
+    assert app.test_cli_runner().invoke(args=["remind", "--now", later]).exit_code == 0
+    reminder = [m for m in outbox(app) if m[0] == "reminder" and m[4] == EMAILS[1]][-1][2]
+    assert "Babel with Anna: waiting" in reminder
+    assert "Babel with Anna (game 2): waiting" in reminder
 
 
 def test_an_empty_reply_is_not_answered_with_the_quoted_mail_as_steps(app, actions, smtp):

@@ -27,9 +27,10 @@ def winner_names(outcome, names) -> list[str]:
     return [names[s] for s in outcome.winners] if outcome is not None else []
 
 
-def plural(count: int, word: str, many: str | None = None) -> str:
-    """A count with its noun: "1 discard", "2 discards", "0 hours" (`many`: an irregular plural)."""
-    return f"{count} {word if count == 1 else (many or word + 's')}"
+def plural(count: float, word: str, many: str | None = None) -> str:
+    """A count with its noun: "1 discard", "2 discards", "0 hours", "1.5 hours" (`many`: an
+    irregular plural)."""
+    return f"{count:g} {word if count == 1 else (many or word + 's')}"
 
 
 def hours_and_days(hours: int) -> str:

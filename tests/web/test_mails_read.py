@@ -301,6 +301,7 @@ def test_words_in_the_singular_where_there_is_one():
     from pbem.mail.words import hours_and_days, plural
     assert (plural(1, "discard"), plural(2, "discard"), plural(0, "hour")) == \
         ("1 discard", "2 discards", "0 hours")
+    assert (plural(1.0, "hour"), plural(1.5, "hour")) == ("1 hour", "1.5 hours")   # (settings)
     assert count(1, "discard") == "1 discard" and count(3, "card") == "3 cards"
     assert [hours_and_days(h) for h in (1, 5, 24, 25, 49)] == \
         ["1 hour", "5 hours", "1 day", "1 day 1 hour", "2 days 1 hour"]

@@ -77,7 +77,7 @@ def game_number(game_id: str, kind: str, address: str) -> str:
         return ""
     others: dict[str, list[str]] = {g.id: [] for g in games}
     for row in db.session.execute(select(Seat.game_id, Seat.name, Seat.email).where(
-            Seat.game_id.in_(others), Seat.email != address)):
+            Seat.game_id.in_(list(others)), Seat.email != address)):
         others[row.game_id].append(row.email or f"computer {row.name}")
     mine = sorted(others.get(game_id, []))
     same = sorted((g.created_at, g.id) for g in games if sorted(others[g.id]) == mine)

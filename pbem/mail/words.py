@@ -39,3 +39,17 @@ def hours_and_days(hours: int) -> str:
     if not days:
         return plural(rest, "hour")
     return plural(days, "day") + (f" {plural(rest, 'hour')}" if rest else "")
+
+
+def step_lines(notation: str, width: int = 76) -> list[str]:
+    """A turn in notation ("move A; settle P; ...") in lines of at most `width` characters,
+    broken only between steps, so that no step is cut in two."""
+    lines: list[str] = []
+    for step in notation.split("; "):
+        if lines and len(lines[-1]) + 2 + len(step) < width:
+            lines[-1] += "; " + step
+        else:
+            if lines:
+                lines[-1] += ";"
+            lines.append(step)
+    return lines

@@ -169,9 +169,11 @@ def test_babylonia_mails_name_the_players_and_draw_a_board_to_answer_from(app, a
     assert re.search(r"\n    [a-q]\d+ city [MOP]+: ", text) and " city MS" not in text
     where = re.search(r"\n    central land: ([a-q]\d+)", text)
     assert where, text
-    # Anna, first, plays exactly 1 token: a hex the mail lists, answered from the mailbox.
+    # Anna, first, plays exactly 1 token of her stand onto a hex the mail lists, by mail.
+    kind = re.search(r"\n  Your stand: ([FPMO])", text).group(1)
+    word = {"F": "farmer", "P": "priest", "M": "merchant", "O": "official"}[kind]
     with actions.app.app_context():
-        result = ingest_bytes(reply_to(invite, f"farmer {where.group(1)}", {}))
+        result = ingest_bytes(reply_to(invite, f"{word} {where.group(1)}", {}))
     assert result.status == "applied", result
     loaded = loaded_game(actions.app, game)
     assert loaded.events[-1]["seat"] == 0 and where.group(1) in loaded.events[-1]["steps"]

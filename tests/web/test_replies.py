@@ -851,7 +851,7 @@ def test_owed_discards_by_mail_then_the_fresh_turn_mail(app, actions, smtp):
     # He is mailed his fresh turn (no page takes him there), the other seat nothing yet.
     fresh = actions.last_mail(EMAILS[seat])
     assert fresh["Subject"] == f"Babel with {NAMES[other]}: your turn, {NAMES[seat]}"
-    assert "(play your turn)" in text_of(fresh)
+    assert ": play your turn." in text_of(fresh)
     ref = token_of(app, fresh)
     assert (ref.seat, ref.seq) == (seat, after.seq)
     assert len(smtp.to(EMAILS[other])) == theirs

@@ -177,8 +177,7 @@ class Babel(Engine[State]):
         me, them = v["players"][seat], v["players"][1 - seat]
         lines = [f"Your hand: {' '.join(me['hand']) or 'empty'}"
                  + (f" (you owe {count(me['owes'], 'discard')})" if me["owes"] else ""),
-                 f"Columns (top last): yours {_levels(me['column'])}, "
-                 f"your opponent's {_levels(them['column'])}",
+                 *_columns(_levels(me["column"]), _levels(them["column"])),
                  f"Your figure: {_place(me['figure'])}; your opponent's: {_place(them['figure'])}"]
         for t in TRIBES:
             mine, theirs = _site(me, t), _site(them, t)
@@ -218,6 +217,14 @@ class Babel(Engine[State]):
 
     def worth(self, state: State, seat: int) -> float:
         return bot.worth(state, seat)
+
+
+def _columns(mine: str, theirs: str) -> list[str]:
+    """Both columns on one line of a mail when they fit in 76 characters, else one each."""
+    line = f"Columns (top last): yours {mine}, your opponent's {theirs}"
+    if len(line) <= 76:
+        return [line]
+    return [f"Your column (top last): {mine}", f"Your opponent's column: {theirs}"]
 
 
 def _levels(levels: Iterable[int]) -> str:

@@ -287,7 +287,8 @@ def test_one_digest_for_several_games_most_urgent_first_at_most_one_a_day(app, c
     html_text = html.unescape(html_of(digest))
     assert html_text.index("with Dave") < html_text.index("with Carol") < html_text.index("with Bob")
     [carols] = reminder_mails(app, smtp, CAROL)           # Carol's own, for her own game only
-    assert carols["Subject"] == "Reminder: your turn in Babel with Anna"
+    # (her second game with Anna: the first, `carol`, waits for Anna)
+    assert carols["Subject"] == "Reminder: your turn in Babel with Anna (game 2)"
     assert [client.get(p, headers=JSON).get_json()["game"] for p in turn_links(carols)] == [carols_turn]
     for addr in (BOB, DAVE, EVE):
         assert reminder_mails(app, smtp, addr) == []

@@ -340,3 +340,27 @@ def test_a_broken_link_says_what_happened_and_offers_the_lost_links_form(client,
         assert "Forbidden." not in html
     # The form there mails the links of an address (to that address only).
     assert client.post("/links", data={"email": EMAILS[0]}).status_code in (200, 202, 303)
+
+
+def test_babylonias_text_board_shows_nothing_the_seat_may_not_know():
+    """A mail's board is the same in states that differ only in what the seat may not know."""
+    from babylonia_twins import hide_all, redeal, shuffle_supply, turn_down_token
+    from pbem.games.babylonia import GAME
+    from pbem.games.babylonia.cli import walk
+    names = ["Anna", "Bob", "Carl", "Dora"]
+    checked = 0
+    for seed, players in ((11, 3), (12, 2), (13, 4)):
+        for n, (_, state) in enumerate(walk(seed, players, "basic", greedy=True)):
+            if n % 5 or state.result is not None:
+                continue
+            for seat in range(players):
+                rng = Rng.derived(seed * 100 + n, f"twins {seat}")
+                before = GAME.summary(state, seat, names[:players])
+                other = (seat + 1) % players
+                for change, whose in ((redeal, other), (turn_down_token, other),
+                                      (shuffle_supply, other), (hide_all, seat)):
+                    twin = state.copy()
+                    change(twin, whose, rng)
+                    assert GAME.summary(twin, seat, names[:players]) == before
+                    checked += 1
+    assert checked > 50

@@ -364,3 +364,16 @@ def test_babylonias_text_board_shows_nothing_the_seat_may_not_know():
                     assert GAME.summary(twin, seat, names[:players]) == before
                     checked += 1
     assert checked > 50
+
+
+def test_a_genuine_link_to_a_game_that_is_gone_points_to_lost_links_too(app, client):
+    from pbem import links
+    with app.app_context():
+        gone = links.path(links.TURN, "nosuchgame", 0, 0)
+    page = client.get(gone)
+    assert page.status_code == 404
+    html = page.data.decode()
+    assert "There is no such game." in html and "Lost your links?" in html
+    assert client.get(gone, headers={"Accept": "application/json"}).get_json() == \
+        {"error": "There is no such game."}
+    assert "Lost your links?" not in client.get("/games/nosuchgame/record").data.decode()

@@ -377,3 +377,15 @@ def test_a_genuine_link_to_a_game_that_is_gone_points_to_lost_links_too(app, cli
     assert client.get(gone, headers={"Accept": "application/json"}).get_json() == \
         {"error": "There is no such game."}
     assert "Lost your links?" not in client.get("/games/nosuchgame/record").data.decode()
+
+
+def test_a_one_day_time_limit_reads_one_day(app, client):
+    from pbem import links, store, turns
+    with app.app_context():
+        spec = turns.Spec("babel", [("Anna", EMAILS[0]), ("Bob", EMAILS[1])],
+                          {"sumerians": "top-run"}, 0, 1)
+        game = turns.create_game(spec).id
+        seat = links.path(links.SEAT, game, 0, store.current_nonce(game, 0))
+    for path in (seat, f"/games/{game}/record"):
+        html = client.get(path).data.decode()
+        assert "(1 day a turn)" in html and "1 days" not in html

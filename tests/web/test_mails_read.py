@@ -389,3 +389,11 @@ def test_a_one_day_time_limit_reads_one_day(app, client):
     for path in (seat, f"/games/{game}/record"):
         html = client.get(path).data.decode()
         assert "(1 day a turn)" in html and "1 days" not in html
+
+
+def test_a_babel_turn_mail_gives_an_example_from_the_players_own_turn(app):
+    game = new_game(app, "babel", 2, {"sumerians": "top-run"}, names=("Anna", "Bob"))
+    (invite,) = [m for m in outbox(app) if m[0] == "invite" and m[4] == EMAILS[0]]
+    example = re.search(r'\(e\.g\. "([^"]+)"\)', invite[2]).group(1)
+    loaded = loaded_game(app, game)
+    assert example in [o.notation for o in loaded.engine.legal_steps(loaded.state, 0)]

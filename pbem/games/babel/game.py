@@ -164,7 +164,8 @@ class Babel(Engine[State]):
         """Owed halving discards are a reply of their own: the three cards drawn after them
         decide the turn, so its mail follows once they are in."""
         if self.decision_kind(state, seat) != DISCARD:
-            return self.example_step, ""
+            first = next((o.notation for o in self.legal_steps(state, seat) if not o.ends), None)
+            return first or self.example_step, ""   # a step of this turn
         due = state.discards_due(seat)
         example = "discard " + " ".join(state.players[seat].hand_letters()[:due])
         return example, (f"Answer with your {count(due, 'discard')} alone. You then draw 3 "

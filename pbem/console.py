@@ -27,7 +27,7 @@ from flask.cli import AppGroup, with_appcontext
 from . import addresses, inbox, operations, turns
 from .errors import BadInput, ServerError
 from .games.base import ABORTED_REASON
-from .mail.words import listing, match_title
+from .mail.words import listing, match_title, plural
 from .operations import FINISHED, UNSTARTED, Result, Summary
 from .people import email_address
 
@@ -133,7 +133,7 @@ def show(game_id: str, as_json: bool):
     s = detail.summary
     click.echo(f"Game {s.id}: {s.title}, {match_title(p.name for p in s.players)}")
     options = ", ".join(f"{k}={v}" for k, v in detail.options.items()) or "none"
-    limit = f"{detail.time_limit_days} days a turn" if detail.time_limit_days else "none"
+    limit = f"{plural(detail.time_limit_days, 'day')} a turn" if detail.time_limit_days else "none"
     for label, value in (("created", when(s.created)), ("state", f"{s.state}, {s.events} events"),
                          ("options", options), ("time limit", limit),
                          ("record", detail.record_link)):

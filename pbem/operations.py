@@ -31,7 +31,7 @@ from .errors import LinkTampered, NotFound, ServerError
 from .extensions import db
 from .games.base import ABORT, ABORTED_REASON
 from .mail import notify
-from .mail.words import winner_names
+from .mail.words import plural, winner_names
 from .models import (
     UNDELIVERED,
     Clock,
@@ -249,7 +249,7 @@ def _stalls(row: Game, waiting, mails, now: datetime, stall_days: float):
                         f"{mail.status}, {mail.last_error or 'no reason given'}")
         elif not row.time_limit_days and now - w.since >= timedelta(days=stall_days):
             days = (now - w.since).days
-            yield Stall(w.seat, w.name, IDLE, f"{w.name} has not played for {days} days")
+            yield Stall(w.seat, w.name, IDLE, f"{w.name} has not played for {plural(days, 'day')}")
 
 
 def _shown(summary: Summary, which: str) -> bool:

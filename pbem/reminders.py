@@ -26,7 +26,7 @@ from . import games, limits, links, turns, vacation
 from .deadlines import Waiting, utc, waiting
 from .extensions import db
 from .mail import notify
-from .mail.words import listing
+from .mail.words import hours_and_days, listing
 from .models import Reminder, Seat
 from .transaction import transaction
 
@@ -64,8 +64,9 @@ def _entry(w: Waiting, seat: Seat, names: list[str], now: datetime) -> dict:
     hours = int((now - w.since).total_seconds() // 3600)
     return {
         "title": games.get(w.game.kind).title,
-        "opponents": listing(n for i, n in enumerate(names) if i != w.seat),
-        "waiting": f"{hours // 24} days {hours % 24} hours" if hours >= 24 else f"{hours} hours",
+        "opponents": listing(n for i, n in enumerate(names) if i != w.seat)
+        + notify.game_number(w.game.id, w.game.kind, seat.email),
+        "waiting": hours_and_days(hours),
         "deadline": w.deadline.strftime("%Y-%m-%d %H:%M") if w.deadline else None,
         "urgency": (w.deadline or datetime.max.replace(tzinfo=UTC), w.since),
         "turn_url": links.url(links.TURN, w.game.id, w.seat, w.seq),

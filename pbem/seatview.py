@@ -84,6 +84,8 @@ class SeatView:
     notes: str = ""                    # the seat's own private notes (never in a mail)
     away: tuple[OnVacation, ...] = ()  # the players on vacation now
     vacation: dict | None = None       # the seat's own: {"until", "days_left"} (pages only)
+    reply_note: str = ""               # what a mail's reply to the decision owed must hold
+    score_word: str = "Scores"         # what the scores count ("Cubes placed")
 
     @property
     def decision(self) -> Decision | None:
@@ -119,7 +121,8 @@ class SeatView:
             "form_template": self.form_template,
             "undelivered": [u.__dict__ for u in self.undelivered],
             "record_path": f"/games/{self.game_id}/record", "why": self.why,
-            "bot": self.bot, "clock": self.clock,
+            "bot": self.bot, "reply_note": self.reply_note, "score_word": self.score_word,
+            "clock": self.clock,
             "messages": list(self.messages), "notes": self.notes,
             "away": [a.__dict__ for a in self.away], "vacation": self.vacation,
         }
@@ -173,8 +176,11 @@ def build(loaded: Loaded, seat: int | None, *, live: bool = False, steps: bool =
     live = live and owes is not None and not bot
     last = loaded.last_event_by_other(seat) if seat is not None else None
     names = store.display_names(loaded.names, seating.takeovers)
+    example, note = (engine.reply_help(state, seat)   # (a mail's: pages need none)
+                     if for_mail and owes is not None and seat is not None
+                     else (engine.example_step, ""))
     return SeatView(
-        game_id=loaded.id, kind=engine.name, title=engine.title, example_step=engine.example_step,
+        game_id=loaded.id, kind=engine.name, title=engine.title, example_step=example,
         seat=seat, seq=loaded.seq, names=tuple(names), owes=owes, live=live,
         view=engine.view(state, seat),
         legal_steps=(tuple(engine.legal_steps(state, seat)) if live and steps and seat is not None
@@ -190,11 +196,12 @@ def build(loaded: Loaded, seat: int | None, *, live: bool = False, steps: bool =
         board_template=engine.board_template,
         form_template=engine.form_templates.get(owes.kind) if live and owes else None,
         undelivered=undelivered,
-        summary=tuple(engine.summary(state, seat)) if for_mail and seat is not None else (),
+        summary=(tuple(engine.summary(state, seat, names)) if for_mail and seat is not None
+                 else ()),
         why=called_off_because(loaded),
         turn_link=(links.url(links.TURN, loaded.id, seat, loaded.seq)
                    if owes is not None and seat is not None and not bot else None),
-        bot=bot,
+        bot=bot, reply_note=note, score_word=engine.score_word,
         clock=_clock(loaded),
         messages=tuple(messages.of_game(loaded.id, names)) if seat is not None else (),
         notes=notes.of_seat(loaded.id, seat) if seat is not None and not for_mail else "",

@@ -26,7 +26,7 @@ always yields the same state.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeGuard, TypeVar
 
@@ -337,9 +337,18 @@ class Engine(ABC, Generic[S]):
     def event_notation(self, event: Event, seat: int | None) -> str:
         """One of the game's own events as a line of the record, as `seat` may see it."""
 
-    def summary(self, state: S, seat: int) -> list[str]:
-        """A few lines of what the seat sees, for mails (so a player can answer from his mailbox)."""
+    def summary(self, state: S, seat: int, names: Sequence[str] = ()) -> list[str]:
+        """A few lines of what the seat sees, for mails (so a player can answer from his
+        mailbox), at most 76 characters each; `names`: the players' names by seat."""
         return []
+
+    #: What `scores` counts, for headings and mails: "Scores", or a game's own word.
+    score_word: str = "Scores"
+
+    def reply_help(self, state: S, seat: int) -> tuple[str, str]:
+        """How a mail answers the decision `seat` owes: an example reply that fits it, and
+        what the reply must hold when the example does not say enough ("" otherwise)."""
+        return self.example_step, ""
 
     @abstractmethod
     def explain(self, state: S, seat: int, text: str) -> list[str]:

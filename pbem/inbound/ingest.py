@@ -168,6 +168,11 @@ def _ingest(msg: EmailMessage, key: str, recipients) -> Result:
     if not 0 <= ref.seat < len(loaded.seats):
         inbox.drop(key, sender, "no such seat")
         return Result("dropped", "its game has no such seat")
+    if loaded.over:
+        # Nothing can be played any more, and what comes now ("good game!") is a word for the
+        # other players, not a move: no answer (the game-over mail said how it ended).
+        inbox.record(key, sender, "ignored", loaded.id)
+        return Result("ignored", "its game is over", loaded.id)
     message_id = answerable_id(msg)
     if store.address_of(loaded.id, ref.seat) != sender:
         return _refuse(key, sender, loaded.id, ref.seat, NOT_HIS, message_id)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import email.policy
 import re
 import secrets
+import textwrap
 from datetime import UTC
 from email.header import Header
 from email.message import EmailMessage
@@ -46,6 +47,25 @@ def clean(text: str, limit: int = NAME_LIMIT) -> str:
     while "=?" in text or "?=" in text:
         text = text.replace("=?", "= ?").replace("?=", "? =")
     return text.strip()[:limit].strip()
+
+
+#: The longest line of a mail's text part: read at 80 columns (mutt, a terminal), a longer
+#: line wraps wherever the reader's screen ends. A link alone on its line is never broken.
+TEXT_WIDTH = 78
+
+
+def fold(text: str, width: int = TEXT_WIDTH) -> str:
+    """Every line longer than `width` broken between words, its continuation lines indented
+    like it; a word longer than a line (a link) stays whole on a line of its own."""
+    out = []
+    for line in text.split("\n"):
+        if len(line) <= width:
+            out.append(line)
+            continue
+        indent = line[:len(line) - len(line.lstrip())]
+        out += textwrap.wrap(line.strip(), width, initial_indent=indent, subsequent_indent=indent,
+                             break_long_words=False, break_on_hyphens=False) or [line]
+    return "\n".join(out)
 
 
 def unsubscribe_url(address: str) -> str:
@@ -85,8 +105,8 @@ def queue(kind: str, to_name: str, to_addr: str, subject: str, context: dict, *,
     mail = Mail(kind=kind, game_id=game_id, seat=seat, to_name=clean(to_name),
                 to_addr=to_addr.strip(), from_name=clean(from_name, FROM_LIMIT),
                 subject=clean(subject, 300),
-                text=render_template(f"mail/{kind}.txt", **context).rstrip("\n") + "\n"
-                + render_template("mail/_footer.txt", **context),
+                text=fold(render_template(f"mail/{kind}.txt", **context).rstrip("\n") + "\n"
+                          + render_template("mail/_footer.txt", **context)),
                 html=html, message_id=message_id, in_reply_to=in_reply_to, reply_to=reply_to,
                 status=settings.initial_status(kind, to_addr))   # held for a daily digest?
     db.session.add(mail)

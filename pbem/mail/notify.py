@@ -32,9 +32,12 @@ from __future__ import annotations
 import textwrap
 
 from flask import current_app
+from sqlalchemy import select
 
 from .. import links, messages, seatview, store
+from ..extensions import db
 from ..games.errors import GameError
+from ..models import Game, Seat
 from ..store import Loaded
 from .compose import queue
 from .replies import reply_address
@@ -63,9 +66,31 @@ def context(loaded: Loaded, seat: int, bot: bool = False) -> dict:
     }
 
 
-def subject(loaded: Loaded, seat: int, what: str) -> str:
+def subject(loaded: Loaded, seat: int, what: str, address: str = "") -> str:
+    """"Babel with Bob: your turn"; a second game of the same kind against the same players
+    says which it is ("Babel with Bob (game 2): ..."), so a mailbox tells their threads apart."""
     others = listing(n for i, n in enumerate(loaded.names) if i != seat)
-    return f"{loaded.engine.title} with {others}: {what}"
+    return f"{loaded.engine.title} with {others}{game_number(loaded.id, loaded.engine.name, address)}: {what}"
+
+
+def game_number(game_id: str, kind: str, address: str) -> str:
+    """" (game 2)" for the address's second game of this kind against the same other players
+    (addresses, or names for computers), by the order they were created in; "" for the first."""
+    if not address:
+        return ""
+    ids = select(Seat.game_id).where(Seat.email == address)
+    games = db.session.execute(select(Game.id, Game.created_at).where(
+        Game.id.in_(ids), Game.kind == kind)).all()
+    if len(games) < 2:
+        return ""
+    others: dict[str, list[str]] = {g.id: [] for g in games}
+    for row in db.session.execute(select(Seat.game_id, Seat.name, Seat.email).where(
+            Seat.game_id.in_(list(others)), Seat.email != address)):
+        others[row.game_id].append(row.email or f"computer {row.name}")
+    mine = sorted(others.get(game_id, []))
+    same = sorted((g.created_at, g.id) for g in games if sorted(others[g.id]) == mine)
+    number = next((i for i, (_, gid) in enumerate(same, 1) if gid == game_id), 1)
+    return f" (game {number})" if number > 1 else ""
 
 
 #: The mails that carry the game's new messages.
@@ -103,7 +128,8 @@ def _to_seat(kind: str, loaded: Loaded, seat: int, what: str, **extra) -> None:
                        for m in talk if m.seat != seat]   # (what he said himself he knows)
         messages.mark_mailed(loaded.id, seat, talk)
     reply_to = reply_address(loaded.id, seat, loaded.seq) if ctx["decision"] else None
-    queue(kind, loaded.names[seat], address, subject(loaded, seat, what), ctx, game_id=loaded.id, seat=seat,
+    queue(kind, loaded.names[seat], address, subject(loaded, seat, what, address), ctx,
+          game_id=loaded.id, seat=seat,
           from_name=_from_name(loaded), reply_to=reply_to, **extra)
 
 
@@ -189,8 +215,12 @@ def unreachable(loaded: Loaded, seat: int) -> None:
 
 def reply_failed(loaded: Loaded, seat: int, error: GameError, text: str, message_id: str | None) -> None:
     """A mail reply that is not a legal decision: the step and its sentence; nothing applied."""
+    # What he wrote, not the mail he quoted (the steps are read without it): a reply with
+    # nothing above the quote is read below it, where the quoted lines stay for the parser.
+    written = "\n".join(line for line in text.splitlines()
+                        if line.strip() and not line.lstrip().startswith(">"))
     _to_seat("reply_failed", loaded, seat, "your reply was not applied",
-             context={"error": str(error), "steps": text}, in_reply_to=message_id)
+             context={"error": str(error), "steps": written}, in_reply_to=message_id)
 
 
 def reply_applied(loaded: Loaded, seat: int, move: str, message_id: str | None) -> None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from flask import request
 
 from ..extensions import db
-from ..mail.words import listing, match_title
+from ..mail.words import listing, match_title, plural, step_lines
 from . import addresses, admin, errors, gamestatic, home, lobby, outbox, play, record, security, talk
 from .hexmap import hex_layout
 
@@ -29,6 +29,8 @@ def init_app(app) -> None:
     # Names in words, for pages and mails alike: "Anna, Bob and Carl"; "Anna vs Bob".
     app.add_template_filter(listing, "listing")
     app.add_template_filter(match_title, "match_title")
+    app.add_template_filter(plural, "plural")
+    app.add_template_filter(step_lines, "step_lines")
     app.add_template_global(hex_layout, "hex_layout")   # where a hex map's hexes are drawn
 
     @app.before_request

@@ -8,10 +8,15 @@ from flask import jsonify, make_response, render_template, request
 from sqlalchemy.exc import InterfaceError, OperationalError
 from werkzeug.exceptions import HTTPException
 
-from ..errors import LinkExpired, LinkReplaced, LinkTampered, ServerError
+from ..errors import LinkExpired, LinkReplaced, LinkTampered, NotFound, ServerError
 from ..games.errors import GameError
 
 log = logging.getLogger(__name__)
+
+#: The paths of the links mails carry: turn, seat and decline links.
+LINK_PATHS = ("/t/", "/s/", "/d/")
+BROKEN_LINK = ("This link is broken or unknown: it does not open any game here. It may have "
+               "been cut short or changed on its way.")
 
 
 def wants_json() -> bool:
@@ -23,15 +28,24 @@ def wants_json() -> bool:
 
 def respond(status: int, title: str, message: str, template: str = "errors/error.html", **context):
     if wants_json():
-        return jsonify({"error": message, **context.get("json", {})}), status
+        error = context.get("json_error", message)
+        return jsonify({"error": error, **context.get("json", {})}), status
     return render_template(template, status=status, title=title, message=message, **context), status
 
 
 def init_app(app) -> None:
     @app.errorhandler(ServerError)
     def server_error(error: ServerError):
-        if isinstance(error, LinkTampered):   # no detail for forged or broken links
-            return respond(403, "Forbidden", "Forbidden.")
+        if isinstance(error, LinkTampered):
+            # No detail of why (a forged link learns nothing), but a person who mistyped or
+            # cut a link is told what happened and how to get his links again.
+            return respond(403, "This link does not work", BROKEN_LINK,
+                           "errors/broken_link.html", json_error="Forbidden.")
+        if isinstance(error, NotFound) and request.path.startswith(LINK_PATHS):
+            # A genuine link to a game that is gone (or a seat it never had): also a link
+            # that opens nothing, so the same pointer to the player's current links.
+            return respond(404, "This link does not work", error.message,
+                           "errors/broken_link.html")
         if isinstance(error, (LinkExpired, LinkReplaced)):
             return respond(410, error.title, error.message, "errors/expired.html",
                            renew_path=error.context["renew_path"])

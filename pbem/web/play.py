@@ -64,6 +64,8 @@ def submit(token: str):
     if not access.live:
         return _already(access)
     action = request.form.get("action")
+    if request.is_json or action in ("confirm", "submit"):
+        text = _ending(access, text)
     if not request.is_json and action == "confirm":
         return confirm_page(access, text)
     if not request.is_json and action != "submit":
@@ -84,6 +86,21 @@ def submit(token: str):
     return _after_submit(access.after(after))
 
 
+def _ending(access: Access, text: str) -> str:
+    """An empty draft, when the seat may end its decision with no step, is that ending: the
+    engine's submission of no steps (Babel's `pass`), as the page's "End your turn" offers.
+    (A mail reply with no steps stays an error: an empty answer is more likely a slip.)"""
+    engine, state = access.loaded.engine, access.loaded.state
+    try:
+        if engine.split_steps(text):
+            return text
+    except GameError:
+        return text
+    if any(o.ends for o in engine.legal_steps(state, access.seat)):
+        return engine.submission([])
+    return text
+
+
 def _already(access: Access):
     if wants_json():
         return jsonify({"error": "This turn was already submitted."}), 409
@@ -98,7 +115,12 @@ def preview(token: str):
         return _already(access)
     text = steps_text() if request.is_json else edited(access.loaded.engine, steps_text())
     if wants_json():
-        return jsonify(preview_json(access, text))
+        answer = preview_json(access, text)
+        ending = _ending(access, text)
+        if ending != text:   # an empty draft that may end: submitting it ends, in these words
+            said = preview_json(access, ending)
+            answer.update(done=True, todo=None, explain=said["explain"], sentence=said["sentence"])
+        return jsonify(answer)
     return draft_fragment(access, text)
 
 

@@ -75,6 +75,6 @@ def record(game_id: str):
                            board_template=loaded.engine.board_template, shown=shown,
                            view=turns[shown - 1]["view"] if shown else _start_view(loaded),
                            seat=None, said=said,
-                           title=loaded.engine.title,
+                           title=loaded.engine.title, score_word=loaded.engine.score_word,
                            undelivered=[{"name": m.to_name, "subject": m.subject}
                                         for m in delivery.failed_for_game(loaded.id)])

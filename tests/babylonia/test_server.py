@@ -199,7 +199,8 @@ def test_creating_three_and_four_player_games_through_the_form(app, client, acti
     for seat in range(3):
         invite = smtp.to(EMAILS[seat])[-1]   # (the creator had his confirmation first)
         text = text_of(invite)
-        assert "you are invited to a game of Babylonia: Anna, Bob and Carl." in text
+        others = " and ".join(n for i, n in enumerate(NAMES[:3]) if i != seat)
+        assert f"you are invited to a game of Babylonia with {others}." in text
         assert str(invite["From"]).startswith('"Babylonia: Anna, Bob and Carl"')
         if seat == 2:
             assert str(invite["Subject"]) == "Babylonia with Anna and Bob: your turn"

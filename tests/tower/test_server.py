@@ -440,7 +440,8 @@ def test_mails_carry_the_towers_summary_and_a_reply_to(app, actions, smtp):
     text = text_of(invite)
     mine = " ".join(str(t) for t in range(5) for _ in range(state.hands[0][t]))
     theirs = " ".join(str(t) for t in range(5) for _ in range(state.hands[1][t]))
-    assert f"The game as you see it:\n  Your cubes: {mine}; your opponent's: {theirs}\n" in text
+    assert (f"The game as you see it:\n  Your cubes: {mine}\n  Your opponent's cubes: {theirs}\n"
+            in text)
     assert "You start: place a cube." in text
     bob_invite = smtp.to(BOB)[-1]
     assert bob_invite["Reply-To"] is None and "Anna starts" in text_of(bob_invite)
@@ -457,7 +458,7 @@ def test_mails_carry_the_towers_summary_and_a_reply_to(app, actions, smtp):
     assert f"Anna's last turn:\n  {step}\n" in text
     assert f"  Floor 1: {corner} {kind} {faces}\n" in text
     assert f"Floor 1: {corner} {kind} {faces}" in html_of(turn) and "Your cubes: " in html_of(turn)
-    assert "Scores: Anna 1, Bob 0." in text
+    assert "Cubes placed: Anna 1, Bob 0." in text and "Scores" not in text + html_of(turn)
 
 
 def test_a_mail_reply_places_a_cube(app, actions, smtp):
@@ -529,4 +530,10 @@ def test_turn_mails_give_the_towers_own_example_step(app, actions, smtp):
     assert game
     mail = actions.last_mail("anna@example.org")
     text = mail.get_body(("plain",)).get_content()
-    assert '(e.g. "place 3 SW UNE")' in text and "move M" not in text
+    # The example is a placement that fits the tower as it stands (here: empty).
+    example = re.search(r'\(e\.g\. "(place [^"]+)"\)', text)
+    assert example and "move M" not in text
+    from pbem import store
+    with app.app_context():
+        loaded = store.load(game)
+    assert example.group(1) in [o.notation for o in GAME.legal_steps(loaded.state, 0)]

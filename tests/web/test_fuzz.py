@@ -227,7 +227,7 @@ def assert_forbidden_without_detail(response, *secrets_) -> None:
     if response.is_json:
         assert response.get_json() == {"error": "Forbidden."}
     else:
-        assert "Forbidden" in body
+        assert "This link does not work" in body and "Lost your links?" in body
         assert not re.search(r"signature|BadSignature|expired|payload|Traceback", body, re.I)
     for secret in secrets_:
         assert secret not in body

@@ -143,7 +143,8 @@ def mails(smtp, seat: int, game_id: str) -> list:
 def mail_as_seen(msg, game_id: str) -> dict:
     """A mail without its Message-ID and date: what must not differ between twin games."""
     return {
-        "from": msg["From"], "to": msg["To"], "subject": msg["Subject"],
+        # (the second of two games of the same players says so in its subjects)
+        "from": msg["From"], "to": msg["To"], "subject": re.sub(r" \(game \d+\)", "", msg["Subject"]),
         "in-reply-to": normalized(msg["In-Reply-To"] or "", game_id),
         "references": normalized(msg["References"] or "", game_id),
         "text": normalized(text_of(msg), game_id),

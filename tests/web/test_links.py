@@ -27,7 +27,8 @@ def test_tampered_links_get_403_and_no_detail(actions, client):
     for path in (forged, "/t/garbage", "/s/" + turn[3:], turn.replace("/t/", "/s/")):
         page = client.get(path)
         assert page.status_code == 403, path
-        assert b"Forbidden." in page.data and b"Signature" not in page.data
+        assert b"This link does not work" in page.data and b"Signature" not in page.data
+        assert b"Lost your links?" in page.data and b'action="/links"' in page.data
         assert json_get(client, path).get_json() == {"error": "Forbidden."}
 
 

@@ -10,12 +10,13 @@ Events of a Babel log (each also has "v", the format version):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ..base import ABORTED, Decision, Draft, Engine, Event, Option, Outcome, StepOption, event_field, required
 from ..errors import GameError
 from ..rng import Rng
+from ..words import count
 from . import bot, hidden, legal, notation, position, randomplay, rules, turn
 from . import explain as explaining
 from .cards import NAMES, TRIBES
@@ -79,8 +80,8 @@ class Babel(Engine[State]):
         kind = self.decision_kind(state, seat)
         if kind == DISCARD:
             due = state.discards_due(seat)
-            return [Decision(seat, DISCARD, f"discard {due} card{'s' if due > 1 else ''} "
-                                            f"(halving), then play your turn")]
+            return [Decision(seat, DISCARD, f"discard {count(due, 'card')} (halving) "
+                                            "before you draw")]
         if kind == TURN:
             return [Decision(seat, TURN, "play your turn")]
         return []
@@ -159,14 +160,25 @@ class Babel(Engine[State]):
     def restore(self, data: Mapping[str, Any]) -> State:
         return position.from_json(data).state
 
-    def summary(self, state: State, seat: int) -> list[str]:
+    def reply_help(self, state: State, seat: int) -> tuple[str, str]:
+        """Owed halving discards are a reply of their own: the three cards drawn after them
+        decide the turn, so its mail follows once they are in."""
+        if self.decision_kind(state, seat) != DISCARD:
+            first = next((o.notation for o in self.legal_steps(state, seat) if not o.ends), None)
+            return first or self.example_step, ""   # a step of this turn
+        due = state.discards_due(seat)
+        example = "discard " + " ".join(state.players[seat].hand_letters()[:due])
+        return example, (f"Answer with your {count(due, 'discard')} alone. You then draw 3 "
+                         "cards, and the mail for the rest of your turn, with the cards "
+                         "drawn, follows at once.")
+
+    def summary(self, state: State, seat: int, names: Sequence[str] = ()) -> list[str]:
         """The seat's hand and columns, both sides' temples and rows, as lines of a mail."""
         v = view(state, seat)
         me, them = v["players"][seat], v["players"][1 - seat]
         lines = [f"Your hand: {' '.join(me['hand']) or 'empty'}"
-                 + (f" (you owe {me['owes']} discards)" if me["owes"] else ""),
-                 f"Columns (top last): yours {_levels(me['column'])}, "
-                 f"your opponent's {_levels(them['column'])}",
+                 + (f" (you owe {count(me['owes'], 'discard')})" if me["owes"] else ""),
+                 *_columns(_levels(me["column"]), _levels(them["column"])),
                  f"Your figure: {_place(me['figure'])}; your opponent's: {_place(them['figure'])}"]
         for t in TRIBES:
             mine, theirs = _site(me, t), _site(them, t)
@@ -204,6 +216,14 @@ class Babel(Engine[State]):
 
     def worth(self, state: State, seat: int) -> float:
         return bot.worth(state, seat)
+
+
+def _columns(mine: str, theirs: str) -> list[str]:
+    """Both columns on one line of a mail when they fit in 76 characters, else one each."""
+    line = f"Columns (top last): yours {mine}, your opponent's {theirs}"
+    if len(line) <= 76:
+        return [line]
+    return [f"Your column (top last): {mine}", f"Your opponent's column: {theirs}"]
 
 
 def _levels(levels: Iterable[int]) -> str:

@@ -9,6 +9,7 @@ as `game.Babel` does, so nothing of a rejected submission is applied.
 from __future__ import annotations
 
 from ..errors import IllegalStep, NotationError, WrongDecision
+from ..words import count
 from .notation import parse_steps
 from .rules import act, finish_turn, pass_turn, starting_card_unbuilt
 from .state import ACTIONS, DRAW, State, draw_tribes
@@ -60,7 +61,7 @@ def _discard_due(state: State, parsed: Parsed) -> Discard:
     step, text = parsed[0]
     if not isinstance(step, Discard):
         due = state.discards_due(state.to_move)
-        raise IllegalStep(f"you owe {due} discards from halvings; your turn starts with "
+        raise IllegalStep(f"you owe {count(due, 'discard')} from halvings; your turn starts with "
                           f"discard, before you draw.", 1, text)
     try:
         act(state, step)

@@ -9,7 +9,7 @@ Nothing is hidden: every seat's view is the whole state.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..base import ABORTED, Decision, Draft, Engine, Event, Option, Outcome, StepOption, event_field, required
@@ -161,10 +161,23 @@ class BabelTower(Engine[Tower]):
         except GameError:
             return []
 
-    def summary(self, state: Tower, seat: int) -> list[str]:
+    score_word = "Cubes placed"
+
+    def reply_help(self, state: Tower, seat: int) -> tuple[str, str]:
+        """An example of the step owed: a pick from the pool in the draft, else a placement
+        that fits the tower as it stands."""
+        options = self.legal_steps(state, seat)
+        if not options:
+            return self.example_step, ""
+        if self.decision_kind(state, seat) == PICK_EVENT:
+            return options[0].notation, "Answer with one pick: the number of a cube type in the pool."
+        return options[0].notation, "Answer with one placement: cube, corner and where its bumps face."
+
+    def summary(self, state: Tower, seat: int, names: Sequence[str] = ()) -> list[str]:
         def cubes(counts: list[int]) -> str:
             return " ".join(str(t) for t, n in enumerate(counts) for _ in range(n)) or "none"
-        lines = [f"Your cubes: {cubes(state.hands[seat])}; your opponent's: {cubes(state.hands[1 - seat])}"]
+        lines = [f"Your cubes: {cubes(state.hands[seat])}",
+                 f"Your opponent's cubes: {cubes(state.hands[1 - seat])}"]
         if state.phase == DRAFT:
             lines.append(f"Still in the pool: {cubes(state.pool)}")
         for number, floor in enumerate(state.floors, 1):

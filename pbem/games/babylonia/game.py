@@ -15,7 +15,7 @@ record of a turn (`notation`), and so does the preview of an answered pause (`dr
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..base import ABORTED, Decision, Draft, Engine, Event, Option, Outcome, StepOption, event_field, required
@@ -173,8 +173,19 @@ class Babylonia(Engine[State]):
         except GameError:
             return []
 
-    def summary(self, state: State, seat: int) -> list[str]:
-        return summary(state, seat)
+    def summary(self, state: State, seat: int, names: Sequence[str] = ()) -> list[str]:
+        return summary(state, seat, names)
+
+    def reply_help(self, state: State, seat: int) -> tuple[str, str]:
+        """An example that fits the decision owed: a legal first step (a token, or a card)."""
+        options = [o for o in legal_steps(state, seat) if not o.ends]
+        if not options:
+            return self.example_step, ""
+        if options[0].notation.startswith("card "):
+            return options[0].notation, "Answer with the one card you take."
+        return options[0].notation, ("Answer with your whole turn: your tokens, then, when "
+                                     "several became surrounded, the scoring order "
+                                     "(score c10) and any cards you take.")
 
     def snapshot(self, state: State) -> dict[str, Any]:
         """A position file (`position.py`), which holds every part of the state."""

@@ -7,10 +7,14 @@ cards the mover named for after a pause. Everything else is public.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from typing import Any
 
 from .board import Hex
 from .cards import CARD_WORDS
+from .legal import legal_steps
+from .mailboard import lines
 from .notation import WORDS
 from .state import KINDS, State
 
@@ -29,8 +33,8 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "stand_sizes": [state.stand_size(s) for s in range(state.players)],
         "supply_sizes": [len(x) for x in state.supplies],
         "scores": list(state.scores),
-        "causes": [[list(c) for c in x] for x in state.causes],
-        "cities": [list(x) for x in state.cities],
+        "causes": [[[points, shown_tile(cause)] for points, cause in x] for x in state.causes],
+        "cities": [[shown_tile(c) for c in x] for x in state.cities],
         "cards": [list(x) for x in state.cards],
         "used": [list(x) for x in state.used],
         "available": list(state.available),
@@ -50,8 +54,19 @@ def _hex(state: State, h: Hex, seat: int | None) -> dict[str, Any]:
         kind = "?" if token.down and token.seat != seat else token.kind
         shown = {"seat": token.seat, "kind": kind, "down": token.down}
     return {"name": h.name, "row": h.row, "col": h.col, "kind": h.kind, "area": h.area,
-            "tile": state.tiles.get(h.name), "token": shown,
+            "tile": shown_tile(state.tiles.get(h.name)), "token": shown,
             "scored": h.name in state.scored}
+
+
+_CITY = re.compile(r"\bcity ([MPS]+)\b")
+
+
+def shown_tile(text: str | None) -> str | None:
+    """A city tile (or a sentence naming one) as players read it: its officials marked `O`,
+    like the official tokens (the board's data, after the printed tiles, writes `S`)."""
+    if text is None:
+        return None
+    return _CITY.sub(lambda m: "city " + m.group(1).replace("S", "O"), text)
 
 
 def _stand(state: State, seat: int) -> dict[str, int]:
@@ -77,13 +92,7 @@ def _turn(state: State, seat: int | None) -> dict[str, Any] | None:
     }
 
 
-def summary(state: State, seat: int) -> list[str]:
-    """Lines for a mail (which names the scores itself): the stand, the cities and the cards."""
-    stand = " ".join(k for k, n in zip(KINDS, state.stands[seat]) for _ in range(n))
-    lines = [f"Your stand: {stand or 'empty'} ({len(state.supplies[seat])} tokens in your supply)"]
-    for s in range(state.players):
-        if state.cities[s] or state.cards[s]:
-            lines.append(f"Seat {s + 1}: cities {len(state.cities[s])}, cards "
-                         + (" ".join(map(str, state.cards[s])) or "none"))
-    lines.append("Ziggurat cards available: " + (" ".join(map(str, state.available)) or "none"))
-    return lines
+def summary(state: State, seat: int, names: Sequence[str] = ()) -> list[str]:
+    """The text board of a mail (`mailboard`): players, stand, cities and ziggurats with the
+    tokens around them, and where the seat's tokens may go now (or the cards it may take)."""
+    return lines(state, seat, names, view(state, seat), legal_steps(state, seat))

@@ -1,0 +1,150 @@
+"""Babylonia's board as text for a mail, so a player can answer from his mailbox.
+
+Built from the seat's view (`view.view`), so it shows nothing the seat may not know: the
+others' face-down river tokens are `?`, their stands only counted. What matters for a turn:
+the players (by name), the seat's stand, each city and ziggurat not yet scored with the hexes
+around it and whose tokens are there, and the hexes his tokens may go onto now, by region.
+Every line fits a mail read at 80 columns (at most `WIDTH` characters, the mail indents them).
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Sequence
+from typing import Any
+
+from ..base import StepOption
+from .board import board
+from .notation import WORDS
+from .state import KINDS, State
+
+WIDTH = 76
+REGIONS = (("north", "northern land"), ("center", "central land"), ("south", "southern land"),
+           (None, "river (tokens lie face down there)"))
+
+
+def lines(state: State, seat: int, names: Sequence[str], v: dict[str, Any],
+          options: list[StepOption]) -> list[str]:
+    """The text board for `seat` (`v`: its view; `options`: its legal next steps)."""
+    names = list(names) or [f"Player {s + 1}" for s in range(v["players"])]
+    hexes = {h["name"]: h for h in v["hexes"]}
+    out: list[str] = ["Players:"]
+    for s in range(v["players"]):
+        cities = ", ".join(c.split(" ", 1)[1] for c in v["cities"][s]) or "none"
+        cards = " ".join(map(str, v["cards"][s])) or "none"
+        you = " (you)" if s == seat else ""
+        out += _wrap(f"{names[s]}{you}: {_points(v['scores'][s])}; stand "
+                     f"{v['stand_sizes'][s]}, supply {v['supply_sizes'][s]}; cities {cities}; "
+                     f"cards {cards}", "  ", "      ")
+    stand = v["stands"][seat] or {}
+    out += _wrap("Your stand: " + (" ".join(w[0].upper() for w, n in stand.items()
+                                            for _ in range(n)) or "empty")
+                 + "  (F farmer, P priest, M merchant, O official)", "", "  ")
+    out.append("")
+    out.append("Cities and ziggurats, with the hexes around them (F P M O: tokens,")
+    out.append("? face down, - free):")
+    around = board(v["players"]).neighbours
+    short = _short(names)
+    sites = [h for h in v["hexes"] if (h["tile"] or "").startswith("city")
+             or (h["kind"] == "ziggurat" and not h["scored"])]
+    for h in sorted(sites, key=lambda h: _order(h["name"])):
+        what = h["tile"] if h["kind"] != "ziggurat" else "ziggurat"
+        near = ", ".join(_near(hexes[n], short) for n in sorted(around[h["name"]], key=_order))
+        out += _wrap(f"{h['name']} {what}: {near}", "  ", "      ")
+    if not sites:
+        out.append("  none left")
+    out.append("")
+    out += _options(state, seat, v, hexes, options)
+    return out
+
+
+def _short(names: list[str]) -> list[str]:
+    """The players' first names where these tell them apart (the board names many tokens)."""
+    first = [(n.split() or [n])[0] for n in names]
+    return first if len(set(first)) == len(first) else names
+
+
+def _points(n: int) -> str:
+    return f"{n} point" + ("" if n == 1 else "s")
+
+
+def _near(h: dict[str, Any], names: Sequence[str]) -> str:
+    token = h["token"]
+    if token is not None:
+        return f"{h['name']} {names[token['seat']]} {token['kind']}"
+    if h["kind"] == "ziggurat":
+        return f"{h['name']} ziggurat"
+    if h["tile"]:
+        return f"{h['name']} {h['tile']}"
+    return f"{h['name']} -"
+
+
+def _options(state: State, seat: int, v: dict[str, Any], hexes: dict[str, dict[str, Any]],
+             options: list[StepOption]) -> list[str]:
+    """What the seat may answer now: the hexes each token may go onto, or the cards."""
+    cards = [o.notation for o in options if o.notation.startswith("card ")]
+    if cards:
+        out = ["Choose one ziggurat card (answer e.g. \"" + cards[0] + "\"):"]
+        for number in v["available"]:
+            out += _wrap(f"{number}: {v['card_words'][str(number)]}", "  ", "     ")
+        return out
+    kinds_at: dict[str, set[str]] = {}
+    for o in options:
+        word, _, hex = o.notation.partition(" ")
+        if word in WORDS.values() and hex:
+            kinds_at.setdefault(hex, set()).add(next(k for k, w in WORDS.items() if w == word))
+    if not kinds_at:
+        return []
+    every = set().union(*kinds_at.values())
+    letters = " ".join(k for k in KINDS if k in every)
+    out = [f"Where your tokens ({letters}) may go now (a field: the tokens it takes):"]
+    for area, title in REGIONS:
+        here = [h for h in kinds_at if hexes[h]["area"] == area and hexes[h]["kind"] != "river"
+                or area is None and hexes[h]["kind"] == "river"]
+        if not here:
+            continue
+        plain = [h for h in here if kinds_at[h] == every and not hexes[h]["tile"]]
+        marked = sorted((h for h in here if h not in plain), key=_order)
+        words = _runs(plain) + [f"{h} ({_tile(hexes[h])}{_only(kinds_at[h], every)})"
+                                for h in marked]
+        out += _wrap(f"{title}: " + ", ".join(words), "  ", "    ")
+    return out
+
+
+def _tile(h: dict[str, Any]) -> str:
+    return h["tile"] or ""
+
+
+def _only(kinds: set[str], every: set[str]) -> str:
+    if kinds == every:
+        return ""
+    return ": " + " ".join(k for k in KINDS if k in kinds)
+
+
+def _order(name: str) -> tuple[str, int]:
+    return name[0], int(name[1:])
+
+
+def _runs(names: list[str]) -> list[str]:
+    """Hex names with runs down a column joined: c2, c3, c4, d1 -> "c2-4", "d1"."""
+    runs: list[tuple[str, int, int]] = []
+    for name in sorted(names, key=_order):
+        col, row = _order(name)
+        if runs and runs[-1][0] == col and runs[-1][2] == row - 1:
+            runs[-1] = (col, runs[-1][1], row)
+        else:
+            runs.append((col, row, row))
+    return [f"{c}{a}" if a == b else f"{c}{a}-{b}" for c, a, b in runs]
+
+
+def _wrap(text: str, first: str, rest: str) -> list[str]:
+    """`text` in lines of at most WIDTH, a list broken only after its commas: an item such as
+    "f4 (field 6: F)" or "b3 Anna F" stays whole (the first, after the title, may break)."""
+    head, *items = text.split(", ")
+    glued = ", ".join([head] + [item.replace(" ", NBSP) for item in items])
+    wrapped = textwrap.wrap(glued, WIDTH, initial_indent=first, subsequent_indent=rest,
+                            break_on_hyphens=False)
+    return [line.replace(NBSP, " ") for line in wrapped] or [first.rstrip()]
+
+
+NBSP = "\u00a0"   # textwrap does not break there

@@ -225,7 +225,7 @@ def test_the_pick_page_and_its_confirmation(app, client, actions):
     assert "Pick a 2 (1 left)" in bob.one("form", "towerpick").text()
 
 
-def test_the_place_page_groups_the_legal_placements_per_cube_and_corner(app, client, actions):
+def test_the_place_page_groups_the_legal_placements_per_corner_and_cube(app, client, actions):
     game = new_game(app, seed=3)
     link = turn_link(actions, 0)
     root = page(client.get(link))
@@ -234,15 +234,19 @@ def test_the_place_page_groups_the_legal_placements_per_cube_and_corner(app, cli
     assert [i.attrs["value"] for i in form.all("input", type="hidden", name="action")] == ["confirm"]
     legal = {o.notation: o.label for o in GAME.legal_steps(actions.state(game).state, 0)}
     offered = {}
-    for group in form.all("details", "placing"):
-        summary = re.fullmatch(r"A ([0-4]) at (NW|NE|SE|SW) \((\d+) ways?\)", group.one("summary").text())
-        assert summary, group.one("summary").text()
-        kind, corner, count = summary.groups()
+    corners = form.all("details", "placecorner")
+    assert [c.attrs["id"] for c in corners] == ["corner-nw", "corner-ne", "corner-sw", "corner-se"]
+    for group in corners:       # a free corner (the picture's links lead here): its cubes and ways
+        corner = group.attrs["data-corner"]
+        summary = re.fullmatch(r"(NW|NE|SE|SW): (\d) cubes? fits? \((\d+) ways?\)",
+                               group.one("summary").text())
+        assert summary and summary.group(1) == corner, group.one("summary").text()
         buttons = group.all("button", name="compose")
-        assert len(buttons) == int(count)
+        assert len(buttons) == int(summary.group(3))
+        assert len({b.attrs["value"].split()[1] for b in buttons}) == int(summary.group(2))
         for button in buttons:
-            assert button.attrs["value"].startswith(f"place {kind} {corner} ")
-            offered[button.attrs["value"]] = button.text()
+            assert button.attrs["value"].split()[2] == corner
+            offered[button.attrs["value"]] = button.attrs["aria-label"]
     assert offered == legal                                  # every legal placement, once, in words
     assert not any(v.startswith("place 4") for v in offered)   # never a 4 first
     # Typing a placement: Enter in the field submits the form's first submit button, so that

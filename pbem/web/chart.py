@@ -8,7 +8,7 @@ can never hide a line (issue 17, B5).
 from __future__ import annotations
 
 WIDTH, HEIGHT = 600, 250
-LEFT, RIGHT, TOP, BOTTOM = 44, 14, 12, 42     # margins around the plot: marks and axis titles
+LEFT, RIGHT, TOP, BOTTOM = 54, 16, 14, 52     # margins around the plot: marks and axis titles
 COLOURS = ("#1f5fa8", "#b8432f", "#2e7d32", "#7b1fa2")
 
 

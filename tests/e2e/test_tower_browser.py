@@ -28,12 +28,14 @@ def tap_a_corner_and_place(page) -> str:
     """Tap the free corners in the picture until one offers a way, and choose its first way."""
     corners = page.locator("svg.towerpic a.freecorner")
     assert corners.count() >= 1
+    assert page.locator("details.placecorner[open]").count() == 0     # folded until a tap
     for i in range(corners.count()):
         corner = corners.nth(i).get_attribute("data-corner")
         corners.nth(i).click()
         listing = page.locator(f"details.placecorner[data-corner='{corner}']")
         assert listing.get_attribute("open") is not None          # the tap opened its list
         assert "chosen" in (corners.nth(i).get_attribute("class") or "")
+        assert page.locator("details.placecorner[open]").count() == 1     # its list alone
         ways = listing.locator("button[name=compose]")
         if ways.count():
             assert ways.first.is_visible()
@@ -122,3 +124,34 @@ def test_a_whole_game_by_tapping_the_tower(server, browser):
         page.reload()
         assert drawn_cubes(page) == placed
         assert no_sideways_scroll(page)
+
+
+def test_without_javascript_a_corner_is_a_link_to_its_ways(server, browser):
+    server.flask("new-game", "--game", "babel-tower", "--player", "Anna <anna@example.org>",
+                 "--player", "Bob <bob@example.org>", "--first", "0", "--seed", "3",
+                 "--option", "draft=random")
+    context = browser.new_context(viewport=PHONE, java_script_enabled=False)
+    page = context.new_page()
+    page.goto(server.url + "/outbox")
+    page.locator("tr", has_text="anna@example.org").filter(has_text="your turn").first.locator("a").click()
+    page.locator("pre.mailtext a[href*='/t/']").first.click()
+    page.wait_for_load_state()
+    corner = page.locator("svg.towerpic a.freecorner").first
+    name = corner.get_attribute("data-corner")
+    corner.click()
+    assert page.url.endswith(f"#corner-{name.lower()}")
+    listing = page.locator(f"details.placecorner[data-corner='{name}']")
+    assert listing.get_attribute("open") is not None       # the browser opens the list it jumps to
+    way = listing.locator("button[name=compose]").first
+    assert way.is_visible()
+    notation = way.get_attribute("value")
+    with page.expect_navigation():
+        way.click()
+    assert page.get_by_role("heading", name="Submit this turn?").is_visible()
+    assert page.locator("section.after g.icube.last").get_attribute("data-corner") == name
+    with page.expect_navigation():
+        page.get_by_role("button", name="Yes, submit my turn").click()
+    assert page.get_by_text("Waiting for Bob").is_visible()
+    assert page.locator("svg.towerpic g.icube").count() == 1
+    assert notation.split()[2] == name
+    context.close()

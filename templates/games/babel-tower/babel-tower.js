@@ -23,6 +23,12 @@
     }
   }
 
+  // The page comes with every corner's list open (for browsers without scripts): fold them
+  // until a corner is tapped.
+  document.querySelectorAll("details.placecorner[open]").forEach(function (list) {
+    list.open = false;
+  });
+
   document.addEventListener("click", function (event) {
     var link = event.target.closest && event.target.closest(".towerpic .freecorner");
     if (!link || !document.querySelector("details.placecorner")) return;

@@ -61,3 +61,17 @@ def test_the_last_placed_cube_is_the_highest_at_its_corner():
     assert [(c["floor"] - 1, c["corner"]) for c in marked] == [(floor, corner)]
     assert last_placed(view, "pick 3") is None and last_placed(view, None) is None
     assert not any(c["last"] for c in drawing(view, "pick 3")["cubes"])
+
+
+def test_the_marked_cube_is_the_one_the_step_placed_even_with_a_cube_above_it():
+    """The waiting player's page marks the opponent's last cube, which may have one of his own
+    above it by now: the mark goes to the cube of that type and those bumps."""
+    view = {"floor": 2, "phase": "build", "floors": [
+        {c: {"cube": 1, "bumps": "S", "seat": 0} for c in ("NW", "NE", "SW", "SE")},
+        {"SE": {"cube": 3, "bumps": "DNW", "seat": 1}, "NW": None, "NE": None, "SW": None},
+        {}, {}, {}, {}]}
+    view["floors"][0]["SE"] = {"cube": 2, "bumps": "NW", "seat": 1}
+    assert last_placed(view, "place 2 SE WN") == (0, "SE")       # faces in any order
+    assert last_placed(view, "place 3 SE DNW") == (1, "SE")
+    assert last_placed(view, "place 4 SE UDNE") is None           # not on the tower
+    assert last_placed(view, "place 9 XX") is None                # not a step at all

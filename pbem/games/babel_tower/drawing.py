@@ -16,7 +16,10 @@ from dataclasses import dataclass
 from math import cos, radians
 from typing import Any
 
-from .cubes import CORNERS, FLOORS
+from ..errors import NotationError
+from ..text import split_steps
+from .cubes import FLOORS, canonical
+from .notation import Place, read_step
 
 SIZE = 30                   # a cube's edge, in SVG units
 GAP = 0.14                  # between the corners of a floor, in cube edges
@@ -104,13 +107,21 @@ def bumps_in_words(bumps: str) -> str:
 
 def last_placed(view: Mapping[str, Any], step: str | None) -> tuple[int, str] | None:
     """The (floor, corner) of the cube a `place T CORNER FACES` step put on the tower: floors are
-    built from the bottom, so it is the highest cube at that corner."""
-    words = (step or "").split()
-    if len(words) != 4 or words[0].lower() != "place" or words[2].upper() not in CORNERS:
+    built from the bottom, so it is the highest cube at that corner of that type and those bumps
+    (a later cube may stand above it: the step shown may be the opponent's, before one's own)."""
+    try:
+        pieces = split_steps(step or "")
+        placed = read_step(pieces[-1]) if pieces else None
+    except NotationError:
         return None
-    corner = words[2].upper()
-    filled = [n for n, floor in enumerate(view["floors"]) if floor.get(corner)]
-    return (filled[-1], corner) if filled else None
+    if not isinstance(placed, Place):
+        return None
+    bumps = canonical(placed.bumps)
+    for number in range(len(view["floors"]) - 1, -1, -1):
+        cell = view["floors"][number].get(placed.corner)
+        if cell and cell["cube"] == placed.cube and cell["bumps"] == bumps:
+            return number, placed.corner
+    return None
 
 
 def drawing(view: Mapping[str, Any], last_step: str | None = None) -> dict[str, Any]:

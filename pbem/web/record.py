@@ -129,7 +129,6 @@ def record(game_id: str):
                                                                    len(steps)),
                            view=view, seat=None,
                            mark_step=steps[step - 1] if steps else None,
-                           mark_words="placed in this turn",
                            title=loaded.engine.title,
                            undelivered=[{"name": m.to_name, "subject": m.subject}
                                         for m in delivery.failed_for_game(loaded.id)])

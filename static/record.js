@@ -48,9 +48,17 @@
   document.addEventListener("click", function (event) {
     if (event.target.closest && event.target.closest("[data-play]")) {
       if (timer !== null) { stop(); return; }
-      if (!link("next")) return;
-      timer = setTimeout(tick, 0);
+      if (link("next")) {
+        timer = setTimeout(tick, 0);
+        show(true);
+        return;
+      }
+      // At the end of the record, ▶ Play starts again from the start of the game.
+      timer = -1;
       show(true);
+      go("?turn=0#board", function () {
+        if (timer !== null) timer = setTimeout(tick, DELAY);
+      });
     }
   });
 

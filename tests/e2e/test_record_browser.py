@@ -110,6 +110,13 @@ def test_stepping_through_the_record(server, browser):
         assert heading(page) == paused
         assert "turn=2" in page.url
         assert no_sideways_scroll(page)
+        # At the end, ▶ Play starts again from the start.
+        page.goto(f"{server.url}/games/{game}/record")
+        assert page.locator("#board a[rel=next]").count() == 0
+        page.locator("#board [data-play]").click()
+        expect(page.locator("#board h2")).to_contain_text("After turn 1", timeout=15000)
+        page.locator("#board [data-play]").click()
+        assert page.locator("#board [data-play]").text_content() == "▶ Play"
         page.goto(f"{server.url}/games/{game}/record?turn=3&step=1")
         assert heading(page).startswith("After turn 3, step 1 of")
         page.screenshot(path=str(SHOTS / f"record-steps-{label}.png"), full_page=True)

@@ -534,3 +534,45 @@ def test_turn_mails_give_the_towers_own_example_step(app, actions, smtp):
     mail = actions.last_mail("anna@example.org")
     text = mail.get_body(("plain",)).get_content()
     assert '(e.g. "place 3 SW UNE")' in text and "move M" not in text
+
+
+def test_the_tower_is_drawn_and_the_last_cube_marked_on_every_page(app, client, actions):
+    """The picture draws every placed cube; the opponent's last one is marked on the turn page,
+    and still on the waiting page of the player who placed after it (his own cube may stand
+    above it); the confirmation marks the reader's own; the record the shown turn's."""
+    game = new_game(app, seed=3)
+    players = Players(client, actions)
+    played = []
+    for n in range(6):
+        seat = n % 2
+        state = actions.state(game).state
+        step = next(o.notation for o in GAME.legal_steps(state, seat))
+        if n == 5:       # the confirmation: the tower after the placement, the new cube marked
+            confirm = page(client.post(turn_link(actions, seat), data={"compose": step,
+                                                                          "action": "confirm"}))
+            after = confirm.one("section", "after")
+            assert after.one("svg", "towerpic").attrs["data-cubes"] == str(n + 1)
+            assert [g.attrs["data-corner"] for g in after.all("g", "last")] == [step.split()[2]]
+            assert after.one("span", "lastmark").text() == "your placement"
+        players.play(seat, step)
+        played.append(step)
+        mover, other = page(client.get(actions.links(SEAT_ADDR[seat])["seat"])), \
+            page(client.get(turn_link(actions, 1 - seat)))
+        for shown in (mover, other):
+            assert shown.one("svg", "towerpic").attrs["data-cubes"] == str(n + 1)
+        # The other sees the step just made marked; the mover, the step before it (the other's).
+        marked = [(g.attrs["data-floor"], g.attrs["data-corner"]) for g in other.all("g", "last")]
+        assert marked == [(str(n // 4 + 1), step.split()[2])]
+        assert other.one("span", "lastmark").text() == f"placed last by {NAMES[SEAT_ADDR[seat]]}"
+        if n:
+            before = played[-2]
+            floor = str((n - 1) // 4 + 1)
+            assert [(g.attrs["data-floor"], g.attrs["data-corner"]) for g in mover.all("g", "last")] \
+                == [(floor, before.split()[2])]
+        # Only the placing page links its free corners; the others draw them as outlines.
+        assert other.all("a", "freecorner") and not mover.all("a", "freecorner")
+    for turn, step in enumerate(played, 1):
+        record = page(client.get(f"/games/{game}/record?turn={turn}"))
+        picture = record.one("svg", "towerpic")
+        assert picture.attrs["data-cubes"] == str(turn)
+        assert [g.attrs["data-corner"] for g in picture.all("g", "last")] == [step.split()[2]]

@@ -124,5 +124,5 @@ def test_the_legend_lies_beside_the_lines_in_playing_order(actions, client):
     assert "Anna:" not in svg and "Bob:" not in svg
     assert "turns played" in svg and ">score<" in svg
     legend = re.search(r'<ol class="legend"[^>]*>(.*?)</ol>', page, re.S).group(1)
-    assert re.findall(r'<li class="seat(\d)">', legend) == ["1", "0"]
+    assert re.findall(r'<li class="who(\d)">', legend) == ["1", "0"]
     assert re.findall(r"\((\w+) \d+, (\w+) \d+\)", page)[0] == ("Bob", "Anna")

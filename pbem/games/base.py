@@ -328,6 +328,12 @@ class Engine(ABC, Generic[S]):
     def scores(self, state: S) -> list[int]:
         """Each seat's score now (for the record's chart)."""
 
+    def drawing(self, view: Mapping[str, Any], last_step: str | None = None) -> Any:
+        """Precomputed geometry for the board template to draw `view` with (`game_drawing` in
+        templates), `last_step` being the notation of the step to mark; None: the template
+        draws on its own."""
+        return None
+
     def notation(self, event: Event, seat: int | None = None) -> str:
         """An event as a line of the game record, as `seat` may see it (None: a spectator)."""
         generic = GENERIC_NOTATION.get(str(event.get("type")))

@@ -14,8 +14,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from flask import request
 
+from .. import games
 from ..extensions import db
 from ..mail.words import listing, match_title, plural, step_lines
 from . import addresses, admin, errors, gamestatic, home, lobby, outbox, play, record, security, talk
@@ -25,6 +29,12 @@ from .hexmap import hex_layout
 FILES = ("static", "gamestatic.file")
 
 
+def game_drawing(kind: str, view: Mapping[str, Any], last_step: str | None = None) -> Any:
+    """What a game's board template draws `view` with (`Engine.drawing`): geometry computed in
+    Python, not in the template."""
+    return games.get(kind).drawing(view, last_step)
+
+
 def init_app(app) -> None:
     # Names in words, for pages and mails alike: "Anna, Bob and Carl"; "Anna vs Bob".
     app.add_template_filter(listing, "listing")
@@ -32,6 +42,7 @@ def init_app(app) -> None:
     app.add_template_filter(plural, "plural")
     app.add_template_filter(step_lines, "step_lines")
     app.add_template_global(hex_layout, "hex_layout")   # where a hex map's hexes are drawn
+    app.add_template_global(game_drawing, "game_drawing")   # a game's own picture geometry
 
     @app.before_request
     def read_only_without_a_transaction():

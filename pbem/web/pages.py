@@ -61,6 +61,7 @@ def confirm_page(access: Access, text: str):
     if not draft.draft.done:
         return render_page(access, text, status=422)
     context = page_context(access, draft_text=text, words=seatview.sentence(list(draft.explained)))
+    context.update(after=draft.view, mark_step=text, mark_mine=True)   # the board after it
     return render_template("play/confirm.html", **context)
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 from flask import Blueprint, jsonify, render_template, request
 
 from .. import messages, store
+from ..games.base import GENERIC_NOTATION
+from ..games.errors import GameError
 from ..mail import deliver as delivery
 from ..mail.words import winner_names
 from ..seatview import called_off_because, outcome_json
@@ -44,6 +46,50 @@ def _turn_number(count: int) -> int:
     return count if value is None else min(value, count)
 
 
+def turn_steps(loaded: store.Loaded, seq: int) -> list[str]:
+    """The steps of decision `seq` (1-based) as spectators may read them; one step for a
+    decision that is not split into steps (a resignation, or notations that disagree)."""
+    engine, event = loaded.engine, loaded.events[seq - 1]
+    public = engine.notation(event, None)
+    seat = event.get("seat")
+    if seat is None or engine.notation(event, None) in GENERIC_NOTATION.values():
+        return [public]
+    steps = engine.split_steps(public)
+    own = engine.split_steps(engine.notation(event, seat))
+    return steps if steps and len(steps) == len(own) else [public]
+
+
+def view_after_step(loaded: store.Loaded, seq: int, step: int, after: dict) -> dict:
+    """The spectators' view after the first `step` steps of decision `seq`: its seat's own
+    notation drafted on the position before it (so hidden steps land where they did), shown
+    as spectators see it. `after` (the view after the whole decision) when it cannot be."""
+    engine, row = loaded.engine, loaded.row
+    event = loaded.events[seq - 1]
+    seat = event.get("seat")
+    own = engine.split_steps(engine.notation(event, seat))
+    if step >= len(own) or not isinstance(seat, int):
+        return after
+    state = engine.replay(row.seed, row.options, row.seats, row.first, loaded.events[:seq - 1])
+    try:
+        draft = engine.draft(state, seat, engine.submission(own[:step]))
+    except GameError:
+        return after
+    if draft.error is not None or len(draft.steps) != step:
+        return after
+    return engine.view(draft.state, None)
+
+
+def playing_order(loaded: store.Loaded) -> list[int]:
+    """The seats in the order they play, from the one who moved first."""
+    seats = loaded.row.seats
+    first = next((e["seat"] for e in loaded.events if isinstance(e.get("seat"), int)), None)
+    if first is None:
+        row = loaded.row
+        owed = loaded.engine.to_act(loaded.engine.start(row.seed, row.options, row.seats, row.first))
+        first = owed[0].seat if owed else 0
+    return [(first + i) % seats for i in range(seats)]
+
+
 def _start_view(loaded: store.Loaded) -> dict:
     row = loaded.row
     return loaded.engine.view(loaded.engine.start(row.seed, row.options, row.seats, row.first), None)
@@ -56,25 +102,60 @@ def record(game_id: str):
     names = store.display_names(loaded.names, left)
     turns, series = entries(loaded, left)
     shown = _turn_number(len(turns))
+    order = playing_order(loaded)
     outcome = loaded.engine.outcome(loaded.state)
     winner = names[outcome.winner] if outcome and outcome.winner is not None else None
     # The record is public: the players' words join it only once the game is over.
     said = messages.of_game(game_id, names) if outcome is not None else []
     if wants_json():
         return jsonify({"game": loaded.id, "kind": loaded.engine.name, "names": names,
-                        "turns": turns, "scores": series,
+                        "turns": turns, "scores": series, "order": order,
                         "view": loaded.engine.view(loaded.state, None),
                         "outcome": outcome_json(outcome),
                         "messages": [m.to_json() for m in said]})
+    steps = turn_steps(loaded, shown) if shown else []
+    step = len(steps)
+    asked = small_int(request.args.get("step", ""))
+    if asked is not None and steps:
+        step = max(1, min(asked, len(steps)))
+    view = turns[shown - 1]["view"] if shown else _start_view(loaded)
+    if shown and step < len(steps):
+        view = view_after_step(loaded, shown, step, view)
     return render_template("record/record.html", game_id=loaded.id, kind=loaded.engine.name,
                            time_limit_days=loaded.row.time_limit_days, names=names, turns=turns,
-                           why=called_off_because(loaded),
-                           chart=score_chart(series, names), outcome=outcome,
+                           why=called_off_because(loaded), order=order,
+                           chart=score_chart(series, names, order), outcome=outcome,
                            winner_name=winner, winner_names=winner_names(outcome, names),
                            created=request.args.get("created") == "1",
                            board_template=loaded.engine.board_template, shown=shown,
-                           view=turns[shown - 1]["view"] if shown else _start_view(loaded),
-                           seat=None, said=said,
+                           steps=steps, step=step, nav=_navigation(loaded, turns, shown, step,
+                                                                   len(steps)),
+                           view=view, seat=None, said=said,
+                           mark_step=steps[step - 1] if steps else None,
                            title=loaded.engine.title, score_word=loaded.engine.score_word,
                            undelivered=[{"name": m.to_name, "subject": m.subject}
                                         for m in delivery.failed_for_game(loaded.id)])
+
+
+def _at(turn: int, step: int | None = None) -> str:
+    return f"?turn={turn}" + (f"&step={step}" if step is not None else "") + "#board"
+
+
+def _navigation(loaded: store.Loaded, turns: list[dict], shown: int, step: int,
+                count: int) -> dict[str, str | None]:
+    """The links to the previous and next step (a turn of one step is one step) and turn."""
+    last = len(turns)
+    if shown and step > 1:
+        prev_step: str | None = _at(shown, step - 1)
+    else:
+        prev_step = _at(shown - 1) if shown > 0 else None
+    if shown and step < count:
+        next_step: str | None = _at(shown, step + 1) if step + 1 < count else _at(shown)
+    elif shown < last:
+        following = len(turn_steps(loaded, shown + 1))
+        next_step = _at(shown + 1, 1) if following > 1 else _at(shown + 1)
+    else:
+        next_step = None
+    return {"prev_step": prev_step, "next_step": next_step,
+            "prev_turn": _at(shown - 1) if shown > 0 else None,
+            "next_turn": _at(shown + 1) if shown < last else None}

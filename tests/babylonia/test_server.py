@@ -393,6 +393,10 @@ def test_river_tokens_are_hidden_from_the_others_on_pages_in_json_mails_and_the_
     assert drawn_hexes(root)[hex]["token"] == "?"
     assert [li.one("code").text() for li in root.one("ol", "turns").all("li")] == [land, f"? {hex}; {other}"]
     assert f"{kind} {hex}" not in record.data.decode()
+    for step in (1, 2):    # stepping through Bob's turn: the token lands face down at step 1
+        stepped = client.get(f"/games/{game}/record?turn=2&step={step}")
+        assert drawn_hexes(page(stepped))[hex]["token"] == "?"
+        assert f"{kind} {hex}" not in stepped.data.decode()
     data = client.get(f"/games/{game}/record", headers={"Accept": "application/json"}).get_json()
     assert data["turns"][1]["notation"] == f"? {hex}; {other}"
     assert f"{kind} {hex}" not in str(data)

@@ -40,8 +40,9 @@ IMG = '"><img src=x onerror=alert(1)>'
 ESCAPED = {SCRIPT: "&lt;script&gt;alert(1)&lt;/script&gt;",
            IMG: "&#34;&gt;&lt;img src=x onerror=alert(1)&gt;"}
 STATIC_SCRIPT = '<script src="/static/pbem.js" defer></script>'
-# The server's own scripts: the shared one, and each game's own beside its templates.
-OWN_SCRIPTS = ({"src": "/static/pbem.js", "defer": None},) + tuple(
+# The server's own scripts: the shared one, the record's, and each game's own beside its templates.
+OWN_SCRIPTS = ({"src": "/static/pbem.js", "defer": None},
+               {"src": "/static/record.js", "defer": None}) + tuple(
     {"src": f"/static/games/{name}/{name}.js", "defer": None} for name in INSTALLED)
 LEAKS = re.compile(r"Traceback|File \"|sqlalchemy|psycopg|sqlite|IntegrityError|OperationalError|"
                    r"itsdangerous|BadSignature|BadPayload|SignatureExpired|RecursionError|werkzeug|"

@@ -225,7 +225,7 @@ def test_the_pick_page_and_its_confirmation(app, client, actions):
     assert "Pick a 2 (1 left)" in bob.one("form", "towerpick").text()
 
 
-def test_the_place_page_groups_the_legal_placements_per_cube_and_corner(app, client, actions):
+def test_the_place_page_groups_the_legal_placements_per_corner_and_cube(app, client, actions):
     game = new_game(app, seed=3)
     link = turn_link(actions, 0)
     root = page(client.get(link))
@@ -234,15 +234,19 @@ def test_the_place_page_groups_the_legal_placements_per_cube_and_corner(app, cli
     assert [i.attrs["value"] for i in form.all("input", type="hidden", name="action")] == ["confirm"]
     legal = {o.notation: o.label for o in GAME.legal_steps(actions.state(game).state, 0)}
     offered = {}
-    for group in form.all("details", "placing"):
-        summary = re.fullmatch(r"A ([0-4]) at (NW|NE|SE|SW) \((\d+) ways?\)", group.one("summary").text())
-        assert summary, group.one("summary").text()
-        kind, corner, count = summary.groups()
+    corners = form.all("details", "placecorner")
+    assert [c.attrs["id"] for c in corners] == ["corner-nw", "corner-ne", "corner-sw", "corner-se"]
+    for group in corners:       # a free corner (the picture's links lead here): its cubes and ways
+        corner = group.attrs["data-corner"]
+        summary = re.fullmatch(r"(NW|NE|SE|SW): (\d) cubes? fits? \((\d+) ways?\)",
+                               group.one("summary").text())
+        assert summary and summary.group(1) == corner, group.one("summary").text()
         buttons = group.all("button", name="compose")
-        assert len(buttons) == int(count)
+        assert len(buttons) == int(summary.group(3))
+        assert len({b.attrs["value"].split()[1] for b in buttons}) == int(summary.group(2))
         for button in buttons:
-            assert button.attrs["value"].startswith(f"place {kind} {corner} ")
-            offered[button.attrs["value"]] = button.text()
+            assert button.attrs["value"].split()[2] == corner
+            offered[button.attrs["value"]] = button.attrs["aria-label"]
     assert offered == legal                                  # every legal placement, once, in words
     assert not any(v.startswith("place 4") for v in offered)   # never a 4 first
     # Typing a placement: Enter in the field submits the form's first submit button, so that
@@ -537,3 +541,45 @@ def test_turn_mails_give_the_towers_own_example_step(app, actions, smtp):
     with app.app_context():
         loaded = store.load(game)
     assert example.group(1) in [o.notation for o in GAME.legal_steps(loaded.state, 0)]
+
+
+def test_the_tower_is_drawn_and_the_last_cube_marked_on_every_page(app, client, actions):
+    """The picture draws every placed cube; the opponent's last one is marked on the turn page,
+    and still on the waiting page of the player who placed after it (his own cube may stand
+    above it); the confirmation marks the reader's own; the record the shown turn's."""
+    game = new_game(app, seed=3)
+    players = Players(client, actions)
+    played = []
+    for n in range(6):
+        seat = n % 2
+        state = actions.state(game).state
+        step = next(o.notation for o in GAME.legal_steps(state, seat))
+        if n == 5:       # the confirmation: the tower after the placement, the new cube marked
+            confirm = page(client.post(turn_link(actions, seat), data={"compose": step,
+                                                                          "action": "confirm"}))
+            after = confirm.one("section", "after")
+            assert after.one("svg", "towerpic").attrs["data-cubes"] == str(n + 1)
+            assert [g.attrs["data-corner"] for g in after.all("g", "last")] == [step.split()[2]]
+            assert after.one("span", "lastmark").text() == "your placement"
+        players.play(seat, step)
+        played.append(step)
+        mover, other = page(client.get(actions.links(SEAT_ADDR[seat])["seat"])), \
+            page(client.get(turn_link(actions, 1 - seat)))
+        for shown in (mover, other):
+            assert shown.one("svg", "towerpic").attrs["data-cubes"] == str(n + 1)
+        # The other sees the step just made marked; the mover, the step before it (the other's).
+        marked = [(g.attrs["data-floor"], g.attrs["data-corner"]) for g in other.all("g", "last")]
+        assert marked == [(str(n // 4 + 1), step.split()[2])]
+        assert other.one("span", "lastmark").text() == f"placed last by {NAMES[SEAT_ADDR[seat]]}"
+        if n:
+            before = played[-2]
+            floor = str((n - 1) // 4 + 1)
+            assert [(g.attrs["data-floor"], g.attrs["data-corner"]) for g in mover.all("g", "last")] \
+                == [(floor, before.split()[2])]
+        # Only the placing page links its free corners; the others draw them as outlines.
+        assert other.all("a", "freecorner") and not mover.all("a", "freecorner")
+    for turn, step in enumerate(played, 1):
+        record = page(client.get(f"/games/{game}/record?turn={turn}"))
+        picture = record.one("svg", "towerpic")
+        assert picture.attrs["data-cubes"] == str(turn)
+        assert [g.attrs["data-corner"] for g in picture.all("g", "last")] == [step.split()[2]]

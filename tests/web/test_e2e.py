@@ -241,7 +241,7 @@ def test_a_whole_game_by_following_the_mails(table, client, pin_seed, first, sum
     assert html.count("<polyline ") == 2
     scores = GAME.scores(loaded.state)
     for seat in (0, 1):
-        assert f"{NAMES[seat]}: {scores[seat]}</text>" in html
+        assert f"{NAMES[seat]}: <strong>{scores[seat]}</strong></span></li>" in html   # the legend
     data = client.get(f"/games/{game_id}/record", headers={"Accept": "application/json"}).get_json()
     assert len(data["turns"]) == len(loaded.events)
     assert data["outcome"]["winner"] == outcome.winner and data["scores"][-1] == scores

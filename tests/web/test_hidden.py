@@ -174,7 +174,8 @@ class Game:
 
     def record(self) -> dict:
         path = f"/games/{self.id}/record"
-        return {"html": self.get(path), "json": self.get(path, json=True)}
+        steps = {f"step {k}": self.get(f"{path}?turn=1&step={k}") for k in range(1, 5)}
+        return {"html": self.get(path), "json": self.get(path, json=True), **steps}
 
 
 def hand_values(data) -> list:

@@ -15,7 +15,7 @@ from typing import Any
 from ..base import ABORTED, Decision, Draft, Engine, Event, Option, Outcome, StepOption, event_field, required
 from ..errors import GameError, IllegalStep, NotationError
 from ..rng import Rng
-from . import position, rules
+from . import drawing, position, rules
 from .cubes import CORNERS, FACES, canonical
 from .notation import Pick, Place, parse, parse_steps
 from .state import BUILD, DRAFT, PICK, RANDOM, Placed, Result, Tower, start
@@ -140,6 +140,10 @@ class BabelTower(Engine[Tower]):
             "outcome": (None if state.result is None else
                         {"winner": state.result.winner, "reason": state.result.reason}),
         }
+
+    def drawing(self, view: Mapping[str, Any], last_step: str | None = None) -> dict[str, Any]:
+        """The tower as an isometric picture (`drawing.py`)."""
+        return drawing.drawing(view, last_step)
 
     def outcome(self, state: Tower) -> Outcome | None:
         if state.result is None:

@@ -127,6 +127,50 @@ class Loaded:
         return self.engine.upcast(data) if data is not None else None
 
 
+    def events_after(self, after: int) -> list[base.Event]:
+        """The events after the first `after` of the log, upcast (from `recent` when it
+        reaches back so far)."""
+        first = self.seq - len(self.recent)      # recent[0] is event number first + 1
+        if after >= first:
+            return list(self.recent[after - first:])
+        return [self.engine.upcast(data) for data in db.session.scalars(
+            _EVENTS_BETWEEN, {"game": self.id, "after": after, "upto": self.seq})]
+
+    def last_turn_of(self, seat: int) -> int:
+        """How many events the log held when the seat's own latest turn was made (its number
+        in the log), 0 before it ever played one (`Engine.is_turn`: not what a seat owes
+        within another's turn, nor a resignation)."""
+        first = self.seq - len(self.recent)
+        for number in range(self.seq, first, -1):
+            event = self.recent[number - first - 1]
+            if event.get("seat") == seat and self.engine.is_turn(event):
+                return number
+        if not first:
+            return 0
+        for number, data in db.session.execute(_TURNS_OF, {"game": self.id, "seat": seat,
+                                                           "before": first + 1}):
+            if self.engine.is_turn(self.engine.upcast(data)):
+                return int(number)
+        return 0
+
+    def state_after(self, count: int) -> Any:
+        """The state after the first `count` events: the latest snapshot at or before that
+        point and the events after it (the state as loaded when that is the log's end)."""
+        if count == self.seq:
+            return self.state
+        engine, info = self.engine, self.row
+        snap = db.session.execute(_SNAPSHOT_AT, {"game": self.id, "rules": engine.rules_version,
+                                                 "at": count}).first()
+        if snap is not None:
+            state, base_seq = engine.restore(snap.data), snap.seq
+        else:
+            state, base_seq = engine.start(info.seed, info.options, info.seats, info.first), 0
+        for data in db.session.scalars(_EVENTS_BETWEEN, {"game": self.id, "after": base_seq,
+                                                         "upto": count}):
+            state = engine.apply(state, engine.upcast(data))
+        return state
+
+
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
 
 
@@ -259,6 +303,15 @@ _SNAPSHOT_AND_EVENTS = text(
 # The events after a point: a cached game's new ones.
 _EVENTS_AFTER = text("SELECT data FROM events WHERE game_id = :game AND seq > :after ORDER BY seq"
                      ).columns(data=JSON)
+
+# For the last turns a seat is told of (`Loaded.events_after`, `last_turn_of`, `state_after`).
+_EVENTS_BETWEEN = text("SELECT data FROM events WHERE game_id = :game AND seq > :after"
+                       " AND seq <= :upto ORDER BY seq").columns(data=JSON)
+_TURNS_OF = text("SELECT seq, data FROM events WHERE game_id = :game AND seat = :seat"
+                 " AND seq < :before ORDER BY seq DESC LIMIT 16").columns(data=JSON)
+_SNAPSHOT_AT = text("SELECT seq, state AS data FROM snapshots WHERE game_id = :game"
+                    " AND rules = :rules AND seq <= :at ORDER BY seq DESC LIMIT 1"
+                    ).columns(data=JSON)
 
 
 def _events(game_id: str, after: int = 0) -> list[dict]:

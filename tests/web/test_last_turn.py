@@ -189,3 +189,20 @@ def test_the_page_title_says_whose_turn_it_is(app, client, actions):
 
 def parse_html(html: str):
     return Page(html).root
+
+
+def test_small_things_of_the_turn_page(app, client, actions):
+    """The composer's form returns to itself without JavaScript, the page has a favicon, and
+    "not finished yet" waits until the player has done something."""
+    game = create(app, "babylonia")
+    play(app, game, Rng(2), until=lambda loaded, seat: seat == 1)   # Anna's one token
+    bob = seat_links(actions, BOB)["turn"]
+    tree = parse_html(client.get(bob).data.decode())
+    assert tree.one("form", id="composer").attrs["action"] == f"{bob}#composer"
+    assert tree.one("link", rel="icon").attrs["href"] == "/static/favicon.svg"
+    assert client.get("/static/favicon.svg").status_code == 200
+    assert tree.all("p", "notice") == []            # two tokens are owed, but nothing is done yet
+    data = client.get(bob, headers=JSON).get_json()
+    step = next(s["notation"] for s in data["legal_steps"] if not s["ends"])
+    page = parse_html(client.post(bob, data={"steps": "", "add": step}).data.decode())
+    assert page.one("p", "notice").text().startswith("Not finished yet: ")

@@ -168,14 +168,25 @@
     return steps;
   }
 
+  // Where several places share a name (a territory and a card of its tribe), a place takes
+  // only the steps its data-verbs name (the first words of their notation: "move").
+  function stepsFor(place, steps) {
+    var all = steps[place.dataset.target] || [];
+    if (!place.dataset.verbs) return all;
+    var verbs = place.dataset.verbs.split(" ");
+    return all.filter(function (button) {
+      return verbs.indexOf(button.value.trim().split(/\s+/)[0]) >= 0;
+    });
+  }
+
   function stepsAt(place) {
-    return stepsByTarget()[place.dataset.target] || [];
+    return stepsFor(place, stepsByTarget());
   }
 
   function markTargets() {
     var steps = stepsByTarget();
     draft.querySelectorAll("[data-target]").forEach(function (place) {
-      var playable = place.dataset.target in steps;
+      var playable = stepsFor(place, steps).length > 0;
       place.classList.toggle("playable", playable);
       if (playable) place.setAttribute("tabindex", "-1");   // focus can come back to it
       else place.removeAttribute("tabindex");

@@ -37,7 +37,7 @@ def test_a_babel_turn_in_words_from_each_side():
     assert BABEL.recount(state, event, 1).words == (
         "moved to the Hittites, settled 2 Persians there and built level 3 there "
         "from your opponent's column")
-    assert BABEL.recount(state, event, None).words.endswith("from his opponent's column")
+    assert BABEL.recount(state, event, None).words.endswith("from their opponent's column")
 
 
 def test_a_babel_turn_marks_what_it_changed():
@@ -200,3 +200,12 @@ def test_every_game_tells_its_decisions():
         seat = engine.to_act(state)[0].seat
         event = engine.decide(state, seat, engine.random_submission(state, seat, rng))
         assert engine.recount(state, event, 1 - seat).words
+
+
+def test_settling_one_card_after_another_is_told_as_one_settling():
+    state = make(anna={"hand": "PPPA", "figure": "A"})
+    event = {"v": 1, "type": "turn", "seat": 0, "steps": "settle P\nsettle P\nsettle P\nsettle A"}
+    assert BABEL.recount(state, event, 1).words == (
+        "settled 3 Persians, 1 Assyrians in the Assyrians territory")
+    event = {"v": 1, "type": "turn", "seat": 0, "steps": "move P\nsettle P\nsettle P"}
+    assert BABEL.recount(state, event, 1).words == "moved to the Persians and settled 2 Persians there"

@@ -99,7 +99,7 @@ def test_the_opponents_turn_in_words_and_marked_until_the_next_turn(app, client,
     names = {"A": "Assyrians", "H": "Hittites", "M": "Medes", "P": "Persians", "S": "Sumerians"}
     there, settled = names[hand[0]], names[hand[1]]
     words = (f"Anna moved to the {there}, settled 1 {settled} there and built level 1 there "
-             f"from his column.")
+             f"from their column.")
     bob = seat_links(actions, BOB)["turn"]
     data = client.get(bob, headers=JSON).get_json()
     assert [t["words"] for t in data["told"]] == [words]

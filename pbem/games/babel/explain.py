@@ -99,12 +99,13 @@ class _Teller:
         self.mover, self.reader = mover, reader
 
     def whose(self, seat: int) -> str:
-        """A seat's belongings as the reader says it: "your", "his", "your opponent's"."""
+        """A seat's belongings as the reader says it: "your", "their" (the mover's, read by
+        another: players' names say nothing of who they are), "your opponent's"."""
         if seat == self.reader:
             return "your"
         if seat == self.mover:
-            return "his"
-        return "your opponent's" if self.reader == self.mover else "his opponent's"
+            return "their"
+        return "your opponent's" if self.reader == self.mover else "their opponent's"
 
     def column(self, column: str) -> str:
         return f"{self.whose(self.mover if column == 'mine' else 1 - self.mover)} column"
@@ -121,6 +122,8 @@ def recount(state: State, steps: str, reader: int | None) -> tuple[list[str], di
                               "hands": []}
     out: list[str] = []
     said = None      # the territory the last phrase named: "there" after it
+    settled: list[str] = []    # the cards of the settle steps just before, and where
+    settled_here = ""
 
     def mark(kind: str, value: object) -> None:
         if value not in marks[kind]:
@@ -137,7 +140,12 @@ def recount(state: State, steps: str, reader: int | None) -> tuple[list[str], di
                 phrase, said = f"moved to the {NAMES[t]}", t
                 mark("territories", t)
             case Settle(tribes):
-                phrase = f"settled {_cards(tribes)} {here}"
+                cards = list(tribes)
+                if settled:                # one after another: "settled 3 Persians there"
+                    out.pop()
+                    cards, here = settled + cards, settled_here
+                phrase = f"settled {_cards(cards)} {here}"
+                settled, settled_here = cards, here
                 mark("rows", [mover, figure])
             case Build(column):
                 phrase = f"built level {top + 1} {here} from {tell.column(column)}"
@@ -165,17 +173,18 @@ def recount(state: State, steps: str, reader: int | None) -> tuple[list[str], di
                 mark("rows", [other, figure])
             case Switch():
                 phrase = (f"switched {tell.whose(other)} top cards {here} to "
-                          f"{'your' if reader == mover else 'his'} side")
+                          f"{tell.whose(mover)} side")
                 mark("rows", [other, figure])
                 mark("rows", [mover, figure])
             case Halve(t):
-                phrase = (f"halved {tell.whose(other)} hand with "
-                          f"{'your' if reader == mover else 'his'} {NAMES[t]}")
+                phrase = f"halved {tell.whose(other)} hand with {tell.whose(mover)} {NAMES[t]}"
                 mark("hands", other)
             case Pass():
                 phrase = "played no action"
             case Discard(tribes):
                 phrase = f"discarded {_cards(tribes)}"
+        if not isinstance(step, Settle):
+            settled = []
         if isinstance(step, (Migrate, Halve, Pass, Discard)):
             said = None          # these name no place, or others: "there" is the figure's again
         elif figure and not isinstance(step, Move):

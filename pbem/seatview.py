@@ -131,6 +131,8 @@ class SeatView:
             "last_heading": self.last_turn.heading if self.last_turn else None,
             "last_words": self.last_turn.words if self.last_turn else None,
             "told": [t.words for t in self.told], "marks": self.marks, "ending": self.ending,
+            "told_notation": ([t.notation for t in self.told] if len(self.told) < 2 else
+                              [f"{t.name}: {t.notation}" for t in self.told]),
             "page_title": self.page_title,
             "outcome": outcome, "winner_names": self.winner_names,
             "winner_name": (self.names[outcome.winner]

@@ -115,11 +115,11 @@ def recount(before: State, after: State, kind: str, steps: list[Step], named: li
                            if mine or number not in named else "named a ziggurat card for later")
         elif isinstance(step, Extra):
             phrases.append("took another turn (card 2)")
-    gained = after.scores[mover] - before.scores[mover]
-    if gained:
-        phrases.append(f"gained {gained} point{'s' if gained != 1 else ''}")
     if kind == "card" and not phrases:
         phrases.append("took a ziggurat card")
+    gained = after.scores[mover] - before.scores[mover]
+    if gained and phrases:
+        phrases[-1] += f", gaining {gained} point{'s' if gained != 1 else ''}"
     return phrases, {"hexes": placed}
 
 

@@ -9,6 +9,8 @@ carry the secret seed. A `DraftView` is what a seat composing a decision sees of
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -232,14 +234,50 @@ def build(loaded: Loaded, seat: int | None, *, live: bool = False, steps: bool =
 TOLD_AT_MOST = 12
 
 
+class _ToldCache:
+    """What seats were told, per game, point of the log, seat and names, in this process: a
+    page's previews (one a click) need not replay the others' turns again. The log's last event
+    is part of the key, as in the replay cache: a rolled-back write makes it miss."""
+
+    def __init__(self, size: int = 1024):
+        self.size = size
+        self._entries: OrderedDict[tuple, tuple[LastTurn, ...]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple) -> tuple[LastTurn, ...] | None:
+        with self._lock:
+            told = self._entries.get(key)
+            if told is not None:
+                self._entries.move_to_end(key)
+            return told
+
+    def put(self, key: tuple, told: tuple[LastTurn, ...]) -> None:
+        with self._lock:
+            self._entries[key] = told
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+
+
+_TOLD = _ToldCache()
+
+
 def told_to(loaded: Loaded, seat: int | None, names: list[str]) -> tuple[LastTurn, ...]:
     """The decisions a seat is told of, in words and marks: the others' since its own last
     turn; once the game is over, the turn that ended it even when the seat made it itself (a
     spectator: the latest decision). Generic events (resigning, running out of time, calling
     the game off) are told by the ending instead."""
-    engine = loaded.engine
     if loaded.seq == 0:
         return ()
+    key = (loaded.id, loaded.seq, seat, tuple(names), repr(loaded.recent[-1:]))
+    told = _TOLD.get(key)
+    if told is None:
+        told = _told(loaded, seat, names)
+        _TOLD.put(key, told)
+    return told
+
+
+def _told(loaded: Loaded, seat: int | None, names: list[str]) -> tuple[LastTurn, ...]:
+    engine = loaded.engine
     over = engine.outcome(loaded.state) is not None
     since = loaded.last_turn_of(seat) if seat is not None and not over else 0
     since = max(since, loaded.seq - TOLD_AT_MOST)

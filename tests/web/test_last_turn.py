@@ -206,3 +206,40 @@ def test_small_things_of_the_turn_page(app, client, actions):
     step = next(s["notation"] for s in data["legal_steps"] if not s["ends"])
     page = parse_html(client.post(bob, data={"steps": "", "add": step}).data.decode())
     assert page.one("p", "notice").text().startswith("Not finished yet: ")
+
+
+def test_the_turns_told_are_the_same_from_a_cold_load_a_warm_one_and_a_whole_replay(app):
+    """The states before the told turns come from a cold load's snapshot, the log at hand, or
+    the database (a snapshot at or before them and the events after it): all tell the same."""
+    from pbem import seatview
+    app.config["SNAPSHOT_EVERY"] = 3
+    players = (("Anna", ANNA), ("Bob", BOB), ("Carl", CARL), ("Dora", "dora@example.org"))
+    game = create(app, "babylonia", players, seed=3)
+    names = [n for n, _ in players]
+    for decisions in (2, 9, 14, 23):
+        loaded = play(app, game, Rng(decisions),
+                      until=lambda loaded, seat, n=decisions: loaded.seq >= n)
+        engine, info = loaded.engine, loaded.row
+        events = loaded.events
+        with app.app_context():
+            for seat in range(4):
+                mine = [n for n, e in enumerate(events, 1) if e["seat"] == seat
+                        and e["type"] == "turn"]
+                since = mine[-1] if mine else 0
+                expected = []
+                for number in range(since + 1, len(events) + 1):
+                    event = events[number - 1]
+                    if event["seat"] != seat:
+                        before = engine.replay(info.seed, info.options, info.seats, info.first,
+                                               events[:number - 1])
+                        expected.append(f"{names[event['seat']]} "
+                                        f"{engine.recount(before, event, seat).words}.")
+                views = []
+                for warm in (False, True):
+                    if not warm:
+                        app.extensions["pbem.replay_cache"].clear()
+                    seatview._TOLD = seatview._ToldCache()
+                    loaded_now = store.load(game)
+                    assert (loaded_now.anchor is None) == warm
+                    views.append([t.words for t in seatview.told_to(loaded_now, seat, names)])
+                assert views[0] == views[1] == expected[-seatview.TOLD_AT_MOST:], (decisions, seat)

@@ -194,8 +194,41 @@ def test_babylonia_turns_for_three_by_touching_the_map(server, browser):
         assert marked == sorted(h for n in others for h in placed[n])
         told = page.locator("section.lastturn p.told").all_text_contents()
         assert [t.split()[0] for t in told] == others
+        if page is phone and turn:
+            # The map pans on a phone: the last turns' tokens are brought into its box.
+            box = page.locator("#draft .bab-map").bounding_box()
+            inside = page.locator("#draft svg.hexmap g.hx.in-view").evaluate_all(
+                "(gs, b) => gs.filter(g => { const r = g.getBoundingClientRect();"
+                " return r.left >= b.x - 1 && r.right <= b.x + b.width + 1; }).length", box)
+            assert inside >= 1
         if turn == 3:
             page.screenshot(path=str(SHOTS / "babylonia-lastturn-phone.png"), full_page=True)
         played = babylonia_turn_by_touch(page)
         placed[name] = [s.split()[-1] for s in played]
         assert page.locator(".board svg.hexmap g.hx.changed").count() == 0
+
+
+def test_a_babylonia_turn_by_keyboard_alone(server, browser):
+    server.flask("new-game", "--game", "babylonia", "--player", "Anna <anna@example.org>",
+                 "--player", "Bob <bob@example.org>", "--first", "0", "--seed", "5")
+    page = new_page(browser, PHONE)
+    open_turn_mail(page, server, ANNA)
+    # Tab to the first folded group of steps, open it, Tab on to its first hex, Enter.
+    for _ in range(80):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.tagName") == "SUMMARY":
+            break
+    page.keyboard.press("Enter")
+    page.keyboard.press("Tab")
+    step = page.evaluate("document.activeElement.value")
+    fresh = page.locator("#draft").get_attribute("data-fresh")
+    page.keyboard.press("Enter")
+    page.wait_for_function("f => document.getElementById('draft').dataset.fresh !== f", arg=fresh)
+    assert steps(page) == [step]
+    assert page.locator("#draft .ok").is_visible()
+    page.get_by_role("button", name="Submit turn…").focus()
+    page.keyboard.press("Enter")
+    page.locator("dialog#confirm").wait_for(state="visible")
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    assert page.get_by_text("Waiting for Bob").is_visible()

@@ -77,6 +77,8 @@ def test_the_player_whose_turn_ended_the_game_is_shown_that_turn(app, client, ac
 
     over = actions.last_mail(ender_addr)
     assert over["Subject"].endswith("the game is over")
+    long = [line for line in text_of(over).splitlines() if len(line) > 78 and "://" not in line]
+    assert long == []                     # read at 80 columns
     text = " ".join(text_of(over).split())
     assert f"Your last turn: {engine.notation(last, ender)} You {told}." in text
     assert f"{names[other]}'s last turn" not in text

@@ -295,14 +295,15 @@ def _told(loaded: Loaded, seat: int | None, names: list[str]) -> tuple[LastTurn,
     for number, event in numbered:
         for skipped in loaded.events_after(at)[:number - at]:
             before = engine.apply(before, skipped)
-        recount = engine.recount(before, event, seat)
+        after = engine.apply(before, event)
+        recount = engine.recount(before, event, seat, after)
         mover = event["seat"]
         yours = mover == seat
         who = "You" if yours else names[mover]
         told.append(LastTurn(mover, names[mover], engine.notation(event, seat),
                              f"{who} {recount.words}." if recount.words else "",
                              recount.marks, yours))
-        before, at = engine.apply(before, event), number + 1
+        before, at = after, number + 1
     return tuple(told)
 
 

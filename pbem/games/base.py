@@ -140,9 +140,9 @@ def _result_words(outcome: Outcome, reader: int | None, names: list[str]) -> str
     winners = outcome.winners
     if not winners:
         return "A draw"
+    if len(winners) == 1:
+        return "You win" if winners[0] == reader else f"{names[winners[0]]} wins"
     who = [_you(s, reader, names) for s in winners]
-    if len(who) == 1:
-        return "You win" if who[0] == "you" else f"{who[0]} wins"
     text = ", ".join(who[:-1]) + " and " + who[-1]
     return f"{text[0].upper()}{text[1:]} share the win"
 
@@ -397,11 +397,13 @@ class Engine(ABC, Generic[S]):
         another's turn (this default counts every decision of the game's own)."""
         return event.get("type") not in GENERIC_NOTATION
 
-    def recount(self, before: S, event: Event, seat: int | None) -> Recount:
+    def recount(self, before: S, event: Event, seat: int | None, after: S | None = None
+                ) -> Recount:
         """One of the game's own events told to `seat` (None: a spectator), who may be its
         mover: words in the past tense from that reader's side ("built level 3 from your
         column"), and the marks the board shows for it. `before` is the state the event was
-        applied to. This default tells the record's line and marks nothing."""
+        applied to, `after` the state it led to (computed when not given). This default tells
+        the record's line and marks nothing."""
         return Recount(self.notation(event, seat))
 
     def ending(self, state: S, seat: int | None, names: list[str]) -> str:

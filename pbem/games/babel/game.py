@@ -194,7 +194,8 @@ class Babel(Engine[State]):
     def is_turn(self, event: Event) -> bool:
         return event.get("type") == TURN      # the halving discards open the turn they belong to
 
-    def recount(self, before: State, event: Event, seat: int | None) -> Recount:
+    def recount(self, before: State, event: Event, seat: int | None,
+                after: State | None = None) -> Recount:
         """A turn or the halving discards, told to `seat`; the marks name the territories,
         temples, rows, columns and hands it changed (`explain.recount`)."""
         if event["type"] == DISCARD:

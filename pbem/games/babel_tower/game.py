@@ -199,15 +199,17 @@ class BabelTower(Engine[Tower]):
         """Nothing is hidden: every seat knows the whole state."""
         return state.copy()
 
-    def recount(self, before: Tower, event: Event, seat: int | None) -> Recount:
+    def recount(self, before: Tower, event: Event, seat: int | None,
+                after: Tower | None = None) -> Recount:
         """A pick or a placement in words ("placed a 3 at SW on floor 2, bumps north"); a
         placement's marks name the cube placed: {"placed": {"floor": index, "corner": c}}."""
         step = parse(event_field(event, "step", str))[0]
         said = words(step)
         if isinstance(step, Pick):
             return Recount("picked" + said[len("pick"):])
-        after = before.copy()
-        _act(after, step)
+        if after is None:
+            after = before.copy()
+            _act(after, step)
         floor = next(i for i, f in enumerate(after.floors)
                      if step.corner in f and (i >= len(before.floors)
                                               or step.corner not in before.floors[i]))

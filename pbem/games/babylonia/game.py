@@ -191,9 +191,10 @@ class Babylonia(Engine[State]):
     def is_turn(self, event: Event) -> bool:
         return event.get("type") == TURN      # not a card owed in another's turn
 
-    def recount(self, before: State, event: Event, seat: int | None) -> Recount:
+    def recount(self, before: State, event: Event, seat: int | None,
+                after: State | None = None) -> Recount:
         """A turn or an owed card told to `seat`; the marks name the hexes tokens went to."""
-        after = self.apply(before, event)
+        after = self.apply(before, event) if after is None else after
         if event["type"] == CARD:
             steps: list[Step] = [Card(event_field(event, "card", int))]
             named: list[int] = []

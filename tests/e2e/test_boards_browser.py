@@ -232,3 +232,18 @@ def test_a_babylonia_turn_by_keyboard_alone(server, browser):
     with page.expect_navigation():
         page.keyboard.press("Enter")
     assert page.get_by_text("Waiting for Bob").is_visible()
+
+
+def test_a_deadline_in_the_browsers_local_time_as_well_as_utc(server, browser):
+    server.flask("new-game", "--game", "babel", "--player", "Anna <anna@example.org>",
+                 "--player", "Bob <bob@example.org>", "--first", "0", "--seed", "3",
+                 "--time-limit", "3")
+    page = browser.new_page(viewport=PHONE, timezone_id="Asia/Tokyo", locale="en-GB")
+    open_turn_mail(page, server, ANNA)
+    deadline = page.locator(".deadline time.local")
+    iso = deadline.get_attribute("datetime")                 # "2026-11-27T01:05Z"
+    assert deadline.text_content() == iso.replace("T", " ").replace("Z", " UTC")
+    hour, minute = int(iso[11:13]), iso[14:16]
+    local = page.locator(".deadline .localtime").text_content()
+    assert f"{(hour + 9) % 24:02d}:{minute}" in local and local.endswith(" your time)")
+    assert no_sideways_scroll(page)

@@ -282,6 +282,7 @@ def _told(loaded: Loaded, seat: int | None, names: list[str]) -> tuple[LastTurn,
     since = loaded.last_turn_of(seat) if seat is not None and not over else 0
     since = max(since, loaded.seq - TOLD_AT_MOST)
     events = loaded.events_after(since)
+    # Each with the number of events before it: the point of the log it was applied at.
     numbered = [(since + i, e) for i, e in enumerate(events)
                 if e.get("seat") is not None and e.get("type") not in GENERIC_NOTATION]
     if over or seat is None:
@@ -293,7 +294,7 @@ def _told(loaded: Loaded, seat: int | None, names: list[str]) -> tuple[LastTurn,
     before = loaded.state_after(numbered[0][0])
     at, told = numbered[0][0], []
     for number, event in numbered:
-        for skipped in loaded.events_after(at)[:number - at]:
+        for skipped in events[at - since:number - since]:    # the seat's own, in between
             before = engine.apply(before, skipped)
         after = engine.apply(before, event)
         recount = engine.recount(before, event, seat, after)

@@ -247,3 +247,22 @@ def test_a_deadline_in_the_browsers_local_time_as_well_as_utc(server, browser):
     local = page.locator(".deadline .localtime").text_content()
     assert f"{(hour + 9) % 24:02d}:{minute}" in local and local.endswith(" your time)")
     assert no_sideways_scroll(page)
+
+
+def test_without_javascript_each_click_returns_to_the_composer(server, browser):
+    server.flask("new-game", "--game", "babel", "--player", "Anna <anna@example.org>",
+                 "--player", "Bob <bob@example.org>", "--first", "0", "--seed", "3")
+    context = browser.new_context(viewport=PHONE, java_script_enabled=False)
+    page = context.new_page()
+    page.goto(server.url + "/outbox")
+    page.locator("tr", has_text=ANNA).filter(has_text="your turn").first.locator("a").click()
+    page.locator("pre.mailtext a[href*='/t/']").first.click()
+    page.wait_for_load_state()
+    assert page.evaluate("window.scrollY") == 0
+    with page.expect_navigation():
+        page.locator("#draft button[name=add]").first.click()
+    assert page.url.endswith("#composer")
+    assert page.locator("#draft .draft-steps li").count() == 1
+    top = page.evaluate("document.getElementById('composer').getBoundingClientRect().top")
+    assert page.evaluate("window.scrollY") > 0 and abs(top) < 2
+    context.close()

@@ -9,12 +9,15 @@ carry the secret seed. A `DraftView` is what a seat composing a decision sees of
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from . import clocks, deadlines, links, messages, notes, store, vacation
-from .games.base import ABORT, Decision, Draft, Outcome, StepOption
+from .games.base import ABORT, ABORTED, GENERIC_NOTATION, Decision, Draft, Outcome, StepOption
 from .mail.words import winner_names
 from .messages import Said
 from .models import utcnow
@@ -32,10 +35,23 @@ class Waiting:
 
 @dataclass(frozen=True)
 class LastTurn:
-    """The latest decision by another seat, in notation as this seat may see it."""
+    """A decision told to this seat: in notation as it may see it, and in words from its side
+    ("Bob moved to the Hittites, settled 2 Persians there ..."; "You built ..."), with the
+    marks it leaves on the board (game-defined, `Engine.recount`)."""
     seat: int
-    name: str
+    name: str                           # the mover's name (his own, when he reads it)
     notation: str
+    words: str = ""
+    marks: Mapping[str, Any] = field(default_factory=dict)
+    yours: bool = False                 # the reader made it (the game's ending turn)
+
+    @property
+    def heading(self) -> str:
+        return "Your last turn" if self.yours else f"{self.name}'s last turn"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "name": self.name, "notation": self.notation,
+                "words": self.words, "marks": dict(self.marks)}
 
 
 @dataclass(frozen=True)
@@ -86,6 +102,15 @@ class SeatView:
     vacation: dict | None = None       # the seat's own: {"until", "days_left"} (pages only)
     reply_note: str = ""               # what a mail's reply to the decision owed must hold
     score_word: str = "Scores"         # what the scores count ("Cubes placed")
+    #: The others' decisions since this seat's own last turn, oldest first (when the game is
+    #: over: the turn that ended it, whoever made it); `last_turn` is the latest of them.
+    told: tuple[LastTurn, ...] = ()
+    ending: str = ""                   # why the game ended, from this seat's side
+
+    @property
+    def marks(self) -> dict[str, Any]:
+        """Everything `told` changed on the board, for the board to mark (lists joined)."""
+        return merged_marks(t.marks for t in self.told)
 
     @property
     def decision(self) -> Decision | None:
@@ -100,6 +125,18 @@ class SeatView:
     def opponents(self) -> list[str]:
         return [n for i, n in enumerate(self.names) if i != self.seat]
 
+    @property
+    def page_title(self) -> str:
+        """Whose turn it is first, for a browser tab: "Your turn · Babel with Bob"."""
+        players = self.opponents if self.seat is not None else list(self.names)
+        game = f"{self.title} with {_listing(players)}"
+        if self.outcome is not None:
+            return f"Game over · {game}"
+        if self.seat is not None and not self.bot and any(w.seat == self.seat for w in self.to_act):
+            return f"Your turn · {game}"
+        waiting = [w.name for w in self.to_act if w.seat != self.seat]
+        return f"{_listing(waiting)}'s turn · {game}" if waiting else game
+
     def context(self) -> dict[str, Any]:
         """The fields templates use (pages and mails): nothing the seat may not know."""
         outcome = self.outcome
@@ -110,12 +147,20 @@ class SeatView:
             "decision": self.decision, "live": self.live, "view": self.view,
             "last_turn": self.last_turn.notation if self.last_turn else None,
             "last_name": self.last_turn.name if self.last_turn else None,
+            "last_heading": self.last_turn.heading if self.last_turn else None,
+            "last_words": self.last_turn.words if self.last_turn else None,
+            "told": [t.words for t in self.told], "marks": self.marks, "ending": self.ending,
+            "told_notation": ([t.notation for t in self.told] if len(self.told) < 2 else
+                              [f"{t.name}: {t.notation}" for t in self.told]),
+            "page_title": self.page_title,
             "outcome": outcome, "winner_names": self.winner_names,
             "winner_name": (self.names[outcome.winner]
                             if outcome and outcome.winner is not None else None),
             "to_act": [w.__dict__ for w in self.to_act],
             "to_act_names": [w.name for w in self.to_act if w.seat != self.seat],
             "deadline": self.deadline.strftime("%Y-%m-%d %H:%M UTC") if self.deadline else None,
+            "deadline_iso": (self.deadline.strftime("%Y-%m-%dT%H:%MZ") if self.deadline
+                             else None),
             "time_limit_days": self.time_limit_days, "scores": list(self.scores),
             "summary": list(self.summary), "board_template": self.board_template,
             "form_template": self.form_template,
@@ -138,6 +183,8 @@ class SeatView:
             "legal_steps": [step_json(o) for o in self.legal_steps],
             "last_turn": self.last_turn.notation if self.last_turn else None,
             "last_name": self.last_turn.name if self.last_turn else None,
+            "told": [t.to_json() for t in self.told], "marks": self.marks,
+            "ending": self.ending or None,
             "outcome": outcome_json(self.outcome),
             "winner_names": self.winner_names,
             "to_act": [w.__dict__ for w in self.to_act],
@@ -174,20 +221,20 @@ def build(loaded: Loaded, seat: int | None, *, live: bool = False, steps: bool =
     seating = seating or seating_of(loaded, seat)   # (pages read it with their facts)
     bot = seating.bot
     live = live and owes is not None and not bot
-    last = loaded.last_event_by_other(seat) if seat is not None else None
     names = store.display_names(loaded.names, seating.takeovers)
     example, note = (engine.reply_help(state, seat)   # (a mail's: pages need none)
                      if for_mail and owes is not None and seat is not None
                      else (engine.example_step, ""))
+    told = told_to(loaded, seat, names)
+    outcome = engine.outcome(state)
     return SeatView(
         game_id=loaded.id, kind=engine.name, title=engine.title, example_step=example,
         seat=seat, seq=loaded.seq, names=tuple(names), owes=owes, live=live,
         view=engine.view(state, seat),
         legal_steps=(tuple(engine.legal_steps(state, seat)) if live and steps and seat is not None
                      else ()),
-        last_turn=(LastTurn(last["seat"], names[last["seat"]], engine.notation(last, seat))
-                   if last else None),
-        outcome=engine.outcome(state),
+        last_turn=told[-1] if told else None,
+        outcome=outcome,
         to_act=tuple(Waiting(d.seat, names[d.seat], d.kind, d.label)
                      for d in engine.to_act(state)),
         deadline=deadlines.person_deadline(loaded, seat) if seat is not None and not bot else None,
@@ -208,6 +255,10 @@ def build(loaded: Loaded, seat: int | None, *, live: bool = False, steps: bool =
         away=away_of(loaded, names),
         vacation=(own_vacation(loaded, seat)
                   if seat is not None and not for_mail and not bot else None),
+        told=told,
+        # (a game called off says why in `why`, with the words every page has for it)
+        ending=(engine.ending(state, seat, names)
+                if outcome is not None and outcome.reason != ABORTED.reason else ""),
     )
 
 
@@ -233,6 +284,104 @@ def away_of(loaded: Loaded, names: list[str]) -> tuple[OnVacation, ...]:
         return ()
     return tuple(OnVacation(seat, names[seat], span.ends_at.strftime("%Y-%m-%d %H:%M UTC"))
                  for seat, span in vacation.in_game(loaded.id))
+
+
+#: At most this many of the others' decisions are told (four players' turns, and cards).
+TOLD_AT_MOST = 12
+
+
+class _ToldCache:
+    """What seats were told, per game, point of the log, seat and names, in this process: a
+    page's previews (one a click) need not replay the others' turns again. The log's last event
+    is part of the key, as in the replay cache: a rolled-back write makes it miss."""
+
+    def __init__(self, size: int = 1024):
+        self.size = size
+        self._entries: OrderedDict[tuple, tuple[LastTurn, ...]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple) -> tuple[LastTurn, ...] | None:
+        with self._lock:
+            told = self._entries.get(key)
+            if told is not None:
+                self._entries.move_to_end(key)
+            return told
+
+    def put(self, key: tuple, told: tuple[LastTurn, ...]) -> None:
+        with self._lock:
+            self._entries[key] = told
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+
+
+_TOLD = _ToldCache()
+
+
+def told_to(loaded: Loaded, seat: int | None, names: list[str]) -> tuple[LastTurn, ...]:
+    """The decisions a seat is told of, in words and marks: the others' since its own last
+    turn; once the game is over, the turn that ended it even when the seat made it itself (a
+    spectator: the latest decision). Generic events (resigning, running out of time, calling
+    the game off) are told by the ending instead."""
+    if loaded.seq == 0:
+        return ()
+    key = (loaded.id, loaded.seq, seat, tuple(names), repr(loaded.recent[-1:]))
+    told = _TOLD.get(key)
+    if told is None:
+        told = _told(loaded, seat, names)
+        _TOLD.put(key, told)
+    return told
+
+
+def _told(loaded: Loaded, seat: int | None, names: list[str]) -> tuple[LastTurn, ...]:
+    engine = loaded.engine
+    over = engine.outcome(loaded.state) is not None
+    since = loaded.last_turn_of(seat) if seat is not None and not over else 0
+    since = max(since, loaded.seq - TOLD_AT_MOST)
+    events = loaded.events_after(since)
+    # Each with the number of events before it: the point of the log it was applied at.
+    numbered = [(since + i, e) for i, e in enumerate(events)
+                if e.get("seat") is not None and e.get("type") not in GENERIC_NOTATION]
+    if over or seat is None:
+        numbered = numbered[-1:]
+    else:
+        numbered = [(n, e) for n, e in numbered if e["seat"] != seat]
+    if not numbered:
+        return ()
+    before = loaded.state_after(numbered[0][0])
+    at, told = numbered[0][0], []
+    for number, event in numbered:
+        for skipped in events[at - since:number - since]:    # the seat's own, in between
+            before = engine.apply(before, skipped)
+        after = engine.apply(before, event)
+        recount = engine.recount(before, event, seat, after)
+        mover = event["seat"]
+        yours = mover == seat
+        who = "You" if yours else names[mover]
+        told.append(LastTurn(mover, names[mover], engine.notation(event, seat),
+                             f"{who} {recount.words}." if recount.words else "",
+                             recount.marks, yours))
+        before, at = after, number + 1
+    return tuple(told)
+
+
+def merged_marks(all_marks: Any) -> dict[str, Any]:
+    """Several decisions' marks as one: lists joined (without repeats), other values the
+    latest's."""
+    out: dict[str, Any] = {}
+    for marks in all_marks:
+        for key, value in marks.items():
+            if isinstance(value, list) and isinstance(out.get(key), list):
+                out[key] = out[key] + [v for v in value if v not in out[key]]
+            else:
+                out[key] = value
+    return out
+
+
+def _listing(names: list[str]) -> str:
+    """"Bob", "Bob and Carl", "Bob, Carl and Dora"."""
+    if len(names) < 2:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def called_off_because(loaded: Loaded) -> str:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 import secrets
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cached_property
@@ -82,6 +83,10 @@ class Loaded:
     seq: int
     recent: tuple[base.Event, ...]
     state: Any
+    #: A cold load's starting point, kept for this request only (never cached): the point of
+    #: the log its snapshot stood at (0: none), that state (None: the game's start) and every
+    #: event read after it. The turns a page tells are then replayed without asking again.
+    anchor: tuple[int, Any, tuple[base.Event, ...]] | None = None
 
     @property
     def id(self) -> str:
@@ -125,6 +130,66 @@ class Loaded:
             Event.game_id == self.id, Event.seat.is_not(None), Event.seat != seat)
             .order_by(Event.seq.desc()).limit(1))
         return self.engine.upcast(data) if data is not None else None
+
+
+    def events_after(self, after: int) -> list[base.Event]:
+        """The events after the first `after` of the log, upcast (from `recent` when it
+        reaches back so far)."""
+        first = self.seq - len(self.recent)      # recent[0] is event number first + 1
+        if after >= first:
+            return list(self.recent[after - first:])
+        if self.anchor is not None and after >= self.anchor[0]:
+            return list(self.anchor[2][after - self.anchor[0]:])
+        return [self.engine.upcast(data) for data in db.session.scalars(
+            _EVENTS_BETWEEN, {"game": self.id, "after": after, "upto": self.seq})]
+
+    def last_turn_of(self, seat: int) -> int:
+        """How many events the log held when the seat's own latest turn was made (its number
+        in the log), 0 before it ever played one (`Engine.is_turn`: not what a seat owes
+        within another's turn, nor a resignation)."""
+        first = self.seq - len(self.recent)
+        for number in range(self.seq, first, -1):
+            event = self.recent[number - first - 1]
+            if event.get("seat") == seat and self.engine.is_turn(event):
+                return number
+        if not first:
+            return 0
+        if self.anchor is not None and self.anchor[0] < first:
+            at, _, read = self.anchor
+            for number in range(first, at, -1):
+                event = read[number - at - 1]
+                if event.get("seat") == seat and self.engine.is_turn(event):
+                    return number
+            if not at:
+                return 0
+        for number, data in db.session.execute(_TURNS_OF, {"game": self.id, "seat": seat,
+                                                           "before": first + 1}):
+            if self.engine.is_turn(self.engine.upcast(data)):
+                return int(number)
+        return 0
+
+    def state_after(self, count: int) -> Any:
+        """The state after the first `count` events: the latest snapshot at or before that
+        point and the events after it (the state as loaded when that is the log's end)."""
+        if count == self.seq:
+            return self.state
+        engine, info = self.engine, self.row
+        if self.anchor is not None and self.anchor[0] <= count:   # a cold load's: at hand
+            at, state, read = self.anchor
+            events: Iterable[base.Event] = read[:count - at]
+        elif len(self.recent) == self.seq:    # the whole log is at hand
+            at, state, events = 0, None, self.recent[:count]
+        else:
+            rows = db.session.execute(_SNAPSHOT_AND_EVENTS_TO, {
+                "game": self.id, "rules": engine.rules_version, "at": count}).all()
+            snap = rows[0] if rows and rows[0].snapshot else None
+            at, state = (snap.seq, engine.restore(snap.data)) if snap else (0, None)
+            events = [engine.upcast(row.data) for row in (rows[1:] if snap else rows)]
+        if state is None:
+            state = engine.start(info.seed, info.options, info.seats, info.first)
+        for event in events:
+            state = engine.apply(state, event)
+        return state
 
 
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
@@ -229,12 +294,13 @@ def _from_snapshot(info: GameInfo, engine: Engine, seats) -> Loaded:
     events = [engine.upcast(row.data) for row in logged]
     tail = [e for row, e in zip(logged, events) if row.seq > base]
     if snap:
-        state = engine.restore(snap.data)
+        state = restored = engine.restore(snap.data)
         for event in tail:
-            state = engine.apply(state, event)
+            state = engine.apply(state, event)   # (a new state each time: `restored` stays)
     else:
-        state = engine.replay(info.seed, info.options, info.seats, info.first, tail)
-    return Loaded(info, engine, list(seats), base + len(tail), tuple(events[-RECENT:]), state)
+        state, restored = engine.replay(info.seed, info.options, info.seats, info.first, tail), None
+    return Loaded(info, engine, list(seats), base + len(tail), tuple(events[-RECENT:]), state,
+                  anchor=(base, restored, tuple(tail)))
 
 
 # The loads' queries as plain SQL, built once: an ORM statement costs more to build and compile
@@ -259,6 +325,23 @@ _SNAPSHOT_AND_EVENTS = text(
 # The events after a point: a cached game's new ones.
 _EVENTS_AFTER = text("SELECT data FROM events WHERE game_id = :game AND seq > :after ORDER BY seq"
                      ).columns(data=JSON)
+
+# For the last turns a seat is told of (`Loaded.events_after`, `last_turn_of`, `state_after`).
+_EVENTS_BETWEEN = text("SELECT data FROM events WHERE game_id = :game AND seq > :after"
+                       " AND seq <= :upto ORDER BY seq").columns(data=JSON)
+_TURNS_OF = text("SELECT seq, data FROM events WHERE game_id = :game AND seat = :seat"
+                 " AND seq < :before ORDER BY seq DESC LIMIT 16").columns(data=JSON)
+# The latest snapshot at or before a point (flagged), then the events after it up to the point.
+_SNAPSHOT_AND_EVENTS_TO = text(
+    "SELECT 1 AS snapshot, seq, state AS data FROM"
+    " (SELECT seq, state FROM snapshots WHERE game_id = :game AND rules = :rules AND seq <= :at"
+    "  ORDER BY seq DESC LIMIT 1) AS latest"
+    " UNION ALL"
+    " SELECT 0 AS snapshot, seq, data FROM events WHERE game_id = :game AND seq <= :at AND seq >"
+    " (SELECT COALESCE(MAX(seq), 0) FROM snapshots WHERE game_id = :game AND rules = :rules"
+    "  AND seq <= :at)"
+    " ORDER BY snapshot DESC, seq"
+).columns(data=JSON)
 
 
 def _events(game_id: str, after: int = 0) -> list[dict]:

@@ -21,6 +21,18 @@
     setTimeout(function () { button.disabled = true; }, 0);
   });
 
+  // Deadlines are written in UTC (as in mails); the browser adds its own local time.
+  document.querySelectorAll("time.local[datetime]").forEach(function (time) {
+    var when = new Date(time.getAttribute("datetime"));
+    if (isNaN(when.getTime())) return;
+    var local = document.createElement("span");
+    local.className = "localtime";
+    local.textContent = " (" + when.toLocaleString(undefined, {
+      weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit"
+    }) + " your time)";
+    time.after(local);
+  });
+
   // The start page shows as many player rows as its largest game seats: only the chosen
   // game's rows (and its options) are shown; the server refuses rows the game has no seat for.
   var newgame = document.querySelector("form.newgame");
@@ -47,6 +59,23 @@
     });
     fitRows();
   }
+
+  // A board wider than a phone pans inside its box (class "pan"); the places the board wants
+  // seen ("in-view": the draft's, else the last turns') are brought into the middle of it.
+  function keepInView(root) {
+    root.querySelectorAll(".pan").forEach(function (box) {
+      var places = box.querySelectorAll(".in-view");
+      if (!places.length || box.scrollWidth <= box.clientWidth) return;
+      var left = Infinity, right = -Infinity;
+      places.forEach(function (place) {
+        var at = place.getBoundingClientRect();
+        left = Math.min(left, at.left); right = Math.max(right, at.right);
+      });
+      var middle = (left + right) / 2 - box.getBoundingClientRect().left + box.scrollLeft;
+      box.scrollLeft = Math.max(0, middle - box.clientWidth / 2);
+    });
+  }
+  keepInView(document);
 
   var form = document.getElementById("composer");
   if (!form) return;
@@ -98,6 +127,7 @@
       var text = draft.querySelector("textarea.draft-text");
       if (edit && text) textarea.value = text.value;
       markTargets();
+      keepInView(draft);
       draft.dataset.fresh = String(Date.now());
       restoreFocus(edit);
     }).catch(function () { /* aborted by a newer preview */ });
@@ -138,14 +168,25 @@
     return steps;
   }
 
+  // Where several places share a name (a territory and a card of its tribe), a place takes
+  // only the steps its data-verbs name (the first words of their notation: "move").
+  function stepsFor(place, steps) {
+    var all = steps[place.dataset.target] || [];
+    if (!place.dataset.verbs) return all;
+    var verbs = place.dataset.verbs.split(" ");
+    return all.filter(function (button) {
+      return verbs.indexOf(button.value.trim().split(/\s+/)[0]) >= 0;
+    });
+  }
+
   function stepsAt(place) {
-    return stepsByTarget()[place.dataset.target] || [];
+    return stepsFor(place, stepsByTarget());
   }
 
   function markTargets() {
     var steps = stepsByTarget();
     draft.querySelectorAll("[data-target]").forEach(function (place) {
-      var playable = place.dataset.target in steps;
+      var playable = stepsFor(place, steps).length > 0;
       place.classList.toggle("playable", playable);
       if (playable) place.setAttribute("tabindex", "-1");   // focus can come back to it
       else place.removeAttribute("tabindex");

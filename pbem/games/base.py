@@ -36,7 +36,7 @@ from .text import split_steps
 
 __all__ = [
     "ABORTED", "Decision", "Draft", "Engine", "GameError", "IllegalStep", "NotationError",
-    "Option", "Outcome", "PositionError", "StepOption", "WrongDecision",
+    "Option", "Outcome", "PositionError", "Recount", "StepOption", "WrongDecision",
 ]
 
 EVENT_VERSION = 1
@@ -116,8 +116,54 @@ class Outcome:
             object.__setattr__(self, "winners", (self.winner,))
 
 
+@dataclass(frozen=True)
+class Recount:
+    """A decision told to one reader (`Engine.recount`): what the mover did, in words that
+    follow his name ("moved to the Hittites, settled 2 Persians there"), and what it changed
+    on the board, as the game's board template reads it (JSON-able, game-defined)."""
+    words: str
+    marks: Mapping[str, Any] = field(default_factory=dict)
+
+
 #: The outcome of an aborted game, the same in every game: nobody wins.
 ABORTED = Outcome(None, ABORTED_REASON, "the game was aborted")
+
+
+def _you(seat: int, reader: int | None, names: list[str]) -> str:
+    return "you" if seat == reader else names[seat]
+
+
+def _result_words(outcome: Outcome, reader: int | None, names: list[str]) -> str:
+    """"You win", "Bob wins", "Anna and you share the win", "Nobody wins", "A draw"."""
+    if outcome.reason == ABORTED_REASON:
+        return "Nobody wins"
+    winners = outcome.winners
+    if not winners:
+        return "A draw"
+    if len(winners) == 1:
+        return "You win" if winners[0] == reader else f"{names[winners[0]]} wins"
+    who = [_you(s, reader, names) for s in winners]
+    text = ", ".join(who[:-1]) + " and " + who[-1]
+    return f"{text[0].upper()}{text[1:]} share the win"
+
+
+def ended_off_the_board(outcome: Outcome, reader: int | None, names: list[str]) -> str | None:
+    """The words for an ending the generic events made ("You win: Bob resigned", "Bob wins:
+    your time ran out"), or None for an ending on the board. The loser is the seat that did
+    not win (these endings come in games of two: in larger ones a computer takes the seat)."""
+    if outcome.reason == ABORTED_REASON:
+        return "Nobody wins: the game was called off"
+    if outcome.reason not in (RESIGNED, TIMED_OUT):
+        return None
+    losers = [s for s in range(len(names)) if s not in outcome.winners]
+    if len(losers) != 1:
+        return None
+    loser = losers[0]
+    if outcome.reason == RESIGNED:
+        return f"{_result_words(outcome, reader, names)}: " + (
+            "you resigned" if loser == reader else f"{names[loser]} resigned")
+    return f"{_result_words(outcome, reader, names)}: " + (
+        "your time ran out" if loser == reader else f"{names[loser]}'s time ran out")
 
 
 class GameState(Protocol):
@@ -359,6 +405,31 @@ class Engine(ABC, Generic[S]):
     @abstractmethod
     def explain(self, state: S, seat: int, text: str) -> list[str]:
         """A submission in plain words, one phrase per step, for confirmations."""
+
+    def is_turn(self, event: Event) -> bool:
+        """Whether an event of the log is its seat's own turn: the others' moves are marked
+        for that seat until its next one. Not so a generic event, nor what a seat owes within
+        another's turn (this default counts every decision of the game's own)."""
+        return event.get("type") not in GENERIC_NOTATION
+
+    def recount(self, before: S, event: Event, seat: int | None, after: S | None = None
+                ) -> Recount:
+        """One of the game's own events told to `seat` (None: a spectator), who may be its
+        mover: words in the past tense from that reader's side ("built level 3 from your
+        column"), and the marks the board shows for it. `before` is the state the event was
+        applied to, `after` the state it led to (computed when not given). This default tells
+        the record's line and marks nothing."""
+        return Recount(self.notation(event, seat))
+
+    def ending(self, state: S, seat: int | None, names: list[str]) -> str:
+        """Why the game ended, written for `seat` (None: a spectator), tie-breaks spelled out:
+        "You win: the temple supply ran out at 5 to 5, and you hold more tribe cards (4 to
+        2)". This default names the winners and the outcome's description."""
+        outcome = self.outcome(state)
+        if outcome is None:
+            return ""
+        return (ended_off_the_board(outcome, seat, names)
+                or f"{_result_words(outcome, seat, names)}: {outcome.description}")
 
     # -- players without people --------------------------------------------
     @abstractmethod

@@ -435,7 +435,9 @@ def test_a_whole_game_with_a_card_owed_by_a_seat_not_on_turn(app, client, action
     for seat in range(players):
         over = smtp.to(EMAILS[seat])[-1]
         assert str(over["Subject"]).endswith(": the game is over") and over["Reply-To"] is None
-        assert f"{winner} wins (the game ended; most points wins, then most cities)." in text_of(over)
+        ending = GAME.ending(state, seat, list(NAMES))     # from the reader's side
+        assert ending.startswith("You win: " if seat == outcome.winner else f"{winner} wins: ")
+        assert f"{ending}." in " ".join(text_of(over).split())
     record = page(client.get(f"/games/{game}/record"))
     assert f"Result: {winner} wins" in record.one("p", "status").text()
     turns = record.one("ol", "turns").all("li")
@@ -461,13 +463,15 @@ def test_a_shared_win_is_announced_with_both_names(app, client, actions, smtp):
     outcome = GAME.outcome(state)
     assert outcome.winner is None and outcome.winners == (0, 1)
     actions.deliver()
-    for seat in range(2):
-        text = text_of(smtp.to(EMAILS[seat])[-1])
-        assert "Anna and Bob share the win (the game ended; most points wins" in text
+    for seat, winners in ((0, "You and Bob"), (1, "Anna and you")):   # from the reader's side
+        text = " ".join(text_of(smtp.to(EMAILS[seat])[-1]).split())
+        assert f"{winners} share the win: " in text
+        assert (f"equal points ({state.scores[0]}) and equal cities in front "
+                f"({len(state.cities[0])})") in text
     record = page(client.get(f"/games/{game}/record"))
     assert "Result: Anna and Bob share the win" in record.one("p", "status").text()
     seat_page = page(client.get(actions.links(EMAILS[1])["seat"]))
-    assert "The game is over: Anna and Bob share the win" in seat_page.one("p", "status").text()
+    assert "The game is over: Anna and you share the win" in seat_page.one("p", "status").text()
     data = client.get(f"/games/{game}/record", headers={"Accept": "application/json"}).get_json()
     assert data["outcome"]["winner"] is None and data["outcome"]["winners"] == [0, 1]
 

@@ -312,6 +312,24 @@ def test_twin_events_read_the_same_in_the_record_of_the_seat_that_cannot_tell_th
                 f"seat {seat} reads a difference in {event}"
 
 
+@pytest.mark.parametrize("name, seats", CASES)
+def test_every_decision_is_told_and_twins_are_told_the_same(name, seats):
+    """`recount(before, event, seat, after)`: the last turns on pages, in JSON and mails. Words for
+    every decision, JSON-able marks, and nothing the reader may not know: events that differ
+    only there read the same."""
+    engine, kit = get(name), kit_of(name)
+    rng = Rng.derived(seats, name + " twin recounts")
+    for before, event in history(name, seats):
+        after = engine.apply(before, event)
+        for seat in [*range(seats), None]:
+            told = engine.recount(before, event, seat, after)
+            assert told.words and json.loads(json.dumps(told.marks)) == told.marks
+            assert engine.recount(before, event, seat) == told     # `after` computed alike
+            other = kit.twin_event(before, event, seat, rng)
+            assert engine.recount(before, other, seat, after).words == told.words, \
+                f"seat {seat} is told a difference in {event}"
+
+
 # -- snapshots ------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("name, seats", CASES)
@@ -351,6 +369,13 @@ def check_over(engine: Engine, over: Any, seats: int, submission: str = "") -> N
             pass
     json.dumps(engine.view(over, None))
     assert same(engine, engine.restore(json.loads(json.dumps(engine.snapshot(over)))), over)
+    # The ending explains itself to every seat, from its side (and to spectators).
+    names = [f"Player {s}" for s in range(seats)]
+    for seat in [*range(seats), None]:
+        ending = engine.ending(over, seat, names)
+        assert ending and ": " in ending, (seat, ending)
+        winners = engine.outcome(over).winners
+        assert ending.startswith("You win") == (winners == (seat,)), (seat, ending)
 
 
 @pytest.mark.parametrize("name, seats", CASES)

@@ -51,7 +51,8 @@ class Composer:
 
     def temple(self, territory: str, side: str = "me") -> str:
         text = self.page.locator(f"#draft .territory.t-{territory} .half.{side} .temple").text_content()
-        return text.replace("(top)", "").replace(" ", "").replace("notemple", "")
+        return (text.replace("(top)", "").replace("(changed in the last turn)", "")
+                .replace(" ", "").replace("notemple", ""))
 
     def submit(self) -> str:
         """Submit turn…, read the confirmation in words, confirm with a double click."""

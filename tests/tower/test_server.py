@@ -332,11 +332,11 @@ def test_a_complete_tower_played_through_the_pages_is_a_draw(app, client, action
     for addr in (ANNA, BOB):
         over = smtp.to(addr)[-1]
         assert str(over["Subject"]).endswith(": the game is over")
-        assert "It is a draw (the tower is complete)." in text_of(over)
+        assert "A draw: the tower is complete, all 24 cubes placed." in text_of(over)
         assert over["Reply-To"] is None
     # The seat page: the status, and all six floors drawn as finished.
     root = page(client.get(actions.links(BOB)["seat"]))
-    assert "The game is over: a draw (the tower is complete)." in root.one("p", "status").text()
+    assert "The game is over: A draw: the tower is complete, all 24 cubes placed." in root.one("p", "status").text()
     assert [(f["number"], f["current"]) for f in board_floors(root)] == [(n, False) for n in range(6, 0, -1)]
     # The record lists every step and replays the game turn by turn.
     record = page(client.get(f"/games/{game}/record"))
@@ -390,7 +390,9 @@ def test_a_player_who_cannot_place_loses_and_both_are_told(app, client, actions,
         over = smtp.to(addr)[-1]
         assert str(over["Subject"]).endswith(": the game is over")
         text = text_of(over)
-        assert f"{name} wins (the opponent could not place any of his cubes)." in text
+        loser = ("Anna", "Bob")[1 - winner]
+        assert (f"You win: {loser} could not place any of his cubes." if addr == SEAT_ADDR[winner]
+                else f"{name} wins: you could not place any of your cubes.") in text
         if addr != SEAT_ADDR[winner]:
             assert f"{name}'s last turn:\n  {events[-1]['step']}" in text
     record = page(client.get(f"/games/{game}/record"))
@@ -406,8 +408,8 @@ def test_resigning_from_the_seat_page(app, client, actions, smtp):
     outcome = GAME.outcome(actions.state(game).state)
     assert (outcome.winner, outcome.reason) == (1, "resigned")
     actions.deliver()
-    for addr in (ANNA, BOB):
-        assert "Bob wins (the opponent resigned)." in text_of(smtp.to(addr)[-1])
+    for addr, ending in ((ANNA, "Bob wins: you resigned."), (BOB, "You win: Anna resigned.")):
+        assert ending in text_of(smtp.to(addr)[-1])
 
 
 def test_the_board_draws_each_cube_with_its_type_and_bump_faces_in_words(app, client, actions):

@@ -11,6 +11,7 @@ instead of mailing him.
 from __future__ import annotations
 
 import re
+from html import escape
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -224,9 +225,11 @@ def test_a_whole_game_by_following_the_mails(table, client, pin_seed, first, sum
         mail = table.mails_to(seat)[-1]
         assert mail["Subject"].endswith("the game is over")
         text = text_of(mail)
-        assert f"{winner} wins ({outcome.description})" in text
+        ending = GAME.ending(loaded.state, seat, list(NAMES))   # from the reader's side
+        assert ending.startswith("You win: " if seat == outcome.winner else f"{winner} wins: ")
+        assert f"{ending}." in " ".join(text.split())
         assert turn_link(mail) is None
-        assert f"{winner} wins</strong>" in mail.get_body(("html",)).get_content()
+        assert f"{escape(ending)}.</strong>" in mail.get_body(("html",)).get_content()
 
     # The record lists every decision in notation, the result and the score chart.
     record = client.get(f"/games/{game_id}/record")
@@ -251,7 +254,9 @@ def test_a_whole_game_by_following_the_mails(table, client, pin_seed, first, sum
         page = client.get(link)
         assert page.status_code == 200
         html = page.data.decode()
-        assert "The game is over" in html and f"{winner} wins" in html
+        seat = client.get(link, headers={"Accept": "application/json"}).get_json()["seat"]
+        ending = escape(GAME.ending(loaded.state, seat, list(NAMES)))   # the reader's side
+        assert "The game is over" in html and f"{ending}." in html
         assert 'id="composer"' not in html and 'name="compose"' not in html
         assert 'name="action"' not in html and "Play your turn" not in html
     again = client.post(played.used[-1], data={"steps": "pass", "action": "submit"})

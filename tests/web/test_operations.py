@@ -477,14 +477,15 @@ def test_resigning_with_confirmation_ends_the_game_and_both_players_are_told(app
     outcome = after.engine.outcome(after.state)
     assert (outcome.winner, outcome.reason) == (1, "resigned")
     deliver(app)
-    for addr, other in ((ANNA, "Bob"), (BOB, "Anna")):
+    for addr, other, ending in ((ANNA, "Bob", "Bob wins: you resigned."),
+                                (BOB, "Anna", "You win: Anna resigned.")):
         [mail] = over_mails(smtp, addr)
         assert mail["Subject"] == f"Babel with {other}: the game is over"
-        assert "Bob wins (the opponent resigned)." in text_of(mail)
+        assert ending in text_of(mail)
     record = page_text(client.get(f"/games/{game}/record"))
     assert "Result:</strong> Bob wins (the opponent resigned)" in record
     seat_page = page_text(client.get(anna["seat"][0]))
-    assert "The game is over:</strong>\n  Bob wins (the opponent resigned)" in seat_page
+    assert "The game is over:</strong>\n  Bob wins: you resigned." in seat_page
     assert "/resign" not in seat_page
     assert client.get(anna["turn"][0], headers=JSON).get_json()["can_act"] is False
     # A game that is over cannot be resigned again, by either seat.
@@ -507,9 +508,9 @@ def test_resigning_by_json_and_by_the_seat_that_is_not_to_act(app, client, smtp)
     assert data["can_act"] is False and data["seat"] == 1 and data["game"] == game
     assert loaded(app, game).events == [{"v": 1, "type": "resign", "seat": 1}]
     deliver(app)
-    for addr in (ANNA, BOB):
+    for addr, ending in ((ANNA, "You win: Bob resigned."), (BOB, "Anna wins: you resigned.")):
         [mail] = over_mails(smtp, addr)
-        assert "Anna wins (the opponent resigned)." in text_of(mail)
+        assert ending in text_of(mail)
     assert client.post(seat_path(app, game, 0) + "/resign", json={"confirm": True}).status_code == 400
 
 

@@ -49,6 +49,12 @@ def stamp(moment: datetime) -> str:
     return utc(moment).strftime("%Y-%m-%d %H:%M")
 
 
+def on_page(moment: datetime) -> str:
+    """A deadline as a page writes it: in UTC, marked for the browser to add its local time."""
+    iso = utc(moment).strftime("%Y-%m-%dT%H:%MZ")
+    return f'<time class="local" datetime="{iso}">{stamp(moment)} UTC</time>'
+
+
 def start_of(app, game: str) -> datetime:
     with app.app_context():
         return utc(db.session.get(Game, game).created_at)
@@ -387,7 +393,7 @@ def test_discards_and_the_turn_after_them_are_reminded_and_timed_as_one_turn(app
     with app.app_context():
         assert deadlines.deadline(store.load(game), seat) == began + 7 * DAY
     page = client.get(turn_path(app, game, seat)).data.decode()
-    assert f"runs out on <strong>{stamp(began + 7 * DAY)} UTC</strong>" in page
+    assert f"runs out on <strong>{on_page(began + 7 * DAY)}</strong>" in page
     # Not reminded again for the same turn, though the discards made a new point of the log.
     for moment in (began + 74 * HOUR, began + 5 * DAY):
         assert remind(app, moment).reminded == []
@@ -421,19 +427,22 @@ def test_when_the_time_runs_out_the_game_is_lost_by_time_and_both_players_are_to
     assert after.events == [{"v": 1, "type": "timeout", "seat": 0}]   # an event in the log
     outcome = after.engine.outcome(after.state)
     assert (outcome.winner, outcome.reason) == (1, "timeout")
-    for addr, other in ((ANNA, "Bob"), (BOB, "Anna")):
+    for addr, other, ending in ((ANNA, "Bob", "Bob wins: your time ran out."),
+                                (BOB, "Anna", "You win: Anna's time ran out.")):
         [mail] = over_mails(app, smtp, addr)
         assert mail["Subject"] == f"Babel with {other}: the game is over"
-        assert "Bob wins (the opponent's time ran out)." in text_of(mail)
+        assert ending in text_of(mail)
     # The pages show the result; the turn link no longer acts.
     record = html.unescape(client.get(f"/games/{game}/record").data.decode())
     assert "Result:</strong> Bob wins (the opponent's time ran out)" in record
     record_json = client.get(f"/games/{game}/record", headers=JSON).get_json()
     assert record_json["outcome"]["reason"] == "timeout" and record_json["outcome"]["winner"] == 1
     assert record_json["turns"][-1]["type"] == "timeout"
-    for path in (seat_path(app, game, 0), seat_path(app, game, 1), anna_turn):
+    for path, ending in ((seat_path(app, game, 0), "Bob wins: your time ran out."),
+                         (seat_path(app, game, 1), "You win: Anna's time ran out."),
+                         (anna_turn, "Bob wins: your time ran out.")):
         page = html.unescape(client.get(path).data.decode())
-        assert "The game is over:</strong>\n  Bob wins (the opponent's time ran out)" in page, path
+        assert f"The game is over:</strong>\n  {ending}" in page, path
         assert "runs out on" not in page
     data = client.get(anna_turn, headers=JSON).get_json()
     assert data["can_act"] is False and data["deadline"] is None
@@ -476,9 +485,10 @@ def test_a_turn_submitted_just_before_the_deadline_is_not_timed_out(app, client,
     assert after.events[-1] == {"v": 1, "type": "timeout", "seat": 1}
     outcome = after.engine.outcome(after.state)
     assert (outcome.winner, outcome.reason) == (0, "timeout")
-    for addr in (ANNA, BOB):
+    for addr, ending in ((ANNA, "You win: Bob's time ran out."),
+                         (BOB, "Anna wins: your time ran out.")):
         [mail] = over_mails(app, smtp, addr)
-        assert "Anna wins (the opponent's time ran out)." in text_of(mail)
+        assert ending in text_of(mail)
 
 
 # -- deadlines on pages, and choosing a limit ------------------------------------------------
@@ -487,7 +497,8 @@ def test_deadlines_show_on_the_turn_page(app, client, smtp):
     game = create(client, first=0, time_limit=7)
     untimed = create(client, names=("Anna", "Carol"), emails=(ANNA, CAROL), first=0)
     deadline = stamp(start_of(app, game) + 7 * DAY)
-    line = f"Your time for this turn runs out on <strong>{deadline} UTC</strong> (7 days a turn)."
+    line = (f"Your time for this turn runs out on <strong>{on_page(start_of(app, game) + 7 * DAY)}"
+            "</strong> (7 days a turn).")
     anna_turn = turn_path(app, game, 0)
     for path in (anna_turn, seat_path(app, game, 0)):
         assert line in client.get(path).data.decode(), path
@@ -503,9 +514,9 @@ def test_deadlines_show_on_the_turn_page(app, client, smtp):
     assert "days a turn" not in client.get(f"/games/{untimed}/record").data.decode()
     # After Anna's turn the deadline is Bob's, a week from it.
     play(app, client, game, Rng(2))
-    bobs = stamp(last_event_at(app, game) + 7 * DAY)
+    bobs = on_page(last_event_at(app, game) + 7 * DAY)
     page = client.get(turn_path(app, game, 1)).data.decode()
-    assert f"runs out on <strong>{bobs} UTC</strong> (7 days a turn)." in page
+    assert f"runs out on <strong>{bobs}</strong> (7 days a turn)." in page
     assert 'class="deadline"' not in client.get(seat_path(app, game, 0)).data.decode()
 
 

@@ -13,7 +13,19 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from ..base import ABORTED, Decision, Draft, Engine, Event, Option, Outcome, StepOption, event_field, required
+from ..base import (
+    ABORTED,
+    Decision,
+    Draft,
+    Engine,
+    Event,
+    Option,
+    Outcome,
+    Recount,
+    StepOption,
+    event_field,
+    required,
+)
 from ..errors import GameError
 from ..rng import Rng
 from ..words import count
@@ -22,7 +34,7 @@ from . import explain as explaining
 from .cards import NAMES, TRIBES
 from .state import ACTIONS, DRAW, SUMERIANS_ALL, SUMERIANS_TOP_RUN, State, deal
 from .steps import End
-from .view import OUTCOME_WORDS, view
+from .view import OUTCOME_WORDS, ending, view
 
 DISCARD, TURN = "discard", "turn"
 
@@ -191,6 +203,23 @@ class Babel(Engine[State]):
     def explain(self, state: State, seat: int, text: str) -> list[str]:
         return explaining.explain(state, text)
 
+    def is_turn(self, event: Event) -> bool:
+        return event.get("type") == TURN      # the halving discards open the turn they belong to
+
+    def recount(self, before: State, event: Event, seat: int | None,
+                after: State | None = None) -> Recount:
+        """A turn or the halving discards, told to `seat`; the marks name the territories,
+        temples, rows, columns and hands it changed (`explain.recount`)."""
+        if event["type"] == DISCARD:
+            text = "discard " + " ".join(event_field(event, "cards", str))
+        else:
+            text = event_field(event, "steps", str)
+        phrases, marks = explaining.recount(before, text, seat)
+        return Recount(_joined(phrases), marks)
+
+    def ending(self, state: State, seat: int | None, names: list[str]) -> str:
+        return ending(state, seat, names) or super().ending(state, seat, names)
+
     def random_submission(self, state: State, seat: int, rng: Rng) -> str:
         """A uniformly random legal decision for `seat` (bots, load tests)."""
         return randomplay.random_decision(state, rng)
@@ -224,6 +253,13 @@ def _columns(mine: str, theirs: str) -> list[str]:
     if len(line) <= 76:
         return [line]
     return [f"Your column (top last): {mine}", f"Your opponent's column: {theirs}"]
+
+
+def _joined(phrases: list[str]) -> str:
+    """"moved to the Medes, settled 2 Medes there and built level 4 there"."""
+    if len(phrases) < 2:
+        return "".join(phrases)
+    return ", ".join(phrases[:-1]) + " and " + phrases[-1]
 
 
 def _levels(levels: Iterable[int]) -> str:

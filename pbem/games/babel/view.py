@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import NAMES, TRIBES
+from .cards import NAMES, TRIBES, plural
 from .state import State
 
 OUTCOME_WORDS = {
@@ -23,6 +23,10 @@ OUTCOME_WORDS = {
     "resigned": "the opponent resigned",
     "timeout": "the opponent's time ran out",
 }
+
+
+#: The endings on the board (the others: resigned, timeout, aborted).
+ON_THE_BOARD = ("fifteen-ten", "twenty", "below-ten", "supply-empty")
 
 
 def phase_of(state: State) -> str:
@@ -69,3 +73,40 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "outcome": outcome_json(state),
         "territories": [{"letter": t, "name": NAMES[t]} for t in TRIBES],
     }
+
+
+
+def ending(state: State, reader: int | None, names: list[str]) -> str | None:
+    """Why a game ended on the board, written for `reader` (None: a spectator), with the
+    scores and tie-breaks that decided it; None while it runs or when it ended off the board
+    (resigned, timed out, aborted: the engine interface words those)."""
+    result = state.result
+    if result is None or result.reason not in ON_THE_BOARD:
+        return None
+    scores = state.scores()
+    hands = [p.hand_size - state.discards_due(s) for s, p in enumerate(state.players)]
+    if result.winner is None:
+        me = reader if reader is not None else 0
+        return (f"A draw: the temple supply ran out at {scores[me]} to {scores[1 - me]}, "
+                f"and both players hold {plural(hands[0], 'tribe card')}")
+    w, lost = result.winner, 1 - result.winner
+
+    def who(seat: int) -> str:
+        return "you" if seat == reader else names[seat]
+
+    def verb(seat: int, you: str, other: str) -> str:
+        return you if seat == reader else other
+
+    at = f"({scores[w]} to {scores[lost]})"
+    if result.reason == "fifteen-ten":
+        why = f"{who(w)} reached 15 points while {who(lost)} had fewer than 10 {at}"
+    elif result.reason == "twenty":
+        why = f"{who(w)} reached 20 points in the end phase {at}"
+    elif result.reason == "below-ten":
+        why = f"{who(lost)} fell below 10 points in the end phase {at}"
+    elif scores[w] != scores[lost]:
+        why = f"the temple supply ran out, and {who(w)} {verb(w, 'have', 'has')} more points {at}"
+    else:
+        why = (f"the temple supply ran out at {scores[w]} to {scores[lost]}, and {who(w)} "
+               f"{verb(w, 'hold', 'holds')} more tribe cards ({hands[w]} to {hands[lost]})")
+    return f"{'You win' if w == reader else names[w] + ' wins'}: {why}"

@@ -12,7 +12,19 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..base import ABORTED, Decision, Draft, Engine, Event, Option, Outcome, StepOption, event_field, required
+from ..base import (
+    ABORTED,
+    Decision,
+    Draft,
+    Engine,
+    Event,
+    Option,
+    Outcome,
+    Recount,
+    StepOption,
+    event_field,
+    required,
+)
 from ..errors import GameError, IllegalStep, NotationError
 from ..rng import Rng
 from . import drawing, position, rules
@@ -203,6 +215,35 @@ class BabelTower(Engine[Tower]):
     def determinize(self, state: Tower, seat: int, rng: Rng) -> Tower:
         """Nothing is hidden: every seat knows the whole state."""
         return state.copy()
+
+    def recount(self, before: Tower, event: Event, seat: int | None,
+                after: Tower | None = None) -> Recount:
+        """A pick or a placement in words ("placed a 3 at SW on floor 2, bumps north"); a
+        placement's marks name the cube placed: {"placed": {"floor": index, "corner": c}}."""
+        step = parse(event_field(event, "step", str))[0]
+        said = words(step)
+        if isinstance(step, Pick):
+            return Recount("picked" + said[len("pick"):])
+        if after is None:
+            after = before.copy()
+            _act(after, step)
+        floor = next(i for i, f in enumerate(after.floors)
+                     if step.corner in f and (i >= len(before.floors)
+                                              or step.corner not in before.floors[i]))
+        head, _, bumps = said.partition(", ")
+        text = f"placed{head[len('place'):]} on floor {floor + 1}" + (f", {bumps}" if bumps else "")
+        return Recount(text, {"placed": {"floor": floor, "corner": step.corner}})
+
+    def ending(self, state: Tower, seat: int | None, names: list[str]) -> str:
+        result = state.result
+        if result is not None and result.reason == "complete":
+            return "A draw: the tower is complete, all 24 cubes placed"
+        if result is not None and result.reason == "blocked" and result.winner is not None:
+            w, lost = result.winner, 1 - result.winner
+            head = "You win" if w == seat else f"{names[w]} wins"
+            who = "you" if lost == seat else names[lost]
+            return f"{head}: {who} could not place any of {'your' if lost == seat else 'his'} cubes"
+        return super().ending(state, seat, names)
 
     def random_submission(self, state: Tower, seat: int, rng: Rng) -> str:
         return rng.choice(self.legal_steps(state, seat)).notation

@@ -18,7 +18,19 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..base import ABORTED, Decision, Draft, Engine, Event, Option, Outcome, StepOption, event_field, required
+from ..base import (
+    ABORTED,
+    Decision,
+    Draft,
+    Engine,
+    Event,
+    Option,
+    Outcome,
+    Recount,
+    StepOption,
+    event_field,
+    required,
+)
 from ..errors import GameError, IllegalStep, NotationError
 from ..rng import Rng
 from . import bot, hidden, position, turn
@@ -27,7 +39,7 @@ from .cards import CARD_WORDS
 from .legal import legal_steps, words
 from .notation import Card, Play, Step, parse, parse_steps
 from .state import State, deal
-from .view import summary, view
+from .view import ending, recount, summary, view
 
 TURN, CARD = "turn", "card"
 BASIC, ADVANCED = "basic", "advanced"
@@ -186,6 +198,25 @@ class Babylonia(Engine[State]):
         return options[0].notation, ("Answer with your whole turn: your tokens, then, when "
                                      "several became surrounded, the scoring order "
                                      "(score c10) and any cards you take.")
+
+    def is_turn(self, event: Event) -> bool:
+        return event.get("type") == TURN      # not a card owed in another's turn
+
+    def recount(self, before: State, event: Event, seat: int | None,
+                after: State | None = None) -> Recount:
+        """A turn or an owed card told to `seat`; the marks name the hexes tokens went to."""
+        after = self.apply(before, event) if after is None else after
+        if event["type"] == CARD:
+            steps: list[Step] = [Card(event_field(event, "card", int))]
+            named: list[int] = []
+        else:
+            steps, named = parse(event_field(event, "steps", str)), list(event.get("named") or ())
+        phrases, marks = recount(before, after, event["type"], steps, named, event["seat"], seat)
+        return Recount(", ".join(phrases[:-1]) + " and " + phrases[-1] if len(phrases) > 1
+                       else "".join(phrases), marks)
+
+    def ending(self, state: State, seat: int | None, names: list[str]) -> str:
+        return ending(state, seat, names) or super().ending(state, seat, names)
 
     def snapshot(self, state: State) -> dict[str, Any]:
         """A position file (`position.py`), which holds every part of the state."""

@@ -15,7 +15,7 @@ from .board import Hex
 from .cards import CARD_WORDS
 from .legal import legal_steps
 from .mailboard import lines
-from .notation import WORDS
+from .notation import WORDS, Card, Extra, Play, Score, Step
 from .state import KINDS, State
 
 
@@ -96,3 +96,88 @@ def summary(state: State, seat: int, names: Sequence[str] = ()) -> list[str]:
     """The text board of a mail (`mailboard`): players, stand, cities and ziggurats with the
     tokens around them, and where the seat's tokens may go now (or the cards it may take)."""
     return lines(state, seat, names, view(state, seat), legal_steps(state, seat))
+
+
+# -- told to a reader ------------------------------------------------------------------------
+
+def recount(before: State, after: State, kind: str, steps: list[Step], named: list[int],
+            mover: int, reader: int | None) -> tuple[list[str], dict[str, Any]]:
+    """A turn (or an owed card) in words from the reader's side, past tense after the mover's
+    name, hiding what the view hides (a face-down river token's kind, the cards named for
+    after a pause); and its marks: {"hexes": [where tokens went]}."""
+    mine = reader == mover
+    river = before.board.is_river
+    phrases: list[str] = []
+    placed: list[str] = []
+    plays = [s for s in steps if isinstance(s, Play)]
+    if plays:
+        shown = [f"{_article(WORDS[p.kind])} on {p.hex}" if mine or not river(p.hex)
+                 else f"a face-down token on {p.hex}" for p in plays]
+        phrases.append("placed " + _listing(shown))
+        placed = [p.hex for p in plays]
+    for number, step in enumerate(steps, 1):
+        if isinstance(step, Score):
+            what = "ziggurat" if step.hex in before.board.ziggurats else "city"
+            phrases.append(f"scored the {what} at {step.hex}")
+        elif isinstance(step, Card):
+            phrases.append(f"took ziggurat card {step.number} ({CARD_WORDS[step.number]})"
+                           if mine or number not in named else "named a ziggurat card for later")
+        elif isinstance(step, Extra):
+            phrases.append("took another turn (card 2)")
+    if kind == "card" and not phrases:
+        phrases.append("took a ziggurat card")
+    gained = after.scores[mover] - before.scores[mover]
+    if gained and phrases:
+        phrases[-1] += f", gaining {gained} point{'s' if gained != 1 else ''}"
+    return phrases, {"hexes": placed}
+
+
+def ending(state: State, reader: int | None, names: list[str]) -> str | None:
+    """Why a game ended on the board, for `reader` (None: a spectator): whose stand ran empty
+    or how few cities were left, and the ranking with its tie-breaks (points, then cities).
+    None while it runs or when it ended off the board."""
+    result = state.result
+    if result is None or result.reason != "end":
+        return None
+
+    def who(seat: int) -> str:
+        return "you" if seat == reader else names[seat]
+
+    empty = [s for s in range(state.players) if state.stand_size(s) == 0]
+    cities = len(state.city_hexes())
+    left = f"{cities} cit{'y' if cities == 1 else 'ies'} left on the board"
+    if empty:
+        whose = "your" if empty[0] == reader else f"{names[empty[0]]}'s"
+        why = f"{whose} stand ran empty, with {left}"
+    else:
+        why = f"only {left}"
+    winners = list(result.winners)
+    order = sorted(range(state.players), key=lambda s: (-state.scores[s], -len(state.cities[s]), s))
+    points = ", ".join(f"{who(s)} {state.scores[s]}" for s in order)
+    best = state.scores[winners[0]]
+    level = [s for s in range(state.players) if state.scores[s] == best]
+    if len(winners) > 1:
+        head = _listing([who(s) for s in winners])
+        head = head[0].upper() + head[1:] + " share the win"
+        tie = (f"; equal points ({best}) and equal cities in front "
+               f"({len(state.cities[winners[0]])})")
+    else:
+        w = winners[0]
+        head = "You win" if w == reader else f"{names[w]} wins"
+        tie = ""
+        if len(level) > 1:
+            others = [s for s in level if s != w]
+            tie = (f"; equal points ({best}), and {who(w)} "
+                   f"{'have' if w == reader else 'has'} more cities "
+                   f"({len(state.cities[w])} to "
+                   + " and ".join(str(len(state.cities[s])) for s in others) + ")")
+    text = f"{head}: {why}. Points: {points}{tie}"
+    return text
+
+
+def _article(word: str) -> str:
+    return ("an " if word[0] in "aeiou" else "a ") + word
+
+
+def _listing(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]

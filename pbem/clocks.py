@@ -106,8 +106,9 @@ def bank(start: int, increment: int, cap: int) -> Choice:
     return Choice(BANK, start=start, increment=increment, cap=cap)
 
 
-def of_game(game_id: str, time_limit_days: int | None) -> Choice:
-    row = db.session.get(Clock, game_id)
+def of_game(game_id: str, time_limit_days: int | None, banked: bool | None = None) -> Choice:
+    """The game's clock; `banked` False: the caller knows it has no time bank (a page's facts)."""
+    row = db.session.get(Clock, game_id) if banked is not False else None
     if row is not None:
         return Choice(BANK, start=row.start_days, increment=row.increment_days, cap=row.cap_days)
     return Choice(MOVE, days=time_limit_days) if time_limit_days else Choice()

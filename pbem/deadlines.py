@@ -126,11 +126,13 @@ def deadline(loaded: store.Loaded, seat: int) -> datetime | None:
     return person_deadline(loaded, seat)
 
 
-def person_deadline(loaded: store.Loaded, seat: int) -> datetime | None:
-    """`deadline` for a seat the caller knows a person plays (a page has read it already)."""
+def person_deadline(loaded: store.Loaded, seat: int, banked: bool | None = None) -> datetime | None:
+    """`deadline` for a seat the caller knows a person plays (a page has read it already, and
+    whether the game has a time bank: `banked`; None: ask)."""
     if loaded.decision_of(seat) is None:
         return None
-    if not loaded.row.time_limit_days and db.session.get(Clock, loaded.id) is None:
+    if not loaded.row.time_limit_days and (
+            banked is False or (banked is None and db.session.get(Clock, loaded.id) is None)):
         return None   # no clock: no need to ask when the turn began
     return clocks.deadline(loaded.id, loaded.row.time_limit_days, seat,
                            store.address_of(loaded.id, seat),

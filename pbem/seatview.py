@@ -199,10 +199,23 @@ class SeatView:
 
 
 @dataclass(frozen=True)
+class Present:
+    """Which of a game's rows beyond the log there are to read (a page's facts count them in
+    its one round trip), so the view reads only those: a time bank, messages, the seat's
+    notes, the players' vacations of the last year."""
+    bank: bool = True
+    messages: bool = True
+    notes: bool = True
+    vacations: bool = True
+
+
+@dataclass(frozen=True)
 class Seating:
-    """Who plays the seats now, beyond the log: the seat's computer, and the game's takeovers."""
+    """Who plays the seats now, beyond the log: the seat's computer, and the game's takeovers;
+    and what else there is to read (`Present`: unknown, so everything, unless a page says)."""
     bot: str | None
     takeovers: dict[int, store.Left]
+    present: Present = Present()
 
 
 def seating_of(loaded: Loaded, seat: int | None) -> Seating:
@@ -219,7 +232,7 @@ def build(loaded: Loaded, seat: int | None, *, live: bool = False, steps: bool =
     engine, state = loaded.engine, loaded.state
     owes = loaded.decision_of(seat) if seat is not None else None
     seating = seating or seating_of(loaded, seat)   # (pages read it with their facts)
-    bot = seating.bot
+    bot, present = seating.bot, seating.present
     live = live and owes is not None and not bot
     names = store.display_names(loaded.names, seating.takeovers)
     example, note = (engine.reply_help(state, seat)   # (a mail's: pages need none)
@@ -237,7 +250,8 @@ def build(loaded: Loaded, seat: int | None, *, live: bool = False, steps: bool =
         outcome=outcome,
         to_act=tuple(Waiting(d.seat, names[d.seat], d.kind, d.label)
                      for d in engine.to_act(state)),
-        deadline=deadlines.person_deadline(loaded, seat) if seat is not None and not bot else None,
+        deadline=(deadlines.person_deadline(loaded, seat, present.bank)
+                  if seat is not None and not bot else None),
         time_limit_days=loaded.row.time_limit_days,
         scores=tuple(engine.scores(state)),
         board_template=engine.board_template,
@@ -249,11 +263,13 @@ def build(loaded: Loaded, seat: int | None, *, live: bool = False, steps: bool =
         turn_link=(links.url(links.TURN, loaded.id, seat, loaded.seq)
                    if owes is not None and seat is not None and not bot else None),
         bot=bot, reply_note=note, score_word=engine.score_word,
-        clock=_clock(loaded),
-        messages=tuple(messages.of_game(loaded.id, names)) if seat is not None else (),
-        notes=notes.of_seat(loaded.id, seat) if seat is not None and not for_mail else "",
-        away=away_of(loaded, names),
-        vacation=(own_vacation(loaded, seat)
+        clock=_clock(loaded, present.bank),
+        messages=(tuple(messages.of_game(loaded.id, names))
+                  if seat is not None and present.messages else ()),
+        notes=(notes.of_seat(loaded.id, seat)
+               if seat is not None and not for_mail and present.notes else ""),
+        away=away_of(loaded, names) if present.vacations else (),
+        vacation=(own_vacation(loaded, seat, present.vacations)
                   if seat is not None and not for_mail and not bot else None),
         told=told,
         # (a game called off says why in `why`, with the words every page has for it)
@@ -262,9 +278,12 @@ def build(loaded: Loaded, seat: int | None, *, live: bool = False, steps: bool =
     )
 
 
-def own_vacation(loaded: Loaded, seat: int) -> dict | None:
+def own_vacation(loaded: Loaded, seat: int, any_taken: bool = True) -> dict | None:
     """The seat's player's vacation (his address's, across his games): until when he is away
-    ("" when he is not), and the days he has left this year."""
+    ("" when he is not), and the days he has left this year (all, when the page's facts found
+    no vacation of any player of the game: `any_taken` False)."""
+    if not any_taken:      # (a person's seat: a computer's has no vacation)
+        return {"until": "", "days_left": vacation.per_year()}
     address = store.address_of(loaded.id, seat)
     if not address:
         return None
@@ -273,8 +292,8 @@ def own_vacation(loaded: Loaded, seat: int) -> dict | None:
             "days_left": days_left}
 
 
-def _clock(loaded: Loaded) -> str:
-    choice = clocks.of_game(loaded.id, loaded.row.time_limit_days)
+def _clock(loaded: Loaded, banked: bool = True) -> str:
+    choice = clocks.of_game(loaded.id, loaded.row.time_limit_days, banked)
     return choice.describe() if choice.kind != clocks.NONE else ""
 
 

@@ -96,17 +96,25 @@ def _used(away: list[Away], now: datetime) -> int:
                for a in away if a.starts_at >= year)
 
 
+def year_ago(now: datetime) -> datetime:
+    """The vacations that end after this are all `status` reads (this year's, and any still on)."""
+    return min(_year(now), _utc(now) - 366 * DAY)
+
+
+def per_year() -> int:
+    return int(current_app.config["VACATION_DAYS_PER_YEAR"])
+
+
 def status(address: str, now: datetime) -> tuple[Away | None, int]:
     """The vacation the address is on now (if any) and its days left this year: one query,
     for a page."""
-    away = spans(address, min(_year(now), _utc(now) - 366 * DAY))
+    away = spans(address, year_ago(now))
     on = next((a for a in away if a.starts_at <= _utc(now) < a.ends_at), None)
-    per_year = int(current_app.config["VACATION_DAYS_PER_YEAR"])
-    return on, max(0, per_year - _used(away, now))
+    return on, max(0, per_year() - _used(away, now))
 
 
 def days_left(address: str, now: datetime) -> int:
-    return max(0, int(current_app.config["VACATION_DAYS_PER_YEAR"]) - days_used(address, now))
+    return max(0, per_year() - days_used(address, now))
 
 
 def current(address: str, now: datetime | None = None) -> Away | None:

@@ -10,12 +10,12 @@ from functools import cached_property
 from flask import request
 from sqlalchemy import text
 
-from .. import links, seatview, store
+from .. import links, seatview, store, vacation
 from ..errors import BadInput, LinkReplaced, LinkTampered
 from ..extensions import db
 from ..games.errors import GameError
 from ..mail import deliver as delivery
-from ..models import FAILED, SUPPRESSED
+from ..models import FAILED, SUPPRESSED, utcnow
 from ..seatview import SeatView, Undelivered
 from ..small import small_int
 from ..store import Loaded
@@ -30,7 +30,12 @@ _FACTS = text(
     "        ORDER BY id DESC LIMIT 1),"
     "       (SELECT count(*) FROM mails WHERE game_id = :game AND status IN (:failed, :suppressed)),"
     "       (SELECT bot FROM seats WHERE game_id = :game AND seat = :seat),"
-    "       (SELECT count(*) FROM takeovers WHERE game_id = :game)")
+    "       (SELECT count(*) FROM takeovers WHERE game_id = :game),"
+    "       (SELECT count(*) FROM clocks WHERE game_id = :game),"
+    "       (SELECT count(*) FROM messages WHERE game_id = :game AND hidden_at IS NULL),"
+    "       (SELECT count(*) FROM notes WHERE game_id = :game AND seat = :seat),"
+    "       (SELECT count(*) FROM vacations WHERE ends_at > :since AND address IN"
+    "           (SELECT email FROM seats WHERE game_id = :game AND email != ''))")
 
 
 @dataclass(frozen=True)
@@ -39,6 +44,11 @@ class SeatFacts:
     undelivered: int       # the game's mails that will not arrive
     bot: str | None        # the level of the computer that plays the seat now
     takeovers: int         # the game's seats taken over by a computer
+    # Counts that spare the seat view a query each when they are 0 (the usual page):
+    banked: int            # the game's time bank (0 or 1)
+    said: int              # the game's messages shown
+    noted: int             # the seat's notes (0 or 1)
+    away: int              # the players' vacations of the last year (days used, away now)
 
 
 @dataclass
@@ -57,14 +67,17 @@ class Access:
     def facts(self) -> SeatFacts:
         """What the page needs from the database beyond the log: one round trip."""
         row = db.session.execute(_FACTS, {"game": self.loaded.id, "seat": self.seat,
-                                          "failed": FAILED, "suppressed": SUPPRESSED}).one()
+                                          "failed": FAILED, "suppressed": SUPPRESSED,
+                                          "since": vacation.year_ago(utcnow())}).one()
         return SeatFacts(*row)
 
     @cached_property
     def seat_view(self) -> SeatView:
         """What the seat sees, built once for the request."""
         facts = self.facts
-        seating = seatview.Seating(facts.bot, store.takeovers(self.loaded.id) if facts.takeovers else {})
+        seating = seatview.Seating(facts.bot, store.takeovers(self.loaded.id) if facts.takeovers else {},
+                                   seatview.Present(bool(facts.banked), bool(facts.said),
+                                                    bool(facts.noted), bool(facts.away)))
         return seatview.build(self.loaded, self.seat, live=self.live, steps=self.list_steps,
                               undelivered=self._undelivered(), seating=seating)
 

@@ -89,8 +89,9 @@ def test_a_bank_grows_after_each_turn_and_is_capped(app, client):
         held = clocks.bank_of(game, 1, choice, BOB)
         assert held.left == 2 * DAY + 7 * HOUR and held.since is None
     page = seat_page(app, client, game, 0)
-    stamp = (T0 + 5 * DAY).strftime("%Y-%m-%d %H:%M")
-    assert (f"Your time for this turn runs out on <strong>{stamp} UTC</strong> (a time bank of "
+    stamp, iso = (T0 + 5 * DAY).strftime("%Y-%m-%d %H:%M"), (T0 + 5 * DAY).strftime("%Y-%m-%dT%H:%MZ")
+    assert ("Your time for this turn runs out on <strong>"
+            f'<time class="local" datetime="{iso}">{stamp} UTC</time></strong> (a time bank of '
             "2 days, 1 day added a turn, at most 3 days).") in page
     assert "Clock: a time bank of 2 days" in seat_page(app, client, game, 1)
 

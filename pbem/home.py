@@ -24,7 +24,7 @@ from datetime import UTC, datetime, timedelta
 from flask import current_app
 from sqlalchemy import func, or_, select
 
-from . import games, limits, links, settings, store
+from . import games, limits, links, settings, store, vacation
 from .errors import LinkReplaced, LinkTampered
 from .extensions import db
 from .games.base import ABORTED_REASON
@@ -77,13 +77,21 @@ class Home:
     yours: list[Entry] = field(default_factory=list)      # waiting for him
     others: list[Entry] = field(default_factory=list)     # waiting for others
     finished: list[Entry] = field(default_factory=list)
+    away: vacation.Away | None = None   # the vacation he is on now (his address's, all games)
+    vacation_days_left: int = 0         # vacation days left this calendar year
 
     @property
     def games(self) -> list[Entry]:
         return [*self.yours, *self.others, *self.finished]
 
+    @property
+    def vacation_until_local(self) -> str | None:
+        return settings.local_deadline(self.away.ends_at, self.settings) if self.away else None
+
     def to_json(self) -> dict:
-        return {"address": self.address, "games": [e.to_json() for e in self.games]}
+        return {"address": self.address, "games": [e.to_json() for e in self.games],
+                "vacation": {"until": _iso(self.away.ends_at) if self.away else None,
+                             "days_left": self.vacation_days_left}}
 
 
 def _iso(moment: datetime | None) -> str | None:
@@ -187,12 +195,14 @@ def result_words(winners: list[int], seat: int, names: list[str], description: s
 
 
 def build(address: str, now: datetime | None = None) -> Home:
-    """The address's home (see the module's doc): two queries for all his games."""
+    """The address's home (see the module's doc): two queries for all his games, one for
+    his vacation."""
     address = address.strip().lower()
     now = now or utcnow()
     mine = settings.of(address)
     seats = _all_seats(address)
-    home = Home(address, mine)
+    away, days_left = vacation.status(address, now)
+    home = Home(address, mine, away=away, vacation_days_left=days_left)
     for row in _rows(address):
         (game_id, seat, name, bot, kind, start_owed, created, days, seq, owed, last_at, nonce,
          turn_start, winners, reason, description, ended, rematch_id, rematch_started,

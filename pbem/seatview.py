@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from . import clocks, deadlines, links, messages, notes, store, vacation
+from . import clocks, deadlines, links, messages, notes, settings, store, vacation
 from .games.base import ABORT, Decision, Draft, Outcome, StepOption
 from .mail.words import winner_names
 from .messages import Said
@@ -84,6 +84,7 @@ class SeatView:
     notes: str = ""                    # the seat's own private notes (never in a mail)
     away: tuple[OnVacation, ...] = ()  # the players on vacation now
     vacation: dict | None = None       # the seat's own: {"until", "days_left"} (pages only)
+    deadline_local: str | None = None  # `deadline` in its player's own time zone (his settings)
 
     @property
     def decision(self) -> Decision | None:
@@ -113,7 +114,7 @@ class SeatView:
                             if outcome and outcome.winner is not None else None),
             "to_act": [w.__dict__ for w in self.to_act],
             "to_act_names": [w.name for w in self.to_act if w.seat != self.seat],
-            "deadline": self.deadline.strftime("%Y-%m-%d %H:%M UTC") if self.deadline else None,
+            "deadline": self.deadline_local,
             "time_limit_days": self.time_limit_days, "scores": list(self.scores),
             "summary": list(self.summary), "board_template": self.board_template,
             "form_template": self.form_template,
@@ -139,6 +140,7 @@ class SeatView:
             "winner_names": self.winner_names,
             "to_act": [w.__dict__ for w in self.to_act],
             "deadline": self.deadline.strftime("%Y-%m-%d %H:%M UTC") if self.deadline else None,
+            "deadline_local": self.deadline_local,
             "time_limit_days": self.time_limit_days,
             "undelivered": [u.__dict__ for u in self.undelivered],
             "record_path": f"/games/{self.game_id}/record", "why": self.why,
@@ -173,6 +175,7 @@ def build(loaded: Loaded, seat: int | None, *, live: bool = False, steps: bool =
     live = live and owes is not None and not bot
     last = loaded.last_event_by_other(seat) if seat is not None else None
     names = store.display_names(loaded.names, seating.takeovers)
+    deadline = deadlines.person_deadline(loaded, seat) if seat is not None and not bot else None
     return SeatView(
         game_id=loaded.id, kind=engine.name, title=engine.title, example_step=engine.example_step,
         seat=seat, seq=loaded.seq, names=tuple(names), owes=owes, live=live,
@@ -184,7 +187,8 @@ def build(loaded: Loaded, seat: int | None, *, live: bool = False, steps: bool =
         outcome=engine.outcome(state),
         to_act=tuple(Waiting(d.seat, names[d.seat], d.kind, d.label)
                      for d in engine.to_act(state)),
-        deadline=deadlines.person_deadline(loaded, seat) if seat is not None and not bot else None,
+        deadline=deadline,
+        deadline_local=local_deadline(loaded, seat, deadline) if seat is not None else None,
         time_limit_days=loaded.row.time_limit_days,
         scores=tuple(engine.scores(state)),
         board_template=engine.board_template,
@@ -202,6 +206,14 @@ def build(loaded: Loaded, seat: int | None, *, live: bool = False, steps: bool =
         vacation=(own_vacation(loaded, seat)
                   if seat is not None and not for_mail and not bot else None),
     )
+
+
+def local_deadline(loaded: Loaded, seat: int, deadline: datetime | None) -> str | None:
+    """The seat's deadline in its player's own time zone (his home's settings; UTC, said so,
+    when he chose none): what its pages and mails print."""
+    if deadline is None:
+        return None
+    return settings.local_deadline(deadline, settings.of(store.address_of(loaded.id, seat)))
 
 
 def own_vacation(loaded: Loaded, seat: int) -> dict | None:

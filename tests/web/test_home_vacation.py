@@ -8,10 +8,10 @@ import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from tests.web.test_vacation import create, seat_path, vacations  # the vacation tests' helpers
 
 from pbem import deadlines, settings, store
 from pbem_web import ANNA, BOB  # tests/helpers
-from tests.web.test_vacation import create, seat_path, vacations  # the vacation tests' helpers
 
 CAROL = "carol@example.org"
 JSON = {"Accept": "application/json"}

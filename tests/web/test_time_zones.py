@@ -7,11 +7,11 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
+from tests.web.test_reminders import play, reminder_mails, seat_path, start_at, turn_path  # its helpers
+
 from pbem import deadlines, reminders, settings, store
 from pbem.games.rng import Rng
 from pbem_web import ANNA, BOB, create, deliver, html_of, text_of  # tests/helpers
-from tests.web.test_reminders import (play, reminder_mails, seat_path, start_at,  # its helpers
-                                      turn_path)
 
 BERLIN = ZoneInfo("Europe/Berlin")
 JSON = {"Accept": "application/json"}

@@ -184,7 +184,7 @@ def test_the_listing_reads_the_same_few_queries_for_one_game_or_many(app):
 
     one = queries()
     anna_s_games(app)
-    assert queries() == one <= 4   # settings, his seats, their games' seats, his vacation
+    assert queries() == one <= 5   # settings, his seats, their seats, his vacation and spans
 
 
 def test_every_mail_links_the_home_and_the_links_mail_says_where_to_move(app, client, smtp):

@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from tests.web.test_vacation import create, seat_path, vacations  # the vacation tests' helpers
 
-from pbem import deadlines, settings, store
+from pbem import deadlines, settings, store, turns
 from pbem_web import ANNA, BOB  # tests/helpers
 
 CAROL = "carol@example.org"
@@ -118,3 +118,29 @@ def test_json_starts_and_ends_a_vacation_and_refusals_name_the_input(app, client
     assert ended.status_code == 200 and ended.get_json()["vacation"]["until"] is None
     [(starts, ends, _)] = vacations(app, ANNA)
     assert ends - starts < DAY and ends <= datetime.now(UTC)
+
+
+def test_the_home_s_deadlines_stand_still_during_a_vacation_and_know_time_banks(app, client):
+    per_turn = create(app, 3)
+    with app.app_context():
+        banked = turns.create_game(turns.Spec("babel", [("Anna", ANNA), ("Bob", BOB)],
+                                              {"sumerians": "top-run"}, 0, bank=(5, 1, 10))).id
+    path = home_path(app, ANNA)
+
+    def listed() -> dict[str, str | None]:
+        return {e["game"]: e["deadline"] for e in client.get(path, headers=JSON).get_json()["games"]}
+
+    def iso(moment: datetime) -> str:
+        return moment.astimezone(UTC).replace(microsecond=0).isoformat()
+
+    # The bank's deadline is the seat's (not "no time limit").
+    assert listed() == {per_turn: iso(deadline(app, per_turn, 0)),
+                        banked: iso(deadline(app, banked, 0))}
+    before = {g: deadline(app, g, 0) for g in (per_turn, banked)}
+    csrf = csrf_of(client.get(path).get_data(as_text=True))
+    assert client.post(path + "/vacation", data={"days": "2", "csrf": csrf}).status_code == 200
+    # Two days away: both deadlines two days later, on the home as on the seat's pages.
+    assert {g: deadline(app, g, 0) for g in before} == {g: d + 2 * DAY for g, d in before.items()}
+    assert listed() == {g: iso(d + 2 * DAY) for g, d in before.items()}
+    page = client.get(path).get_data(as_text=True)
+    assert "4 days 23 hours left" in page or "5 days left" in page   # the per-turn game's

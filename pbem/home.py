@@ -6,7 +6,7 @@ The home is one view (`Home`), rendered as a page, as JSON and in the "your link
 - then finished games, the latest first, with the result.
 Each entry links to the turn he owes (a turn link) or to his standing seat link.
 
-It is read in two queries whatever the number of games: his seats with each game's last
+It is read in a few queries whatever the number of games: his seats with each game's last
 event, live seat nonce and result (`game_results`, written with a game's last event); then
 every seat of those games, for the opponents' names; and his vacations (the home starts and
 ends them too), during which his deadlines stand still. Only a game finished before the results

@@ -144,3 +144,15 @@ def test_the_home_s_deadlines_stand_still_during_a_vacation_and_know_time_banks(
     assert listed() == {g: iso(d + 2 * DAY) for g, d in before.items()}
     page = client.get(path).get_data(as_text=True)
     assert "4 days 23 hours left" in page or "5 days left" in page   # the per-turn game's
+
+
+def test_a_server_without_vacation_days_offers_none_on_the_home(make_app):
+    app = make_app(VACATION_DAYS_PER_YEAR=0)
+    client = app.test_client()
+    create(app, 7)
+    path = home_path(app, ANNA)
+    page = client.get(path).get_data(as_text=True)
+    assert "Your games" in page and 'id="vacation"' not in page
+    csrf = csrf_of(page)
+    refused = client.post(path + "/vacation", data={"days": "1", "csrf": csrf})
+    assert refused.status_code == 400 and "0 vacation days left" in refused.get_data(as_text=True)

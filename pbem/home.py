@@ -6,10 +6,12 @@ The home is one view (`Home`), rendered as a page, as JSON and in the "your link
 - then finished games, the latest first, with the result.
 Each entry links to the turn he owes (a turn link) or to his standing seat link.
 
-It is read in two queries whatever the number of games: his seats with each game's last
+It is read in a few queries whatever the number of games: his seats with each game's last
 event, live seat nonce and result (`game_results`, written with a game's last event); then
-every seat of those games, for the opponents' names. Only a game finished before the results
-table existed is replayed for its result.
+every seat of those games, for the opponents' names; and his vacations (the home starts and
+ends them too), during which his deadlines stand still. Only a game finished before the results
+table existed is replayed for its result, and only a game with a time bank where it is his turn
+reads its log (for what is left in his bank).
 
 The home link signs (address, nonce) (`settings.home_nonce`); replacing it kills the old one
 and mails the new one to the address (so a leaked home link is replaced from the leak too,
@@ -24,14 +26,14 @@ from datetime import UTC, datetime, timedelta
 from flask import current_app
 from sqlalchemy import func, or_, select
 
-from . import games, limits, links, settings, store
+from . import clocks, games, limits, links, settings, store, vacation
 from .errors import LinkReplaced, LinkTampered
 from .extensions import db
 from .games.base import ABORTED_REASON
 from .mail import notify
 from .mail.compose import queue
 from .mail.words import listing, match_title
-from .models import Event, Game, GameResult, Rematch, Seat, SeatNonce, utcnow
+from .models import Clock, Event, Game, GameResult, Rematch, Seat, SeatNonce, utcnow
 from .settings import Settings
 from .transaction import transaction
 
@@ -77,13 +79,21 @@ class Home:
     yours: list[Entry] = field(default_factory=list)      # waiting for him
     others: list[Entry] = field(default_factory=list)     # waiting for others
     finished: list[Entry] = field(default_factory=list)
+    away: vacation.Away | None = None   # the vacation he is on now (his address's, all games)
+    vacation_days_left: int = 0         # vacation days left this calendar year
 
     @property
     def games(self) -> list[Entry]:
         return [*self.yours, *self.others, *self.finished]
 
+    @property
+    def vacation_until_local(self) -> str | None:
+        return settings.local_deadline(self.away.ends_at, self.settings) if self.away else None
+
     def to_json(self) -> dict:
-        return {"address": self.address, "games": [e.to_json() for e in self.games]}
+        return {"address": self.address, "games": [e.to_json() for e in self.games],
+                "vacation": {"until": _iso(self.away.ends_at) if self.away else None,
+                             "days_left": self.vacation_days_left}}
 
 
 def _iso(moment: datetime | None) -> str | None:
@@ -148,8 +158,9 @@ def _rows(address: str):
                     Game.created_at, Game.time_limit_days, _last(Event.seq), _last(Event.owed),
                     _last(Event.created_at), _nonce(), _turn_start(), GameResult.winners,
                     GameResult.reason, GameResult.description, GameResult.ended_at,
-                    Rematch.id, Rematch.started, Rematch.confirmed)
+                    Rematch.id, Rematch.started, Rematch.confirmed, Clock.game_id)
              .join(Game, Game.id == Seat.game_id)
+             .outerjoin(Clock, Clock.game_id == Seat.game_id)
              .outerjoin(GameResult, GameResult.game_id == Seat.game_id)
              .outerjoin(Rematch, Rematch.source == Seat.game_id)
              .where(Seat.email == address))
@@ -187,16 +198,20 @@ def result_words(winners: list[int], seat: int, names: list[str], description: s
 
 
 def build(address: str, now: datetime | None = None) -> Home:
-    """The address's home (see the module's doc): two queries for all his games."""
+    """The address's home (see the module's doc): two queries for all his games, two for his
+    vacations (whose time his deadlines do not count); a game with a time bank where it is his
+    turn reads its log for his bank."""
     address = address.strip().lower()
     now = now or utcnow()
     mine = settings.of(address)
     seats = _all_seats(address)
-    home = Home(address, mine)
+    away, days_left = vacation.status(address, now)
+    spans = vacation.spans(address)   # his clocks stand still during every one of them
+    home = Home(address, mine, away=away, vacation_days_left=days_left)
     for row in _rows(address):
         (game_id, seat, name, bot, kind, start_owed, created, days, seq, owed, last_at, nonce,
          turn_start, winners, reason, description, ended, rematch_id, rematch_started,
-         rematch_yes) = row
+         rematch_yes, banked) = row
         names = [n for _, n, _ in seats.get(game_id, [])]
         bots = {s: b for s, _, b in seats.get(game_id, []) if b}
         seq = seq or 0
@@ -224,7 +239,11 @@ def build(address: str, now: datetime | None = None) -> Home:
             continue
         your_turn = seat in owed and not bot
         since = _utc(turn_start or created) if your_turn and seq else last_at
-        deadline = since + timedelta(days=days) if your_turn and days else None
+        deadline = None
+        if your_turn and banked:   # a time bank: read from the game's log (one game at a time)
+            deadline = clocks.deadline(game_id, days, seat, address, since)
+        elif your_turn and days:   # a time per turn, standing still while he is away
+            deadline = vacation.pushed(spans, since, timedelta(days=days))
         waiting_for = tuple(names[s] + " (computer)" if s in bots else "you" if s == seat
                             else names[s] for s in owed)
         entry = Entry(**common, your_turn=your_turn, waiting_for=waiting_for, since=since,

@@ -22,7 +22,7 @@ from datetime import UTC, datetime, timedelta
 from flask import current_app
 from sqlalchemy import select
 
-from . import games, limits, links, turns, vacation
+from . import games, limits, links, settings, turns, vacation
 from .deadlines import Waiting, utc, waiting
 from .extensions import db
 from .mail import notify
@@ -60,14 +60,15 @@ def _due(w: Waiting, now: datetime, after: timedelta, before: timedelta) -> list
     return kinds
 
 
-def _entry(w: Waiting, seat: Seat, names: list[str], now: datetime) -> dict:
+def _entry(w: Waiting, seat: Seat, names: list[str], now: datetime,
+           mine: settings.Settings) -> dict:
     hours = int((now - w.since).total_seconds() // 3600)
     return {
         "title": games.get(w.game.kind).title,
         "opponents": listing(n for i, n in enumerate(names) if i != w.seat)
         + notify.game_number(w.game.id, w.game.kind, seat.email),
         "waiting": hours_and_days(hours),
-        "deadline": w.deadline.strftime("%Y-%m-%d %H:%M") if w.deadline else None,
+        "deadline": settings.local_deadline(w.deadline, mine),   # in his own time zone
         "urgency": (w.deadline or datetime.max.replace(tzinfo=UTC), w.since),
         "turn_url": links.url(links.TURN, w.game.id, w.seat, w.seq),
         "name": seat.name,
@@ -101,7 +102,8 @@ def remind(address: str, due: list, now: datetime) -> bool:
     with transaction():
         if not limits.allow(limits.DIGEST, address, now):
             return False
-        entries = sorted((_entry(w, seats[w.seat], [s.name for s in seats], now)
+        mine = settings.of(address)
+        entries = sorted((_entry(w, seats[w.seat], [s.name for s in seats], now, mine)
                           for w, _, seats in due), key=lambda e: e["urgency"])
         notify.reminder(address, entries[0]["name"], entries)
         for w, kinds, _ in due:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from . import clocks, deadlines, links, messages, notes, store, vacation
+from . import clocks, deadlines, links, messages, notes, settings, store, vacation
 from .games.base import ABORT, ABORTED, GENERIC_NOTATION, Decision, Draft, Outcome, StepOption
 from .mail.words import winner_names
 from .messages import Said
@@ -100,6 +100,7 @@ class SeatView:
     notes: str = ""                    # the seat's own private notes (never in a mail)
     away: tuple[OnVacation, ...] = ()  # the players on vacation now
     vacation: dict | None = None       # the seat's own: {"until", "days_left"} (pages only)
+    deadline_local: str | None = None  # `deadline` in its player's own time zone (his settings)
     reply_note: str = ""               # what a mail's reply to the decision owed must hold
     score_word: str = "Scores"         # what the scores count ("Cubes placed")
     #: The others' decisions since this seat's own last turn, oldest first (when the game is
@@ -158,7 +159,7 @@ class SeatView:
                             if outcome and outcome.winner is not None else None),
             "to_act": [w.__dict__ for w in self.to_act],
             "to_act_names": [w.name for w in self.to_act if w.seat != self.seat],
-            "deadline": self.deadline.strftime("%Y-%m-%d %H:%M UTC") if self.deadline else None,
+            "deadline": self.deadline_local,
             "deadline_iso": (self.deadline.strftime("%Y-%m-%dT%H:%MZ") if self.deadline
                              else None),
             "time_limit_days": self.time_limit_days, "scores": list(self.scores),
@@ -189,6 +190,7 @@ class SeatView:
             "winner_names": self.winner_names,
             "to_act": [w.__dict__ for w in self.to_act],
             "deadline": self.deadline.strftime("%Y-%m-%d %H:%M UTC") if self.deadline else None,
+            "deadline_local": self.deadline_local,
             "time_limit_days": self.time_limit_days,
             "undelivered": [u.__dict__ for u in self.undelivered],
             "record_path": f"/games/{self.game_id}/record", "why": self.why,
@@ -240,6 +242,8 @@ def build(loaded: Loaded, seat: int | None, *, live: bool = False, steps: bool =
                      else (engine.example_step, ""))
     told = told_to(loaded, seat, names)
     outcome = engine.outcome(state)
+    deadline = (deadlines.person_deadline(loaded, seat, present.bank)
+                if seat is not None and not bot else None)
     return SeatView(
         game_id=loaded.id, kind=engine.name, title=engine.title, example_step=example,
         seat=seat, seq=loaded.seq, names=tuple(names), owes=owes, live=live,
@@ -250,8 +254,8 @@ def build(loaded: Loaded, seat: int | None, *, live: bool = False, steps: bool =
         outcome=outcome,
         to_act=tuple(Waiting(d.seat, names[d.seat], d.kind, d.label)
                      for d in engine.to_act(state)),
-        deadline=(deadlines.person_deadline(loaded, seat, present.bank)
-                  if seat is not None and not bot else None),
+        deadline=deadline,
+        deadline_local=local_deadline(loaded, seat, deadline) if seat is not None else None,
         time_limit_days=loaded.row.time_limit_days,
         scores=tuple(engine.scores(state)),
         board_template=engine.board_template,
@@ -276,6 +280,14 @@ def build(loaded: Loaded, seat: int | None, *, live: bool = False, steps: bool =
         ending=(engine.ending(state, seat, names)
                 if outcome is not None and outcome.reason != ABORTED.reason else ""),
     )
+
+
+def local_deadline(loaded: Loaded, seat: int, deadline: datetime | None) -> str | None:
+    """The seat's deadline in its player's own time zone (his home's settings; UTC, said so,
+    when he chose none): what its pages and mails print."""
+    if deadline is None:
+        return None
+    return settings.local_deadline(deadline, settings.of(store.address_of(loaded.id, seat)))
 
 
 def own_vacation(loaded: Loaded, seat: int, any_taken: bool = True) -> dict | None:

@@ -2,6 +2,8 @@
 
     GET  /h/<token>                 the home: a page, or JSON (`Accept: application/json`)
     POST /h/<token>/settings        time zone, language, mail per turn or digest, confirmations
+    POST /h/<token>/vacation        go on vacation for N days (`days`), or come back (`action=end`;
+                                    JSON `{"end": true}`): every clock of the address stops
     POST /h/<token>/replace         a new home link, mailed to the address (the old one dies)
     POST /h/<token>/rematch         a rematch of a finished game (form field `game`)
     POST /s/<token>/rematch         the same from a seat's page (a finished game's end)
@@ -20,7 +22,7 @@ import hmac
 from flask import Blueprint, current_app, render_template, request
 from sqlalchemy import select
 
-from .. import home, rematch, settings, turns
+from .. import home, rematch, settings, small, turns, vacation
 from ..errors import BadInput, NotFound, ServerError
 from ..extensions import db
 from ..mail.words import listing
@@ -99,6 +101,33 @@ def change_settings(token: str):
             raise
         return render(token, home.build(mine.address), error=error.message, status=400)
     return render(token, home.build(mine.address), message="Your settings were saved.")
+
+
+@bp.post("/h/<token>/vacation")
+def take_vacation(token: str):
+    """Vacation is the address's: `pbem.vacation` starts or ends it (as from a seat's page)."""
+    mine = home.open_home(token)
+    _check_csrf(token)
+    form = _form()
+    try:
+        if form.get("action") == "end" or form.get("end") is True:
+            back = vacation.end(mine.address)
+            message = ("Welcome back: your vacation has ended and your clocks run again." if back
+                       else "You were not on vacation.")
+        else:
+            raw = form.get("days", "")
+            days = (raw if isinstance(raw, int) and not isinstance(raw, bool)
+                    else small.small_int(str(raw)))
+            if days is None:
+                raise BadInput(f"days={str(raw)[:20]!r}: a vacation is a number of whole days.")
+            away = vacation.start(mine.address, days)
+            message = (f"You are on vacation until {settings.local_deadline(away.ends_at, mine)}: "
+                       "the clocks of all your games stand still until then.")
+    except BadInput as error:
+        if wants_json():
+            raise
+        return render(token, home.build(mine.address), error=error.message, status=400)
+    return render(token, home.build(mine.address), message=message)
 
 
 @bp.post("/h/<token>/replace")

@@ -77,3 +77,40 @@ def test_the_home_on_a_phone_and_a_desktop(server, browser):
     with page.expect_navigation():
         page.locator("li.game.finished").get_by_role("button", name="Rematch").click()
     assert page.get_by_text("it starts when Eve says yes").is_visible()
+
+
+def test_a_vacation_from_the_home_and_deadlines_in_her_own_time(server, browser):
+    """Anna chooses Berlin's time: her seat page says her deadline in it; she goes on vacation
+    from her home (Bob sees until when) and comes back from it."""
+    game_id = game(server, ANNA, "Bob <bob@example.org>", limit=3)
+    page = browser.new_page(viewport=WIDTHS["phone"])
+    page.on("pageerror", lambda error: pytest.fail(f"script error: {error}"))
+    page.goto(server.url + "/outbox")
+    page.locator("tr", has_text="anna@example.org").first.locator("a").first.click()
+    home = page.locator("pre.mailtext a[href*='/h/']").first.get_attribute("href")
+    page.goto(home)
+    assert page.get_by_text("You have 30 days left this year").is_visible()
+    page.locator("select[name=time_zone]").select_option("Europe/Berlin")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Save settings").click()
+    page.goto(seat_link(server, game_id, "Anna"))
+    deadline = page.locator("p.deadline").text_content() or ""
+    assert deadline.startswith("Your time for this turn runs out on ")
+    assert deadline.endswith(("CET (3 days a turn).", "CEST (3 days a turn)."))
+    shoot(page, "deadline")
+    page.goto(home)
+    page.locator("#vacation-days").fill("2")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Start my vacation").click()
+    until = page.locator(".home-vacation p.away strong").text_content() or ""
+    assert until.endswith(("CET", "CEST"))
+    assert page.get_by_role("button", name="I am back: end my vacation").is_visible()
+    page.locator("#vacation").scroll_into_view_if_needed()
+    shoot(page, "vacation")
+    page.goto(seat_link(server, game_id, "Bob"))
+    assert page.get_by_text("Anna is on vacation until").is_visible()
+    page.goto(home)
+    with page.expect_navigation():
+        page.get_by_role("button", name="I am back: end my vacation").click()
+    assert page.get_by_text("Welcome back: your vacation has ended").is_visible()
+    assert page.get_by_text("You have 29 days left this year").is_visible()

@@ -89,7 +89,8 @@ def test_a_bank_grows_after_each_turn_and_is_capped(app, client):
         held = clocks.bank_of(game, 1, choice, BOB)
         assert held.left == 2 * DAY + 7 * HOUR and held.since is None
     page = seat_page(app, client, game, 0)
-    stamp, iso = (T0 + 5 * DAY).strftime("%Y-%m-%d %H:%M"), (T0 + 5 * DAY).strftime("%Y-%m-%dT%H:%MZ")
+    stamp = (T0 + 5 * DAY).strftime("%a %d %b %Y, %H:%M")
+    iso = (T0 + 5 * DAY).strftime("%Y-%m-%dT%H:%MZ")
     assert ("Your time for this turn runs out on <strong>"
             f'<time class="local" datetime="{iso}">{stamp} UTC</time></strong> (a time bank of '
             "2 days, 1 day added a turn, at most 3 days).") in page
@@ -132,14 +133,14 @@ def test_the_deadline_is_in_every_turn_mail(app, client, smtp):
     [invitation] = [m for m in smtp.to(ANNA) if m["Reply-To"]]
     start = deadline(app, game, 0)
     assert start is not None
-    line = (f"Your time for this turn runs out on {start:%Y-%m-%d %H:%M} UTC\n"
+    line = (f"Your time for this turn runs out on {start:%a %d %b %Y, %H:%M} UTC\n"
             "(a time bank of 7 days, 1 day added a turn, at most 14 days).")
     assert line in text_of(invitation)
     play(app, client, game, 1)
     deliver(app)
     [turn] = [m for m in smtp.to(BOB) if "your turn" in m["Subject"]]
     bob = deadline(app, game, 1)
-    assert bob is not None and f"runs out on {bob:%Y-%m-%d %H:%M} UTC" in text_of(turn)
+    assert bob is not None and f"runs out on {bob:%a %d %b %Y, %H:%M} UTC" in text_of(turn)
     lines = text_of(turn).split("Your time for this turn")[1].splitlines()[:2]
     assert all(len(line) <= 78 for line in lines), lines
 

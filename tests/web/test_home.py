@@ -130,7 +130,7 @@ def test_one_address_never_sees_another_s_games(app, client):
     forged = path[:-3] + ("AAA" if not path.endswith("AAA") else "BBB")
     assert client.get(forged, headers=JSON).status_code == 403
     nobody = client.get(home_path(app, "nobody@example.org"), headers=JSON).get_json()
-    assert nobody == {"address": "nobody@example.org", "games": []}
+    assert nobody["address"] == "nobody@example.org" and nobody["games"] == []
 
 
 def test_a_replaced_home_link_stops_working_and_the_new_one_is_mailed(app, client, smtp):
@@ -184,7 +184,7 @@ def test_the_listing_reads_the_same_few_queries_for_one_game_or_many(app):
 
     one = queries()
     anna_s_games(app)
-    assert queries() == one <= 3
+    assert queries() == one <= 5   # settings, his seats, their seats, his vacation and spans
 
 
 def test_every_mail_links_the_home_and_the_links_mail_says_where_to_move(app, client, smtp):
@@ -221,7 +221,8 @@ def test_settings_by_json_change_only_what_they_name(app, client):
     path = home_path(app, ANNA)
     csrf = re.search(r'name="csrf" value="([^"]+)"', client.get(path).get_data(as_text=True)).group(1)
     answer = client.post(path + "/settings", json={"csrf": csrf, "confirm_replies": True})
-    assert answer.status_code == 200 and answer.get_json() == {"address": ANNA, "games": []}
+    assert answer.status_code == 200
+    assert answer.get_json()["address"] == ANNA and answer.get_json()["games"] == []
     answer = client.post(path + "/settings", json={"csrf": csrf, "time_zone": "America/New_York"})
     assert answer.status_code == 200
     with app.app_context():

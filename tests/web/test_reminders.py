@@ -45,8 +45,13 @@ def utc(moment: datetime) -> datetime:
 
 
 def stamp(moment: datetime) -> str:
-    """A moment as mails and pages write it."""
-    return utc(moment).strftime("%Y-%m-%d %H:%M")
+    """A moment as mails and pages write it for a player without a time zone (then " UTC")."""
+    return utc(moment).strftime("%a %d %b %Y, %H:%M")
+
+
+def json_stamp(moment: datetime) -> str:
+    """A moment as the JSON API writes it (always UTC)."""
+    return utc(moment).strftime("%Y-%m-%d %H:%M UTC")
 
 
 def on_page(moment: datetime) -> str:
@@ -212,7 +217,7 @@ def test_the_remind_command_takes_the_time_from_now(app, client, smtp):
     assert result.output == "timeouts 1, reminders 0\n"
     mails = reminder_mails(app, smtp, ANNA)
     assert len(mails) == 2
-    assert f"your time runs out {stamp(start + 4 * DAY)} (UTC)" in text_of(mails[1])
+    assert f"Your time runs out {stamp(start + 4 * DAY)} UTC\n" in text_of(mails[1])
     assert len(over_mails(app, smtp, ANNA)) == len(over_mails(app, smtp, BOB)) == 1
     assert runner.invoke(args=["remind", "--now", "yesterday"]).exit_code != 0
 
@@ -226,16 +231,16 @@ def test_a_second_reminder_before_the_deadline(app, client, smtp):
     deadline = start + 7 * DAY
     assert remind(app, start + 48 * HOUR).reminded == [ANNA]
     [first] = reminder_mails(app, smtp, ANNA)
-    assert f"Babel with Bob: waiting 2 days; your time runs out {stamp(deadline)} (UTC)" \
-        in text_of(first)
-    assert f"your time runs out {stamp(deadline)} (UTC)" in html.unescape(html_of(first))
+    assert (f"Babel with Bob: waiting 2 days\n  Your time runs out {stamp(deadline)} UTC\n"
+            in text_of(first))
+    assert f"your time runs out {stamp(deadline)} UTC" in html.unescape(html_of(first))
     for moment in (start + 3 * DAY, start + 5 * DAY, deadline - 24 * HOUR - SECOND):
         assert remind(app, moment).reminded == []
     report = remind(app, deadline - 24 * HOUR)
     assert report.reminded == [ANNA] and report.timeouts == []
     second = reminder_mails(app, smtp, ANNA)[1]
     assert second["Subject"] == "Reminder: your turn in Babel with Bob"
-    assert f"waiting 6 days; your time runs out {stamp(deadline)} (UTC)" in text_of(second)
+    assert f"waiting 6 days\n  Your time runs out {stamp(deadline)} UTC\n" in text_of(second)
     assert client.get(turn_links(second)[0], headers=JSON).get_json()["can_act"] is True
     # Not a third time, up to the deadline.
     for moment in (deadline - 12 * HOUR, deadline - SECOND):
@@ -250,7 +255,7 @@ def test_a_limit_shorter_than_the_reminder_periods_still_warns_once_before_time_
     start = start_of(app, game)
     assert remind(app, start).reminded == [ANNA]          # within 24 hours of the deadline at once
     [mail] = reminder_mails(app, smtp, ANNA)
-    assert f"waiting 0 hours; your time runs out {stamp(start + DAY)} (UTC)" in text_of(mail)
+    assert f"waiting 0 hours\n  Your time runs out {stamp(start + DAY)} UTC\n" in text_of(mail)
     report = remind(app, start + DAY - SECOND)            # nothing more before time is up
     assert report.reminded == [] and report.timeouts == []
     report = remind(app, start + DAY)
@@ -284,8 +289,8 @@ def test_one_digest_for_several_games_most_urgent_first_at_most_one_a_day(app, c
     order = [text.index(f"Babel with {name}:") for name in ("Dave", "Carol", "Bob")]
     assert order == sorted(order)                         # soonest deadline first, no limit last
     assert "Babel with Eve" not in text                   # not due yet
-    assert f"Babel with Dave: waiting 2 days; your time runs out {stamp(start + 4 * DAY)}" in text
-    assert f"Babel with Carol: waiting 2 days; your time runs out {stamp(start + 7 * DAY)}" in text
+    assert f"Babel with Dave: waiting 2 days\n  Your time runs out {stamp(start + 4 * DAY)}" in text
+    assert f"Babel with Carol: waiting 2 days\n  Your time runs out {stamp(start + 7 * DAY)}" in text
     assert "Babel with Bob: waiting 2 days\n" in text
     games_linked = [client.get(p, headers=JSON).get_json() for p in turn_links(digest)]
     assert [(d["game"], d["seat"], d["can_act"]) for d in games_linked] == \
@@ -503,7 +508,8 @@ def test_deadlines_show_on_the_turn_page(app, client, smtp):
     for path in (anna_turn, seat_path(app, game, 0)):
         assert line in client.get(path).data.decode(), path
     data = client.get(anna_turn, headers=JSON).get_json()
-    assert data["deadline"] == f"{deadline} UTC" and data["time_limit_days"] == 7
+    assert data["deadline"] == json_stamp(start_of(app, game) + 7 * DAY)
+    assert data["deadline_local"] == f"{deadline} UTC" and data["time_limit_days"] == 7
     bob = client.get(seat_path(app, game, 1))               # Bob owes nothing: no deadline
     assert 'class="deadline"' not in bob.data.decode()
     assert client.get(seat_path(app, game, 1), headers=JSON).get_json()["deadline"] is None

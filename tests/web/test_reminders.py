@@ -273,24 +273,26 @@ def test_one_digest_for_several_games_most_urgent_first_at_most_one_a_day(app, c
     eve = create(client, names=("Anna", "Eve"), emails=(ANNA, EVE))
     carols_turn = create(client, names=("Carol", "Anna"), emails=(CAROL, ANNA), first=0)
     start = start_of(app, bob)
-    for game in (carol, dave, carols_turn):
+    for game in (carol, dave):
         start_at(app, game, start)
+    # Carol's turn a second before: the first game against Carol, so Anna's is "game 2".
+    start_at(app, carols_turn, start - SECOND)
     start_at(app, eve, start + 12 * HOUR)                 # Anna waits in Eve's game 12 hours less
     deliver(app)
     smtp.clear()
 
-    assert remind(app, start + 48 * HOUR - SECOND).reminded == []
+    assert remind(app, start + 48 * HOUR - 2 * SECOND).reminded == []
     report = remind(app, start + 48 * HOUR)
     assert sorted(report.reminded) == [ANNA, CAROL]       # one digest per address
     [digest] = reminder_mails(app, smtp, ANNA)
     assert digest["Subject"] == "Reminder: 3 games wait for your turn"
     text = text_of(digest)
     assert "3 games wait for your turn, most urgent first:" in text
-    order = [text.index(f"Babel with {name}:") for name in ("Dave", "Carol", "Bob")]
+    order = [text.index(f"Babel with {name}:") for name in ("Dave", "Carol (game 2)", "Bob")]
     assert order == sorted(order)                         # soonest deadline first, no limit last
     assert "Babel with Eve" not in text                   # not due yet
     assert f"Babel with Dave: waiting 2 days\n  Your time runs out {stamp(start + 4 * DAY)}" in text
-    assert f"Babel with Carol: waiting 2 days\n  Your time runs out {stamp(start + 7 * DAY)}" in text
+    assert f"Babel with Carol (game 2): waiting 2 days\n  Your time runs out {stamp(start + 7 * DAY)}" in text
     assert "Babel with Bob: waiting 2 days\n" in text
     games_linked = [client.get(p, headers=JSON).get_json() for p in turn_links(digest)]
     assert [(d["game"], d["seat"], d["can_act"]) for d in games_linked] == \
@@ -299,7 +301,7 @@ def test_one_digest_for_several_games_most_urgent_first_at_most_one_a_day(app, c
     assert html_text.index("with Dave") < html_text.index("with Carol") < html_text.index("with Bob")
     [carols] = reminder_mails(app, smtp, CAROL)           # Carol's own, for her own game only
     # (her second game with Anna: the first, `carol`, waits for Anna)
-    assert carols["Subject"] == "Reminder: your turn in Babel with Anna (game 2)"
+    assert carols["Subject"] == "Reminder: your turn in Babel with Anna"   # her first with Anna
     assert [client.get(p, headers=JSON).get_json()["game"] for p in turn_links(carols)] == [carols_turn]
     for addr in (BOB, DAVE, EVE):
         assert reminder_mails(app, smtp, addr) == []
@@ -322,7 +324,7 @@ def test_one_digest_for_several_games_most_urgent_first_at_most_one_a_day(app, c
     report = remind(app, start + 6 * DAY)
     assert report.timeouts == [dave] and report.reminded == [ANNA]
     third = reminder_mails(app, smtp, ANNA)[2]
-    assert third["Subject"] == "Reminder: your turn in Babel with Carol"
+    assert third["Subject"] == "Reminder: your turn in Babel with Carol (game 2)"
     assert "with Dave" not in text_of(third)
     assert len(reminder_mails(app, smtp, CAROL)) == 1
 

@@ -55,6 +55,12 @@ def turn_mails(app, smtp, address: str) -> list:
     return [m for m in smtp.to(address) if "your turn" in m["Subject"]]
 
 
+def marked(moment, words) -> str:
+    """A deadline as a page prints it: in the player's zone, marked for the browser's own."""
+    iso = moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%MZ")
+    return f'<time class="local" datetime="{iso}">{words(moment)}</time>'
+
+
 def test_turn_mails_and_pages_show_each_player_s_deadline_in_his_own_time_zone(app, client, smtp):
     in_berlin(app)
     game = create(client, first=0, time_limit=3)
@@ -68,7 +74,7 @@ def test_turn_mails_and_pages_show_each_player_s_deadline_in_his_own_time_zone(a
     # Her pages say it in her time; the JSON keeps UTC beside it.
     for path in (turn_path(app, game, 0), seat_path(app, game, 0)):
         page = client.get(path).get_data(as_text=True)
-        assert f"Your time for this turn runs out on <strong>{berlin(annas)}</strong>" in page, path
+        assert f"Your time for this turn runs out on <strong>{marked(annas, berlin)}</strong>" in page, path
     data = client.get(turn_path(app, game, 0), headers=JSON).get_json()
     assert data["deadline"] == f"{annas.astimezone(UTC):%Y-%m-%d %H:%M} UTC"
     assert data["deadline_local"] == berlin(annas)
@@ -80,7 +86,7 @@ def test_turn_mails_and_pages_show_each_player_s_deadline_in_his_own_time_zone(a
     assert f"Your time for this turn runs out on {utc(bobs)}\n(3 days a turn)." in text_of(bob_turn)
     narrow(text_of(bob_turn))
     page = client.get(turn_path(app, game, 1)).get_data(as_text=True)
-    assert f"runs out on <strong>{utc(bobs)}</strong>" in page
+    assert f"runs out on <strong>{marked(bobs, utc)}</strong>" in page
 
     # Anna's next turn mail: in Berlin's time again.
     play(app, client, game, Rng(2))

@@ -17,10 +17,11 @@ from datetime import UTC, datetime, timedelta
 from flask import current_app
 from sqlalchemy import exists, select, update
 
-from . import home, settings
+from . import home, messages, settings
 from .deadlines import utc
 from .extensions import db
 from .mail.compose import queue
+from .mail.notify import wrapped
 from .mail.words import listing
 from .models import AddressSettings, Mail, utcnow
 from .transaction import changed, transaction
@@ -72,8 +73,23 @@ def _send(address: str, now: datetime) -> bool:
         what = (f"your turn in {listed.yours[0].title} with {listing(listed.yours[0].opponents)}"
                 if len(listed.yours) == 1 else f"{len(listed.yours)} games wait for your turn")
         queue("digest", listed.yours[0].name, address, f"Today: {what}",
-              {"entries": listed.yours, "others": listed.others, "home_url": settings.home_url(address)})
+              {"entries": listed.yours, "others": listed.others, "talk": _talk(listed.yours),
+               "home_url": settings.home_url(address)})
     return True
+
+
+def _talk(entries: list[home.Entry]) -> dict[str, list[dict]]:
+    """The others' messages his held turn mails did not carry, by game; marked as mailed in
+    the digest's transaction, so his next mail carries only later ones."""
+    out = {}
+    for e in entries:
+        said = messages.unmailed(e.game, e.seat, messages.of_game(e.game, e.players))
+        messages.mark_mailed(e.game, e.seat, said)
+        lines = [{"name": m.name, "text": m.text, "lines": wrapped(m.text)}
+                 for m in said if m.seat != e.seat]
+        if lines:
+            out[e.game] = lines
+    return out
 
 
 class _Raced(Exception):

@@ -19,7 +19,7 @@ from .errors import AlreadySubmitted, BadInput, LinkTampered, NotFound, ServerEr
 from .extensions import db
 from .mail.compose import queue
 from .mail.words import match_title
-from .models import Game, Rematch, Seat
+from .models import Clock, Game, Rematch, Seat
 from .transaction import transaction
 
 
@@ -32,10 +32,12 @@ def _spec(game: Game, seats: list[Seat]) -> turns.Spec:
     """The finished game's kind, players and options; computers stay computers."""
     from_start = [s.email == "" for s in seats]   # a computer from the start has no address
     first = None if game.first is None else (game.first + 1) % len(seats)
+    bank = db.session.get(Clock, game.id)     # a time bank goes with the rest of the clock
     return turns.Spec(game.kind, [(s.name, s.email) for s in seats], dict(game.options), first,
                       game.time_limit_days, None,
                       tuple(s.bot if bot else None for s, bot in zip(seats, from_start)),
-                      game.takeover or turns.DEFAULT_TAKEOVER)
+                      game.takeover or turns.DEFAULT_TAKEOVER,
+                      (bank.start_days, bank.increment_days, bank.cap_days) if bank else None)
 
 
 def people(spec: turns.Spec) -> list[int]:
@@ -55,7 +57,12 @@ def ask(game_id: str, seat: int) -> Rematch:
         raise NotFound(f"Game {game_id} has no player in seat {seat}.")
     existing = _of_source(game_id)
     if existing is not None:
-        return confirm(existing.id, seat) if seat not in existing.confirmed else existing
+        if seat not in existing.confirmed:
+            return confirm(existing.id, seat)
+        spec = turns.Spec.from_json(existing.kind, existing.spec)
+        if not existing.started and set(people(spec)) <= set(existing.confirmed):
+            return _start(existing.id)   # everybody said yes, but it could not start then
+        return existing
     spec = turns.checked(_spec(game, seats))
     try:
         with transaction():

@@ -477,6 +477,9 @@ def _vacation_instead(loaded: store.Loaded, seat: int, now: datetime) -> vacatio
             return None
         if now < ran_out:   # another worker (or a submission) started it meanwhile
             return vacation.current(address, now) or vacation.Away(now, ran_out, True)
+        away = vacation.current(address, now)
+        if away is not None:
+            return away     # he went away himself after it ran out: no loss, no day more
         away = vacation.automatic(address, ran_out, now)
         if away is not None:
             notify.vacation_started(loaded, seat, away, vacation.days_left(address, now))

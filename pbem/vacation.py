@@ -23,6 +23,7 @@ from datetime import UTC, datetime, timedelta
 from flask import current_app
 from sqlalchemy import select
 
+from . import limits
 from .errors import BadInput
 from .extensions import db
 from .models import Seat, Vacation, utcnow
@@ -140,6 +141,7 @@ def start(address: str, days: int, now: datetime | None = None) -> Away:
     if days < 1:
         raise BadInput("A vacation lasts at least one day.")
     with transaction():
+        lock(address)
         if current(address, now) is not None:
             raise BadInput("You are on vacation already; end it first to start another.")
         left = days_left(address, now)
@@ -154,8 +156,15 @@ def end(address: str, now: datetime | None = None) -> bool:
     """The player is back: his vacation ends now (the days begun count). Whether he was away."""
     now = _utc(now or utcnow())
     with transaction():
+        lock(address)
         ended = _end(address, now)
     return ended
+
+
+def lock(address: str) -> None:
+    """Hold the address's vacations until the transaction ends: two requests (a double click,
+    the home and a seat page, the worker's automatic day) never both start one."""
+    limits.lock(f"vacation:{address}")
 
 
 def _end(address: str, now: datetime, automatic_only: bool = False) -> bool:

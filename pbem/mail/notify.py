@@ -34,7 +34,7 @@ import textwrap
 from flask import current_app
 from sqlalchemy import select
 
-from .. import links, messages, seatview, store
+from .. import links, messages, seatview, settings, store
 from ..extensions import db
 from ..games.errors import GameError
 from ..models import Game, Seat
@@ -121,7 +121,8 @@ def _to_seat(kind: str, loaded: Loaded, seat: int, what: str, **extra) -> None:
         return   # a computer's seat: nobody reads its mail
     ctx = context(loaded, seat, bot=bool(bot))
     ctx.update(extra.pop("context", {}))
-    if kind in CARRY_TALK:
+    # A mail held for a daily digest carries no messages: the digest does (`pbem.digest`).
+    if kind in CARRY_TALK and settings.initial_status(kind, address) != settings.HELD:
         talk = messages.unmailed(loaded.id, seat, ctx["messages"])
         ctx["talk"] = [{"name": m.name, "at": m.at.strftime("%Y-%m-%d %H:%M UTC"),
                         "text": m.text, "lines": wrapped(m.text)}

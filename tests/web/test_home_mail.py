@@ -153,3 +153,19 @@ def test_the_remind_command_sends_the_digest_too_for_servers_run_from_cron(app, 
     assert statuses(app, BOB) == [settings.DIGESTED]
     deliver(app)
     assert [m for m in smtp.to(BOB) if m["Subject"] == "Today: your turn in Babel with Anna"]
+
+
+def test_a_digest_player_reads_the_words_his_held_turn_mails_did_not_carry(app, smtp):
+    choose(app, BOB, settings.DIGEST)
+    game = new_game(app)
+    with app.app_context():
+        from pbem import bots, store
+        loaded = store.load(game)
+        text = bots.choose(loaded.engine, loaded.state.copy(), 0, "random", 7)
+        turns.submit(game, 0, loaded.seq, text, turns.Origin(turns.WEB, client="192.0.2.1"),
+                     message="Good luck with the Hittites, Bob")
+    with app.app_context():
+        assert digest.run(datetime.now(UTC)) == [BOB]
+    deliver(app)
+    [today] = [m for m in smtp.to(BOB) if m["Subject"].startswith("Today")]
+    assert "Anna said:" in text_of(today) and "Good luck with the Hittites, Bob" in text_of(today)

@@ -137,3 +137,14 @@ def test_the_other_player_may_say_yes_from_his_home_too(app, client, smtp):
     yes = client.post(bob_path + "/rematch", data={"game": old, "csrf": bob_csrf}, headers=JSON)
     assert yes.get_json()["started"] is True and yes.get_json()["rematch"] == new
     assert seats(app, new) == seats(app, old)
+
+
+def test_a_rematch_keeps_the_time_bank(app, smtp):
+    with app.app_context():
+        spec = turns.Spec("babel", [("Anna", ANNA), ("Bob", BOB)], {"sumerians": "top-run"}, 0,
+                          None, bank=(7, 1, 14))
+        game_id = turns.create_game(spec).id
+        turns.resign(game_id, 1)
+        from pbem import rematch
+        row = rematch.ask(game_id, 0)
+        assert turns.Spec.from_json(row.kind, row.spec).bank == (7, 1, 14)

@@ -228,3 +228,39 @@ def test_in_a_game_of_three_a_vacation_day_comes_before_a_computer_takes_over(ap
     deliver(app)
     told = [m for m in smtp.to(CAROL) if "Anna's clock ran out" in m["Subject"]]
     assert len(told) == 2
+
+
+def test_a_vacation_taken_after_the_clock_ran_out_saves_the_game_and_costs_no_day_more(app):
+    """The worker comes after the player went away himself (his clock had run out a minute
+    before): no automatic day on top of his vacation, and no loss."""
+    game = create(app, 1)
+    start = datetime.now(timezone.utc).replace(microsecond=0) - 2 * DAY
+    started_at(app, game, start)
+    ran_out = start + DAY
+    with app.app_context():
+        vacation.start(ANNA, 1, now=ran_out + 60 * timedelta(seconds=1))
+        report = reminders.run(ran_out + 2 * 60 * timedelta(seconds=1))
+        left = vacation.days_left(ANNA, ran_out + HOUR)
+    assert report.timeouts == [] and not over(app, game)
+    assert [automatic for *_, automatic in vacations(app, ANNA)] == [False]
+    assert left == 1
+
+
+def test_two_vacations_asked_for_at_once_start_one(app):
+    """Each start holds the address's vacations (a double click on the home, or the home and a
+    seat page): the second finds the first and is refused."""
+    import threading
+    errors, now = [], datetime.now(timezone.utc)
+
+    def go():
+        with app.app_context():
+            try:
+                vacation.start(ANNA, 1, now=now)
+            except Exception as error:      # the refusal: "on vacation already"
+                errors.append(type(error).__name__)
+    threads = [threading.Thread(target=go) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(vacations(app, ANNA)) == 1 and errors == ["BadInput"]

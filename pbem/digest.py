@@ -39,6 +39,7 @@ def due(now: datetime) -> list[str]:
 def run(now: datetime | None = None) -> list[str]:
     """Send every digest that is due; the addresses mailed."""
     now = utc(now or utcnow())
+    settings.release_stale()
     return [address for address in due(now) if send(address, now)]
 
 

@@ -25,7 +25,7 @@ from .errors import BadInput
 from .extensions import db
 from .models import PENDING, AddressSettings, Mail, utcnow
 from .store import new_nonce
-from .transaction import transaction
+from .transaction import changed, transaction
 
 EACH, DIGEST = "each", "digest"
 MAIL_MODES = {EACH: "A mail for every turn", DIGEST: "One daily digest of the games waiting for me"}
@@ -124,11 +124,24 @@ def change(address: str, time_zone: str, language: str, mail_mode: str,
         row.time_zone, row.language, row.confirm_replies = time_zone, language, confirm_replies
         row.mail_mode, row.updated_at = mail_mode, utcnow()
         if mail_mode == EACH:
-            db.session.execute(update(Mail).where(Mail.to_addr == row.address, Mail.status == HELD)
-                               .values(status=PENDING, next_attempt_at=utcnow())
-                               .execution_options(synchronize_session=False))
+            _release(Mail.to_addr == row.address)
         settings = _of_row(row)
     return settings
+
+
+def release_stale() -> int:
+    """Send the held turn mails of addresses that no longer want a digest (the worker, every
+    round): a turn mail written while its player went back to a mail per turn (its
+    transaction did not see his change) is held by mistake and would wait for no digest."""
+    digesting = select(AddressSettings.address).where(AddressSettings.mail_mode == DIGEST)
+    with transaction():
+        return changed(_release(Mail.to_addr.not_in(digesting)))
+
+
+def _release(which):
+    return db.session.execute(update(Mail).where(which, Mail.status == HELD)
+                              .values(status=PENDING, next_attempt_at=utcnow())
+                              .execution_options(synchronize_session=False))
 
 
 def _row(address: str, lock: bool = False) -> AddressSettings:

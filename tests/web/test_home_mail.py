@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from pbem import digest, settings, turns
 from pbem.extensions import db
@@ -169,3 +169,16 @@ def test_a_digest_player_reads_the_words_his_held_turn_mails_did_not_carry(app, 
     deliver(app)
     [today] = [m for m in smtp.to(BOB) if m["Subject"].startswith("Today")]
     assert "Anna said:" in text_of(today) and "Good luck with the Hittites, Bob" in text_of(today)
+
+
+def test_a_turn_mail_held_after_its_player_went_back_to_a_mail_per_turn_is_sent(app, smtp):
+    """A turn's transaction that did not see his change holds the mail by mistake (PostgreSQL:
+    it read the setting before the change committed); the worker's next round sends it."""
+    game = new_game(app)
+    play(app, game, 0)
+    with app.app_context():
+        db.session.execute(update(Mail).where(Mail.to_addr == BOB, Mail.kind == "turn")
+                           .values(status=settings.HELD))
+        db.session.commit()
+        digest.run(datetime.now(UTC))
+    assert statuses(app, BOB) and set(statuses(app, BOB)) <= {PENDING, SENT}

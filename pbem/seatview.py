@@ -148,6 +148,7 @@ class SeatView:
             "decision": self.decision, "live": self.live, "view": self.view,
             "last_turn": self.last_turn.notation if self.last_turn else None,
             "last_name": self.last_turn.name if self.last_turn else None,
+            "last_yours": bool(self.last_turn and self.last_turn.yours),
             "last_heading": self.last_turn.heading if self.last_turn else None,
             "last_words": self.last_turn.words if self.last_turn else None,
             "told": [t.words for t in self.told], "marks": self.marks, "ending": self.ending,
@@ -240,7 +241,7 @@ def build(loaded: Loaded, seat: int | None, *, live: bool = False, steps: bool =
     example, note = (engine.reply_help(state, seat)   # (a mail's: pages need none)
                      if for_mail and owes is not None and seat is not None
                      else (engine.example_step, ""))
-    told = told_to(loaded, seat, names)
+    told = told_to(loaded, seat, names, played_by_computer=bool(bot))
     outcome = engine.outcome(state)
     deadline = (deadlines.person_deadline(loaded, seat, present.bank)
                 if seat is not None and not bot else None)
@@ -348,24 +349,30 @@ class _ToldCache:
 _TOLD = _ToldCache()
 
 
-def told_to(loaded: Loaded, seat: int | None, names: list[str]) -> tuple[LastTurn, ...]:
+def told_to(loaded: Loaded, seat: int | None, names: list[str],
+            played_by_computer: bool = False) -> tuple[LastTurn, ...]:
     """The decisions a seat is told of, in words and marks: the others' since its own last
     turn; once the game is over, the turn that ended it even when the seat made it itself (a
     spectator: the latest decision). Generic events (resigning, running out of time, calling
-    the game off) are told by the ending instead."""
+    the game off) are told by the ending instead, and a game they ended tells no turn.
+    `played_by_computer`: a computer took the seat over, so its moves are not "yours"."""
     if loaded.seq == 0:
         return ()
-    key = (loaded.id, loaded.seq, seat, tuple(names), repr(loaded.recent[-1:]))
+    key = (loaded.id, loaded.seq, seat, tuple(names), played_by_computer,
+           repr(loaded.recent[-1:]))
     told = _TOLD.get(key)
     if told is None:
-        told = _told(loaded, seat, names)
+        told = _told(loaded, seat, names, played_by_computer)
         _TOLD.put(key, told)
     return told
 
 
-def _told(loaded: Loaded, seat: int | None, names: list[str]) -> tuple[LastTurn, ...]:
+def _told(loaded: Loaded, seat: int | None, names: list[str],
+          played_by_computer: bool) -> tuple[LastTurn, ...]:
     engine = loaded.engine
     over = engine.outcome(loaded.state) is not None
+    if over and loaded.recent and loaded.recent[-1].get("type") in GENERIC_NOTATION:
+        return ()       # resigned, out of time, called off: the ending says it, no turn did
     since = loaded.last_turn_of(seat) if seat is not None and not over else 0
     since = max(since, loaded.seq - TOLD_AT_MOST)
     events = loaded.events_after(since)
@@ -386,7 +393,7 @@ def _told(loaded: Loaded, seat: int | None, names: list[str]) -> tuple[LastTurn,
         after = engine.apply(before, event)
         recount = engine.recount(before, event, seat, after)
         mover = event["seat"]
-        yours = mover == seat
+        yours = mover == seat and not played_by_computer
         who = "You" if yours else names[mover]
         told.append(LastTurn(mover, names[mover], engine.notation(event, seat),
                              f"{who} {recount.words}." if recount.words else "",

@@ -12,6 +12,7 @@ import re
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from pbem import home, settings
 from pbem.games.errors import GameError
 from pbem.games.rng import Rng
 from pbem_web import html_of, reply_to, text_of
@@ -93,13 +94,37 @@ def every_other_mail(app, client, game: str) -> None:
                           "with; settle a tribe whose cards you hold.")
         notify.reply_failed(loaded, 0, error, "move M\nsettle P\n> quoted line", None)
         notify.reply_refused(loaded, 0, STALE, None)
-        entry = notify.links_entry(loaded, 0)
-        if entry:
-            notify.seat_links(EMAILS[0], [entry, entry])
+        listed = home.build(EMAILS[0])
+        entries = [home.links_entry(e) for e in listed.yours + listed.others]
+        if entries:
+            notify.seat_links(EMAILS[0], entries + entries, settings.home_url(EMAILS[0]),
+                              listed.games[0].name)
         notify.sign_in("operator@example.org", "http://pbem.test/admin/in/" + "y" * 80, 15)
         db.session.commit()
     later = (datetime.now(UTC) + timedelta(days=3)).isoformat()
     assert app.test_cli_runner().invoke(args=["remind", "--now", later]).exit_code == 0
+
+
+def every_home_mail(app, game: str, finished: str) -> None:
+    """The mails of the home and of words between players: a vacation, a move mailed in
+    confirmed, a new home link, a rematch asked and its link from the record, a digest."""
+    from pbem import digest, rematch, store, vacation
+    from pbem.extensions import db
+    from pbem.mail import notify
+    now = datetime.now(UTC)
+    with app.app_context():
+        loaded = store.load(game)
+        notify.vacation_started(loaded, 0, vacation.Away(now, now + timedelta(days=2), True), 3)
+        notify.reply_applied(loaded, 0, "move A\nsettle A", None)
+        db.session.commit()
+        home.replace_home(EMAILS[1])
+        rematch.ask(finished, 0)
+        rematch.mail_home_for(finished, EMAILS[1], "192.0.2.9")
+        settings.change(EMAILS[1], "Europe/Prague", "en", settings.DIGEST, False)
+    play(app, game, 7, decisions=2)       # Bob's next turn mail is held for his digest
+    with app.app_context():
+        assert EMAILS[1] in digest.run(datetime.now(UTC))
+        db.session.commit()
 
 
 def test_every_mail_of_every_game_fits_80_columns(app, client):
@@ -122,6 +147,7 @@ def test_every_mail_of_every_game_fits_80_columns(app, client):
     waiting = new_game(app, "babel", 2, {"sumerians": "top-run"})
     play(app, waiting, 6, decisions=3)
     every_other_mail(app, client, waiting)
+    every_home_mail(app, waiting, babel)
 
     mails = outbox(app)
     kinds = {kind for kind, *_ in mails}

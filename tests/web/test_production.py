@@ -413,6 +413,9 @@ class BabelV2(Babel):
     def notation(self, event, seat=None):
         return super().notation(self._as_v1(event), seat)
 
+    def recount(self, before, event, seat, after=None):
+        return super().recount(before, self._as_v1(event), seat, after)
+
     def decide(self, state, seat, text):
         event = super().decide(state, seat, text)
         return renamed({**event, "v": 2}) if event["type"] == "turn" else {**event, "v": 2}

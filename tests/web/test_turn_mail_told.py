@@ -3,9 +3,9 @@ the turn page and the game-over mail do; its text folded for 80 columns (issue 1
 
 from __future__ import annotations
 
+from html_tree import Page
 from pbem import store, turns
 from pbem.games.rng import Rng
-from html_tree import Page
 from pbem_web import html_of, text_of  # tests/helpers
 
 ANNA, BOB, CARL = "anna@example.org", "bob@example.org", "carl@example.org"
@@ -24,7 +24,6 @@ def play_until(app, game: str, rng: Rng, until) -> store.Loaded:
             loaded = store.load(game)
             seat = loaded.engine.to_act(loaded.state)[0].seat
             if until(loaded, seat):
-                loaded.events
                 return loaded
             text = loaded.engine.random_submission(loaded.state, seat, Rng(rng.below(1 << 30)))
             turns.submit(game, seat, loaded.seq, text, WEB)

@@ -18,6 +18,7 @@ from typing import Any
 
 from . import clocks, deadlines, links, messages, notes, settings, store, vacation
 from .games.base import ABORT, ABORTED, GENERIC_NOTATION, Decision, Draft, Outcome, StepOption
+from .games.errors import GameError
 from .mail.words import winner_names
 from .messages import Said
 from .models import utcnow
@@ -443,6 +444,12 @@ class DraftView:
     legal: tuple[StepOption, ...]        # every legal next step after them
     explained: tuple[str, ...]           # the draft's text in words, step by step
     afresh: bool = False                 # a game's own form: `legal` are the decision's own
+    #: What a whole, legal draft changes on the board (`Engine.recount`'s marks: a piece
+    #: placed), for the board to mark as the seat's own; {} while it is unfinished.
+    marks: Mapping[str, Any] = field(default_factory=dict)
+    #: A game's own form shows the game as it stands (`view`); the view after a whole, legal
+    #: draft is its preview (None otherwise, and for the composer, whose `view` is after it).
+    after: dict[str, Any] | None = None
 
     @property
     def shown(self) -> tuple[StepOption, ...]:
@@ -462,7 +469,8 @@ class DraftView:
         steps = self.next_steps
         return {"draft": self.draft, "draft_text": self.text, "view": self.view, "legal": steps,
                 "legal_blocks": step_blocks(steps, self.draft.steps), "can_end": self.can_end,
-                "explained": list(self.explained) if self.draft.steps else []}
+                "explained": list(self.explained) if self.draft.steps else [],
+                "draft_marks": dict(self.marks), "after": self.after}
 
     def to_json(self) -> dict[str, Any]:
         draft, explain = self.draft, list(self.explained)
@@ -470,7 +478,8 @@ class DraftView:
                 "steps": draft.steps, "done": draft.done, "todo": draft.todo,
                 "error": str(draft.error) if draft.error else None,
                 "step": draft.error.step if draft.error else None,
-                "explain": explain, "sentence": sentence(explain)}
+                "explain": explain, "sentence": sentence(explain),
+                "draft_marks": dict(self.marks)}
 
 
 def compose(loaded: Loaded, seat_view: SeatView, text: str, *, next_steps: bool = True,
@@ -487,13 +496,29 @@ def compose(loaded: Loaded, seat_view: SeatView, text: str, *, next_steps: bool 
         raise ValueError("a spectator composes no decision")
     draft = engine.draft(state, seat, text)
     explained = tuple(engine.explain(state, seat, text))
+    marks = draft_marks(loaded, seat, text, draft)
     if afresh:
-        return DraftView(text, draft, seat_view.view, seat_view.legal_steps, explained, afresh=True)
+        after = engine.view(draft.state, seat) if marks else None
+        return DraftView(text, draft, seat_view.view, seat_view.legal_steps, explained,
+                         afresh=True, marks=marks, after=after)
     if not draft.steps and draft.error is None and seat_view.legal_steps:
         # Nothing composed yet: the position the seat view shows, its steps listed already.
         return DraftView(text, draft, seat_view.view, seat_view.legal_steps, explained)
     legal = tuple(engine.legal_steps(draft.state, seat)) if next_steps else ()
-    return DraftView(text, draft, engine.view(draft.state, seat), legal, explained)
+    return DraftView(text, draft, engine.view(draft.state, seat), legal, explained, marks=marks)
+
+
+def draft_marks(loaded: Loaded, seat: int, text: str, draft: Draft) -> Mapping[str, Any]:
+    """What the draft would change on the board, told to its own seat as if submitted (the
+    engine's marks of the event it would make); {} unless it is whole and legal."""
+    if not draft.done or not draft.steps:
+        return {}
+    engine, state = loaded.engine, loaded.state
+    try:
+        event = engine.decide(state, seat, text)
+    except GameError:
+        return {}
+    return engine.recount(state, event, seat).marks
 
 
 def step_blocks(legal: list[StepOption], steps: list[str]) -> list[dict]:

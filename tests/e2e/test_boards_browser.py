@@ -1,12 +1,14 @@
-"""Whole turns played by touching the board, at 360 and 1280 px (issue 17): Babel (a territory
-moves the figure there, a hand card settles, the own column builds) and Babylonia for three
-(a hex takes a token), the others' last turns told in words and marked on the board after
-they moved, no sideways scrolling, and a turn by keyboard alone. Screenshots of the marked
-last turn go to docs/screenshots/ for the README.
+"""Games played by touching the board, at 360 and 1280 px (issue 17): a whole game of Babel (a
+territory moves the figure there, a hand card settles, the own column builds) and a whole
+game of Babylonia for two (a hex takes a token), each to its ending, which must explain itself
+to both players; turns of Babylonia for three; the others' last turns told in words and marked
+on the board after they moved, no sideways scrolling, and a turn by keyboard alone.
+Screenshots of the marked last turn go to docs/screenshots/ for the README.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -55,60 +57,128 @@ def new_page(browser, viewport):
 # -- Babel ------------------------------------------------------------------------------------
 
 def babel_turn_by_touch(page) -> list[str]:
-    """Owed discards picked as cards; then a move by a territory, a settling by a hand card, a
-    build by the own column when it can; submitted. The steps played."""
+    """Owed discards picked as cards; then the board touched until nothing on it is playable:
+    the own column builds first (building ends the game soonest), else a territory moves the
+    figure there (once a turn), else a hand card settles; submitted. The steps played."""
     if page.locator("form.discard").count():
         owed = int(page.locator("form.discard").get_attribute("data-owed"))
         for n in range(owed):
             page.locator("label.pickcard").nth(n).click()
         with page.expect_navigation():
             page.get_by_role("button", name="Discard these and draw").click()
-    territory = page.locator("#draft section.territory.playable").first
-    letter = territory.get_attribute("data-target")
-    tap_and_wait(page, territory)
-    assert steps(page) == [f"move {letter}"]
-    assert page.locator(f"#draft section.territory.t-{letter} h4 .figure.me").count() == 1
-    card = page.locator("#draft .hand .card.playable").first
-    tribe = card.get_attribute("data-target")
-    tap_and_wait(page, card)
-    assert steps(page)[-1] == f"settle {tribe}"
-    column = page.locator("#draft .column.playable[data-target=mine]")
-    if column.count():
-        tap_and_wait(page, column)
-        assert steps(page)[-1].split()[1] == "mine"
+    moved = False
+    for _ in range(12):
+        column = page.locator("#draft .column.playable[data-target=mine]")
+        territory = page.locator("#draft section.territory.playable")
+        card = page.locator("#draft .hand .card.playable")
+        if column.count():
+            tap_and_wait(page, column)
+            assert steps(page)[-1].split()[-1] == "mine"
+        elif territory.count() and not moved:
+            letter = territory.first.get_attribute("data-target")
+            tap_and_wait(page, territory.first)
+            assert steps(page)[-1] == f"move {letter}"
+            assert page.locator(f"#draft section.territory.t-{letter} h4 .figure.me").count() == 1
+            moved = True
+        elif card.count():
+            tribe = card.first.get_attribute("data-target")
+            tap_and_wait(page, card.first)
+            assert steps(page)[-1].startswith("settle ") and steps(page)[-1].endswith(tribe)
+        else:
+            break
+    assert page.locator("#draft .ok").count() or not steps(page)
     assert no_sideways_scroll(page)
     played = steps(page)
     submit(page)
     return played
 
 
-def test_babel_turns_by_touching_the_board_with_the_last_turn_marked(server, browser):
+def status(page) -> str:
+    return " ".join(page.locator("p.status").text_content().split())
+
+
+def waiting_for(page) -> str | None:
+    """Whom the page after a submission waits for (None: the game is over)."""
+    text = status(page)
+    return None if text.startswith("The game is over") else text.split("Waiting for ")[1].split()[0]
+
+
+def open_over_mail(page, server, to: str) -> None:
+    """The game-over mail to `to` in the local outbox, and its standing link."""
+    page.goto(server.url + "/outbox")
+    page.locator("tr", has_text=to).filter(has_text="the game is over").first.locator("a").click()
+    with page.expect_navigation():
+        page.locator("pre.mailtext a[href*='/s/']").first.click()
+
+
+def endings(pages: dict) -> dict[str, str]:
+    """Each player's ending, read on his page: whoever wins, and why, from his side."""
+    said = {}
+    for name, page in pages.items():
+        text = status(page)
+        assert text.startswith("The game is over: "), text
+        said[name] = text.removeprefix("The game is over: ")
+    return said
+
+
+def test_a_babel_game_played_to_its_end_by_touching_the_board(server, browser):
+    """A whole game, Anna on a phone and Bob at a desk, every step a touch of the board (the
+    halving's discards are picked as cards); each turn the other's last turn is told and marked.
+    The ending says who won and why, from each side, with the scores."""
     server.flask("new-game", "--game", "babel", "--player", "Anna <anna@example.org>",
                  "--player", "Bob <bob@example.org>", "--first", "0", "--seed", "3")
     phone, desktop = new_page(browser, PHONE), new_page(browser, DESKTOP)
-    players = [(phone, ANNA, "Anna"), (desktop, BOB, "Bob")]
-    for turn in range(4):
-        page, address, name = players[turn % 2]
-        other = players[(turn + 1) % 2][2]
+    players = {"Anna": (phone, ANNA), "Bob": (desktop, BOB)}
+    name, turn, last_played = "Anna", 0, []
+    for turn in range(60):
+        page, address = players[name]
+        other = "Bob" if name == "Anna" else "Anna"
         open_turn_mail(page, server, address)
         assert page.title() == f"Your turn · Babel with {other}"
-        if turn:
+        if turn and last_played:
             # The other's turn in words, and on the board what it changed.
             told = page.locator("section.lastturn p.told").text_content()
-            assert told.startswith(f"{other} moved to the ") and told.endswith(".")
-            assert page.locator(".board .territory.changed").count() >= 1
-            assert page.locator(".board .changed").count() >= 2
+            assert told.startswith(f"{other} ") and told.endswith(".")
+            assert page.locator(".board .changed").count() >= 1
             if turn in (1, 2):
                 page.screenshot(path=str(SHOTS / "lastturn-phone.png"
                                          if page is phone else SHOTS / "lastturn-desktop.png"),
                                 full_page=True)
-        played = babel_turn_by_touch(page)
-        assert played[0].startswith("move ")
-        assert page.get_by_text(f"Waiting for {other}").is_visible()
+        last_played = babel_turn_by_touch(page)
+        after = waiting_for(page)
+        if after is None:
+            break
+        assert after == other
         assert page.title() == f"{other}'s turn · Babel with {other}"
         # Once he has played, his own board marks nothing any more.
         assert page.locator(".board .changed").count() == 0
         assert page.locator("section.lastturn").count() == 0
+        name = other
+    else:
+        raise AssertionError("the game did not end in 60 turns")
+    assert turn >= 10
+    # The one who ended it reads his own last turn, the other reads it too, from the mail.
+    assert page.locator("section.lastturn h2").text_content() == "Your last turn"
+    open_over_mail(players[other][0], server, players[other][1])
+    other_page = players[other][0]
+    assert other_page.locator("section.lastturn h2").text_content() == f"{name}'s last turn"
+    said = endings({n: p for n, (p, _) in players.items()})
+    winner = next((n for n, text in said.items() if text.startswith("You win: ")), None)
+    if winner is None:
+        assert all(text.startswith("A draw: the temple supply ran out at ") for text in said.values())
+    else:
+        loser = "Bob" if winner == "Anna" else "Anna"
+        assert said[loser].startswith(f"{winner} wins: ")
+        # The scores that decided it, from each side: "(16 to 12)".
+        mine = re.search(r"\((\d+) to (\d+)\)", said[winner]).groups()
+        theirs = re.search(r"\((\d+) to (\d+)\)", said[loser]).groups()
+        assert mine == theirs and int(mine[0]) >= int(mine[1])
+        reasons = ("reached 15 points", "reached 20 points", "fell below 10 points",
+                   "the temple supply ran out")
+        assert any(r in said[winner] for r in reasons), said[winner]
+    for page, _ in players.values():
+        assert no_sideways_scroll(page)
+        assert page.locator("#composer").count() == 0
 
 
 def test_a_babel_turn_by_keyboard_alone(server, browser):
@@ -153,12 +223,20 @@ def test_a_babel_turn_by_keyboard_alone(server, browser):
 # -- Babylonia -----------------------------------------------------------------------------------
 
 def babylonia_turn_by_touch(page) -> list[str]:
-    """Tokens onto hexes by tapping the map, until the turn may be submitted; submitted."""
-    for _ in range(4):
+    """Tokens onto hexes by tapping the map, until the turn may be submitted (a step with no
+    place on the map by its button); submitted. The steps played."""
+    for _ in range(6):
         if page.locator("#draft .ok").count():
             break
         hexes = page.locator("#draft svg.hexmap g.hx.playable")
-        assert hexes.count() > 0
+        if not hexes.count():
+            # A ziggurat card or a scoring order: no place on the map, its step button.
+            button = page.locator("#draft section.legal button[name=add]:visible").first
+            fresh = page.locator("#draft").get_attribute("data-fresh")
+            button.click()
+            page.wait_for_function("f => document.getElementById('draft').dataset.fresh !== f",
+                                   arg=fresh)
+            continue
         tap_and_wait(page, hexes.nth(hexes.count() // 2))
         # The hex of the newest step is in view inside the map's box (it pans on a phone).
         newest = steps(page)[-1].split()[-1]
@@ -206,6 +284,51 @@ def test_babylonia_turns_for_three_by_touching_the_map(server, browser):
         played = babylonia_turn_by_touch(page)
         placed[name] = [s.split()[-1] for s in played]
         assert page.locator(".board svg.hexmap g.hx.changed").count() == 0
+
+
+def test_a_babylonia_game_for_two_played_to_its_end_by_touching_the_map(server, browser):
+    """A whole game for two, Anna on a phone and Bob at a desk: every token goes onto the map
+    by a tap. A step with no place on the map (a ziggurat card owed, or a scoring order) is
+    taken with its step button. Whoever owes a decision next is the one the page waits for.
+    The ending says who won, why the game ended (whose stand ran empty, or how few cities were
+    left) and the points, from each side."""
+    server.flask("new-game", "--game", "babylonia", "--player", "Anna <anna@example.org>",
+                 "--player", "Bob <bob@example.org>", "--first", "0", "--seed", "1")
+    phone, desktop = new_page(browser, PHONE), new_page(browser, DESKTOP)
+    players = {"Anna": (phone, ANNA), "Bob": (desktop, BOB)}
+    name, turns = "Anna", 0
+    for turns in range(1, 80):
+        page, address = players[name]
+        open_turn_mail(page, server, address)
+        assert page.title().startswith("Your turn · Babylonia with ")
+        assert page.locator("#draft .notice").count() == 0
+        babylonia_turn_by_touch(page)
+        after = waiting_for(page)
+        if after is None:
+            break
+        assert after in players
+        name = after
+    else:
+        raise AssertionError("the game did not end in 80 decisions")
+    assert turns >= 10
+    assert page.locator("section.lastturn h2").text_content() == "Your last turn"
+    other = "Bob" if name == "Anna" else "Anna"
+    open_over_mail(players[other][0], server, players[other][1])
+    said = endings({n: p for n, (p, _) in players.items()})
+    why = re.compile(r"(?P<head>You win|Anna wins|Bob wins|You and \w+ share the win|\w+ and you "
+                     r"share the win): (?P<why>your stand ran empty|\w+'s stand ran empty|only)"
+                     r"[^.]* \d+ cit(y|ies) left on the board\. Points: (?P<points>.*)\.$")
+    found = {n: why.match(text) for n, text in said.items()}
+    assert all(found.values()), said
+    heads = sorted(m["head"] for m in found.values())
+    assert heads in (["Bob wins", "You win"], ["Anna wins", "You win"]) or \
+        all("share the win" in h for h in heads), said
+    for n, m in found.items():
+        # The points of both, the reader's own as "you".
+        assert "you " in m["points"] and f"{'Bob' if n == 'Anna' else 'Anna'} " in m["points"]
+    for page, _ in players.values():
+        assert no_sideways_scroll(page)
+        assert page.locator("#composer").count() == 0
 
 
 def test_a_babylonia_turn_by_keyboard_alone(server, browser):

@@ -1,5 +1,6 @@
 """Babel Tower in a real browser: a whole game played by tapping the tower's free corners, Anna
-on a 360-pixel phone and Bob on a 1280-pixel desktop; one turn by keyboard alone."""
+on a 360-pixel phone and Bob on a 1280-pixel desktop, each way chosen previewed in the page (the
+tower after it, the cube outlined) before the confirmation; one turn by keyboard alone."""
 
 from __future__ import annotations
 
@@ -41,11 +42,30 @@ def tap_a_corner_and_place(page) -> str:
             assert ways.first.is_visible()
             notation = ways.first.get_attribute("value")
             assert notation.split()[2] == corner
-            with page.expect_navigation():
-                ways.first.click()
+            ways.first.click()
+            place_after_the_preview(page, notation)
             return notation
         assert "none of your cubes fits" in listing.locator("summary").text_content()
     raise AssertionError("no free corner offered a way, yet the turn is owed")
+
+
+def place_after_the_preview(page, notation: str) -> None:
+    """A way chosen: the page previews the tower after it, the chosen cube outlined as the
+    player's own and one cube more than before; "Place it…" goes on to the confirmation."""
+    preview = page.locator("#towerpreview")
+    preview.wait_for(state="visible")
+    before = drawn_cubes(page)
+    assert preview.locator("svg.towerpic g.icube").count() == before + 1
+    mark = preview.locator("svg.towerpic g.icube.last")
+    assert mark.count() == 1 and mark.get_attribute("data-corner") == notation.split()[2]
+    assert preview.locator(".cell.last .lastmark").text_content() == "your placement"
+    assert preview.locator("form.placeit input[name=steps]").get_attribute("value") == notation
+    assert no_sideways_scroll(page)
+    if before in (3, 4):
+        page.screenshot(path=str(SHOTS / ("tower-preview-phone.png" if page.viewport_size["width"] < 500
+                                          else "tower-preview-desktop.png")), full_page=True)
+    with page.expect_navigation():
+        preview.get_by_role("button", name="Place it…").click()
 
 
 def place_by_keyboard(page) -> str:
@@ -61,6 +81,10 @@ def place_by_keyboard(page) -> str:
             if listing.locator("button[name=compose]").count():
                 notation = page.evaluate("document.activeElement.value")
                 assert notation and notation.split()[2] == corner   # the focus went to its first way
+                page.keyboard.press("Enter")
+                # The preview's "Place it…" has the focus: Enter goes on to the confirmation.
+                page.locator("#towerpreview").wait_for(state="visible")
+                page.wait_for_function("document.activeElement.textContent === 'Place it…'")
                 with page.expect_navigation():
                     page.keyboard.press("Enter")
                 return notation

@@ -37,6 +37,38 @@
     choose(link.getAttribute("data-corner"), event.detail === 0);
   });
 
+  // A way chosen: the tower after it, the cube outlined, is previewed in the page (the turn
+  // page's own preview of the draft, fetched), with "Place it…" on to the confirmation. If the
+  // preview cannot be had, the way goes on to the confirmation as it does without scripts.
+  var placing = document.querySelector("form.towerplace");
+  if (placing) placing.addEventListener("click", function (event) {
+    var way = event.target.closest && event.target.closest("button[name=compose]");
+    if (!way || !placing.contains(way)) return;
+    event.preventDefault();
+    var body = new URLSearchParams({ steps: way.value, action: "preview" });
+    // (not placing.action: the form has a field named "action")
+    fetch(placing.getAttribute("action"), { method: "POST", body: body, credentials: "same-origin" })
+      .then(function (response) {
+        if (!response.ok) throw new Error("no preview");
+        return response.text();
+      })
+      .then(function (html) {
+        var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("towerpreview");
+        if (!fresh) throw new Error("no preview");
+        var shown = document.getElementById("towerpreview");
+        if (shown) shown.replaceWith(fresh);
+        else placing.parentNode.insertBefore(fresh, placing);
+        fresh.scrollIntoView({ block: "start", behavior: "smooth" });
+        fresh.querySelector("form.placeit button").focus({ preventScroll: true });
+      })
+      .catch(function () {
+        var go = document.createElement("input");
+        go.type = "hidden"; go.name = "compose"; go.value = way.value;
+        placing.appendChild(go);
+        placing.submit();
+      });
+  });
+
   document.addEventListener("toggle", function (event) {
     var list = event.target;
     if (!list.matches || !list.matches("details.placecorner") || !list.open) return;

@@ -162,7 +162,10 @@ class SeatView:
             "to_act": [w.__dict__ for w in self.to_act],
             "to_act_names": [w.name for w in self.to_act if w.seat != self.seat],
             "deadline": self.deadline_local,
-            "deadline_iso": (self.deadline.strftime("%Y-%m-%dT%H:%MZ") if self.deadline
+            # The browser adds its own local time to a deadline shown in UTC (the player chose
+            # no time zone on his home); one shown in his zone needs none.
+            "deadline_iso": (self.deadline.strftime("%Y-%m-%dT%H:%MZ")
+                             if self.deadline and (self.deadline_local or "").endswith(" UTC")
                              else None),
             "time_limit_days": self.time_limit_days, "scores": list(self.scores),
             "summary": list(self.summary), "board_template": self.board_template,

@@ -8,6 +8,8 @@ Screenshots of the marked last turn go to docs/screenshots/ for the README.
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import re
 from pathlib import Path
 
@@ -365,7 +367,8 @@ def test_a_deadline_in_the_browsers_local_time_as_well_as_utc(server, browser):
     open_turn_mail(page, server, ANNA)
     deadline = page.locator(".deadline time.local")
     iso = deadline.get_attribute("datetime")                 # "2026-11-27T01:05Z"
-    assert deadline.text_content() == iso.replace("T", " ").replace("Z", " UTC")
+    shown = datetime.strptime(iso, "%Y-%m-%dT%H:%MZ").strftime("%a %d %b %Y, %H:%M UTC")
+    assert deadline.text_content() == shown
     hour, minute = int(iso[11:13]), iso[14:16]
     local = page.locator(".deadline .localtime").text_content()
     assert f"{(hour + 9) % 24:02d}:{minute}" in local and local.endswith(" your time)")

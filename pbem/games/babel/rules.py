@@ -59,6 +59,9 @@ def _figure(state: State, action: str) -> str:
 def _take_from_hand(player: Player, tribes: Sequence[str], verb: str) -> None:
     """Check that the hand holds these cards, then remove them."""
     hand = player.hand
+    if len(tribes) == 1 and hand[TRIBE_INDEX[tribes[0]]]:   # one card, held: most steps
+        hand[TRIBE_INDEX[tribes[0]]] -= 1
+        return
     for t in dict.fromkeys(tribes):   # in the order written, so the message is always the same
         wanted, held = tribes.count(t), hand[TRIBE_INDEX[t]]
         if wanted > held:
@@ -129,8 +132,9 @@ def move(state: State, step: Move) -> None:
 
 def settle(state: State, step: Settle) -> None:
     figure = _figure(state, "settle")
-    _take_from_hand(state.mover, step.tribes, "settle")
-    state.mover.rows[figure] += "".join(step.tribes)
+    player = state.mover
+    _take_from_hand(player, step.tribes, "settle")
+    player.rows[figure] += "".join(step.tribes)
 
 
 def build(state: State, step: Build) -> None:

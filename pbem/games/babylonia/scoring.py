@@ -34,9 +34,8 @@ def newly_surrounded(state: State) -> list[str]:
     tiles, scored = state.tiles, state.scored
     taken = tiles.keys() | state.tokens.keys()
     land = _land_sets(state.players)
-    cities = [h for h, tile in tiles.items() if tile.startswith("city")]
     ziggurats = [z for z in state.board.ziggurats if z not in scored]
-    return sorted(h for h in cities + ziggurats if land[h] <= taken)
+    return sorted(h for h in (*state.city_hexes(), *ziggurats) if land[h] <= taken)
 
 
 @cache

@@ -71,10 +71,10 @@ Cell = tuple[bool, "str | None", int]
 class State:
     __slots__ = ("players", "tiles", "tokens", "stands", "supplies", "scores", "causes", "cities",
                  "available", "cards", "used", "scored", "to_move", "turn", "card_due", "result",
-                 "seed", "free")
+                 "seed", "free", "cities_on_board")
 
     #: Slots that are no part of the game: a cache, derived from the rest (`free_cells`).
-    DERIVED = ("free",)
+    DERIVED = ("free", "cities_on_board")
 
     def __init__(self, players: int):
         self.players = players
@@ -97,6 +97,9 @@ class State:
         # (tokens, tiles, cells): `free_cells` as last computed, and the sizes it was computed
         # for; kept up to date as tokens go down (`placing.play`), dropped when a city leaves.
         self.free: tuple[int, int, dict[str, Cell]] | None = None
+        # (tiles, hexes): `city_hexes` as last listed, for the number of tiles it was listed at
+        # (tiles only ever leave the board: a city scored, a field taken).
+        self.cities_on_board: tuple[int, tuple[str, ...]] | None = None
 
     def copy(self) -> State:
         s = State.__new__(State)
@@ -114,6 +117,7 @@ class State:
         s.turn = self.turn.copy() if self.turn else None
         free = self.free
         s.free = None if free is None else (free[0], free[1], dict(free[2]))
+        s.cities_on_board = self.cities_on_board
         return s
 
     def free_cells(self) -> dict[str, Cell]:
@@ -165,9 +169,14 @@ class State:
             self.scores[seat] += points
             self.causes[seat].append((points, cause))
 
-    def city_hexes(self) -> list[str]:
-        """The hexes where a city tile still lies."""
-        return [h for h, tile in self.tiles.items() if tile.startswith("city")]
+    def city_hexes(self) -> tuple[str, ...]:
+        """The hexes where a city tile still lies (asked after every step: kept per tile count)."""
+        known = self.cities_on_board
+        if known is not None and known[0] == len(self.tiles):
+            return known[1]
+        hexes = tuple(h for h, tile in self.tiles.items() if tile.startswith("city"))
+        self.cities_on_board = (len(self.tiles), hexes)
+        return hexes
 
     def stand_size(self, seat: int) -> int:
         return sum(self.stands[seat])

@@ -87,3 +87,17 @@ def deliver(app, now: datetime | None = None):
     from pbem.mail.deliver import deliver_due
     with app.app_context():
         return deliver_due(now=now)
+
+
+def seat_path(app, game: str, seat: int) -> str:
+    """The seat's live standing link (its newest nonce)."""
+    from pbem import links, store
+    with app.app_context():
+        return links.path(links.SEAT, game, seat, store.current_nonce(game, seat))
+
+
+def turn_path(app, game: str, seat: int) -> str:
+    """The link to the decision the seat owes at the log's current point."""
+    from pbem import links, store
+    with app.app_context():
+        return links.path(links.TURN, game, seat, store.load(game).seq)

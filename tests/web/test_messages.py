@@ -12,25 +12,18 @@ import re
 
 from sqlalchemy import func, select
 
-from pbem import links, store
+from pbem import store
 from pbem.extensions import db
 from pbem.games.rng import Rng
 from pbem.models import Event, Message
-from pbem_web import ANNA, BOB, create, deliver, html_of, reply_to, text_of  # tests/helpers
+from pbem_web import (  # tests/helpers
+    ANNA, BOB, create, deliver, html_of, reply_to, seat_path, text_of, turn_path)
 
 JSON = {"Accept": "application/json"}
 NAMES = {ANNA: "Anna", BOB: "Bob"}
 SCRIPT = '<script>alert("hi")</script> & <b>bold</b>'
 
 
-def seat_path(app, game: str, seat: int) -> str:
-    with app.app_context():
-        return links.path(links.SEAT, game, seat, store.current_nonce(game, seat))
-
-
-def turn_path(app, game: str, seat: int) -> str:
-    with app.app_context():
-        return links.path(links.TURN, game, seat, store.load(game).seq)
 
 
 def submission(app, game: str, seed: int = 1) -> tuple[int, str]:

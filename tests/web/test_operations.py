@@ -24,10 +24,10 @@ import pytest
 from aiosmtpd.controller import Controller
 from sqlalchemy import func, select
 
-from pbem import links, store
+from pbem import store
 from pbem.extensions import db
 from pbem.models import Event, Game, Mail, RateEvent
-from pbem_web import create, deliver, text_of  # tests/helpers
+from pbem_web import create, deliver, seat_path, text_of, turn_path  # tests/helpers
 
 ANNA, BOB, CAROL, DAVE = "anna@example.org", "bob@example.org", "carol@example.org", "dave@example.org"
 LINK = re.compile(r"http://pbem\.test(/[ts]/[A-Za-z0-9_.\-]+)")
@@ -50,15 +50,6 @@ def outbox(app) -> list:
                 for r in rows]
 
 
-def seat_path(app, game: str, seat: int) -> str:
-    """The seat's live standing link (its newest nonce)."""
-    with app.app_context():
-        return links.path(links.SEAT, game, seat, store.current_nonce(game, seat))
-
-
-def turn_path(app, game: str, seat: int) -> str:
-    with app.app_context():
-        return links.path(links.TURN, game, seat, store.load(game).seq)
 
 
 def loaded(app, game: str):

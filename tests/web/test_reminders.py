@@ -19,14 +19,14 @@ from functools import lru_cache
 import pytest
 from sqlalchemy import func, select
 
-from pbem import deadlines, links, reminders, store, turns
+from pbem import deadlines, reminders, store, turns
 from pbem.extensions import db
 from pbem.games.babel.game import GAME
 from pbem.games.rng import Rng
 from pbem.mail import notify
 from pbem.models import Event, Game, Mail, Reminder
 from pbem.transaction import transaction
-from pbem_web import create, create_by_form, deliver, html_of, started, text_of  # tests/helpers
+from pbem_web import create, create_by_form, deliver, html_of, seat_path, started, text_of, turn_path  # tests/helpers
 
 ANNA, BOB, CAROL, DAVE, EVE = (f"{n}@example.org" for n in ("anna", "bob", "carol", "dave", "eve"))
 LINK = re.compile(r"http://pbem\.test(/[ts]/[A-Za-z0-9_.\-]+)")
@@ -107,14 +107,6 @@ def loaded(app, game: str):
         return loaded
 
 
-def turn_path(app, game: str, seat: int) -> str:
-    with app.app_context():
-        return links.path(links.TURN, game, seat, store.load(game).seq)
-
-
-def seat_path(app, game: str, seat: int) -> str:
-    with app.app_context():
-        return links.path(links.SEAT, game, seat, store.current_nonce(game, seat))
 
 
 def play(app, client, game: str, rng: Rng) -> int:

@@ -9,11 +9,11 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from sqlalchemy import select
 
-from pbem import deadlines, links, reminders, store, turns, vacation
+from pbem import deadlines, reminders, store, turns, vacation
 from pbem.extensions import db
 from pbem.games.rng import Rng
 from pbem.models import Event, Game, Vacation
-from pbem_web import ANNA, BOB, deliver, text_of  # tests/helpers
+from pbem_web import ANNA, BOB, deliver, seat_path, text_of, turn_path  # tests/helpers
 
 CAROL = "carol@example.org"
 JSON = {"Accept": "application/json"}
@@ -44,14 +44,6 @@ def deadline(app, game: str, seat: int) -> datetime | None:
         return deadlines.deadline(store.load(game), seat)
 
 
-def seat_path(app, game: str, seat: int) -> str:
-    with app.app_context():
-        return links.path(links.SEAT, game, seat, store.current_nonce(game, seat))
-
-
-def turn_path(app, game: str, seat: int) -> str:
-    with app.app_context():
-        return links.path(links.TURN, game, seat, store.load(game).seq)
 
 
 def vacations(app, address: str) -> list[tuple[datetime, datetime, bool]]:

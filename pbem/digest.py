@@ -21,7 +21,7 @@ from . import home, messages, settings
 from .deadlines import utc
 from .extensions import db
 from .mail.compose import queue
-from .mail.notify import wrapped
+from .mail.notify import carry_talk
 from .mail.words import listing
 from .models import AddressSettings, Mail, utcnow
 from .transaction import changed, transaction
@@ -84,12 +84,9 @@ def _talk(entries: list[home.Entry]) -> dict[str, list[dict]]:
     the digest's transaction, so his next mail carries only later ones."""
     out = {}
     for e in entries:
-        said = messages.unmailed(e.game, e.seat, messages.of_game(e.game, e.players))
-        messages.mark_mailed(e.game, e.seat, said)
-        lines = [{"name": m.name, "text": m.text, "lines": wrapped(m.text)}
-                 for m in said if m.seat != e.seat]
-        if lines:
-            out[e.game] = lines
+        talk = carry_talk(e.game, e.seat, messages.of_game(e.game, e.players))
+        if talk:
+            out[e.game] = talk
     return out
 
 

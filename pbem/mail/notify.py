@@ -115,6 +115,15 @@ def wrapped(text: str, width: int = 74) -> list[str]:
 TO_LEAVERS = ("over", "taken_over")
 
 
+def carry_talk(game_id: str, seat: int, said: list | tuple) -> list[dict]:
+    """The messages of the game the seat's mails have not carried, as a mail shows them (his
+    own left out: he knows what he said), marked as carried in the mail's transaction."""
+    talk = messages.unmailed(game_id, seat, list(said))
+    messages.mark_mailed(game_id, seat, talk)
+    return [{"name": m.name, "at": m.at.strftime("%Y-%m-%d %H:%M UTC"), "text": m.text,
+             "lines": wrapped(m.text)} for m in talk if m.seat != seat]
+
+
 def _to_seat(kind: str, loaded: Loaded, seat: int, what: str, **extra) -> None:
     address, bot = store.player_of(loaded.id, seat)
     if not address or (bot and kind not in TO_LEAVERS):
@@ -123,11 +132,7 @@ def _to_seat(kind: str, loaded: Loaded, seat: int, what: str, **extra) -> None:
     ctx.update(extra.pop("context", {}))
     # A mail held for a daily digest carries no messages: the digest does (`pbem.digest`).
     if kind in CARRY_TALK and settings.initial_status(kind, address) != settings.HELD:
-        talk = messages.unmailed(loaded.id, seat, ctx["messages"])
-        ctx["talk"] = [{"name": m.name, "at": m.at.strftime("%Y-%m-%d %H:%M UTC"),
-                        "text": m.text, "lines": wrapped(m.text)}
-                       for m in talk if m.seat != seat]   # (what he said himself he knows)
-        messages.mark_mailed(loaded.id, seat, talk)
+        ctx["talk"] = carry_talk(loaded.id, seat, ctx["messages"])
     reply_to = reply_address(loaded.id, seat, loaded.seq) if ctx["decision"] else None
     queue(kind, loaded.names[seat], address, subject(loaded, seat, what, address), ctx,
           game_id=loaded.id, seat=seat,

@@ -84,8 +84,10 @@ def _new_message_id(game_id: str | None, seat: int | None) -> str:
 
 def queue(kind: str, to_name: str, to_addr: str, subject: str, context: dict, *,
           game_id: str | None = None, seat: int | None = None, from_name: str = "pbem",
-          root: bool = False, reply_to: str | None = None, in_reply_to: str | None = None) -> Mail:
-    """Render `mail/<kind>.txt|.html` and add the mail to the session (not committed).
+          root: bool = False, reply_to: str | None = None, in_reply_to: str | None = None,
+          status: str | None = None) -> Mail:
+    """Render `mail/<kind>.txt|.html` and add the mail to the session (not committed); its
+    status is the address's (`settings.initial_status`) unless the caller has read it already.
 
     A mail about a game joins the seat's thread (the invitation is its root)
     unless it answers a given message (`in_reply_to`).
@@ -108,7 +110,7 @@ def queue(kind: str, to_name: str, to_addr: str, subject: str, context: dict, *,
                 text=fold(render_template(f"mail/{kind}.txt", **context).rstrip("\n") + "\n"
                           + render_template("mail/_footer.txt", **context)),
                 html=html, message_id=message_id, in_reply_to=in_reply_to, reply_to=reply_to,
-                status=settings.initial_status(kind, to_addr))   # held for a daily digest?
+                status=status or settings.initial_status(kind, to_addr))   # held for a digest?
     db.session.add(mail)
     return mail
 

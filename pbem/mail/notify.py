@@ -131,12 +131,13 @@ def _to_seat(kind: str, loaded: Loaded, seat: int, what: str, **extra) -> None:
     ctx = context(loaded, seat, bot=bool(bot))
     ctx.update(extra.pop("context", {}))
     # A mail held for a daily digest carries no messages: the digest does (`pbem.digest`).
-    if kind in CARRY_TALK and settings.initial_status(kind, address) != settings.HELD:
+    status = settings.initial_status(kind, address)
+    if kind in CARRY_TALK and status != settings.HELD:
         ctx["talk"] = carry_talk(loaded.id, seat, ctx["messages"])
     reply_to = reply_address(loaded.id, seat, loaded.seq) if ctx["decision"] else None
     queue(kind, loaded.names[seat], address, subject(loaded, seat, what, address), ctx,
           game_id=loaded.id, seat=seat,
-          from_name=_from_name(loaded), reply_to=reply_to, **extra)
+          from_name=_from_name(loaded), reply_to=reply_to, status=status, **extra)
 
 
 def confirm_game(proposal, spec) -> None:

@@ -9,7 +9,7 @@ from flask import Flask, Request
 from flask.json.provider import DefaultJSONProvider
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import cli, timeouts, web
+from . import cli, i18n, timeouts, web
 from .config import (
     ConfigError,
     ensure_secret_key,
@@ -26,13 +26,20 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 class JSONProvider(DefaultJSONProvider):
-    """JSON too deeply nested to parse is malformed JSON (a 400), not a RecursionError (a 500)."""
+    """JSON too deeply nested to parse is malformed JSON (a 400), not a RecursionError (a 500);
+    the engines' sentences in JSON are said in the reader's language."""
 
     def loads(self, s, **kwargs):
         try:
             return super().loads(s, **kwargs)
         except RecursionError:
             raise ValueError("JSON nested too deeply") from None
+
+    def dumps(self, obj, **kwargs):
+        """Phrases said in the reader's language (English ones are English already)."""
+        if i18n.current() != i18n.ENGLISH:
+            obj = i18n.say_all(obj)
+        return super().dumps(obj, **kwargs)
 
 
 class StrictFormRequest(Request):
@@ -84,6 +91,7 @@ def _make_app(test_config: dict | None, server: str | None) -> Flask:
         # Werkzeug's documented way to wrap the app; mypy sees a method assigned to.
         app.wsgi_app = ProxyFix(app.wsgi_app,  # type: ignore[method-assign]
                                 x_for=hops, x_proto=hops, x_host=hops)
+    i18n.init_app(app)
     web.init_app(app)
     cli.init_app(app)
     return app

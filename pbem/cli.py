@@ -75,7 +75,8 @@ def worker(deliver_every: float, remind_every: float, bots_every: float):
 @click.command("new-game")
 @click.option("--game", "kind", required=True, help="the game's name, e.g. babel")
 @click.option("--player", "players", multiple=True, required=True,
-              help='"Name <address>", or bot:LEVEL for a computer, once per seat')
+              help='"Name <address>", "Name <address> de" (the language he reads: en, de, cs), '
+                   'or bot:LEVEL for a computer, once per seat')
 @click.option("--first", type=int, default=None, help="the seat that starts (default: at random)")
 @click.option("--seed", type=int, default=None, help="the game's seed (default: random)")
 @click.option("--option", "options", multiple=True, help="name=value, e.g. sumerians=all")
@@ -109,20 +110,25 @@ def new_game(kind, players, first, seed, options, time_limit, clock, takeover):
             raise BadInput("--clock and --time-limit: choose one clock")
         if time_limit:
             choice = clocks.move(time_limit)
-        loaded = turns.create_game(turns.Spec(engine.name, [p for p, _ in seats], pairs, first,
+        loaded = turns.create_game(turns.Spec(engine.name, [p for p, _, _ in seats], pairs, first,
                                               choice.time_limit_days, seed,
-                                              tuple(b for _, b in seats), takeover, choice.bank))
+                                              tuple(b for _, b, _ in seats), takeover, choice.bank,
+                                              tuple(lang for _, _, lang in seats)))
     except BadInput as error:
         raise click.UsageError(error.message) from None
     click.echo(loaded.id)
 
 
-def _seat(text: str) -> tuple[tuple[str, str], str | None]:
-    """A --player: "Name <address>", or "bot:LEVEL" (a computer: no name, no address)."""
+def _seat(text: str) -> tuple[tuple[str, str], str | None, str | None]:
+    """A --player: "Name <address>", "Name <address> de" (the language the player reads), or
+    "bot:LEVEL" (a computer: no name, no address)."""
     kind, sep, level = text.partition(":")
     if sep and kind.strip().lower() == "bot" and "@" not in level:
-        return ("", ""), level.strip().lower()
-    return parse_player(text), None
+        return ("", ""), level.strip().lower(), None
+    person, _, language = text.rpartition(">")
+    if person and language.strip():
+        return parse_player(person + ">"), None, language.strip()
+    return parse_player(text), None, None
 
 
 @click.command("deliver")

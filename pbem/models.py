@@ -87,6 +87,8 @@ class Seat(Model):
     name: Mapped[str] = mapped_column(String(100))
     email: Mapped[str] = mapped_column(String(254), index=True)   # "": a computer from the start
     bot: Mapped[str | None] = mapped_column(String(16))   # the computer's level; None: a person
+    # The language the seat's pages and mails speak (pbem.i18n.LANGUAGES).
+    language: Mapped[str] = mapped_column(String(8), default="en", server_default="en")
 
 
 class SeatNonce(Model):

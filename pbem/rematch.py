@@ -37,7 +37,8 @@ def _spec(game: Game, seats: list[Seat]) -> turns.Spec:
                       game.time_limit_days, None,
                       tuple(s.bot if bot else None for s, bot in zip(seats, from_start)),
                       game.takeover or turns.DEFAULT_TAKEOVER,
-                      (bank.start_days, bank.increment_days, bank.cap_days) if bank else None)
+                      (bank.start_days, bank.increment_days, bank.cap_days) if bank else None,
+                      tuple(s.language for s in seats))
 
 
 def people(spec: turns.Spec) -> list[int]:

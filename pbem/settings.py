@@ -4,7 +4,8 @@ whether a move it mailed is confirmed by a short answer. Stored per address
 
 - The time zone (an IANA name, read with zoneinfo) shows deadlines in the player's own time:
   `local_deadline(when, settings)` is the one function pages and mails call for that.
-- The language is kept for when pages are translated; nothing is translated yet.
+- The language: what every seat of the address speaks (pbem.i18n); changing it on the home
+  changes it in all his games, and a new game's seat starts in it unless its creator chose one.
 - Mail: a mail for every turn (EACH, the default), or one daily digest (DIGEST) of the games
   waiting for him. With DIGEST his turn mails are still written to the outbox, as HELD (never
   sent on their own); the digest (`pbem.digest`) lists his waiting games and marks them
@@ -20,18 +21,17 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from sqlalchemy import select, update
 
-from . import links
+from . import i18n, links
 from .errors import BadInput
 from .extensions import db
-from .models import PENDING, AddressSettings, Mail, utcnow
+from .models import PENDING, AddressSettings, Mail, Seat, utcnow
 from .store import new_nonce
 from .transaction import changed, transaction
 
 EACH, DIGEST = "each", "digest"
 MAIL_MODES = {EACH: "A mail for every turn", DIGEST: "One daily digest of the games waiting for me"}
-#: Languages a player may choose. Pages and mails are not translated yet: the choice is kept.
-LANGUAGES = {"en": "English", "de": "Deutsch", "fr": "Français", "es": "Español", "it": "Italiano",
-             "nl": "Nederlands"}
+#: Languages a player may choose, each named in itself.
+LANGUAGES = i18n.LANGUAGES
 #: Mail statuses of a digest player's turn mails: kept in the outbox, never sent on their own.
 HELD, DIGESTED = "held", "digested"
 #: The kinds of mail a digest holds back (everything else goes out at once).
@@ -117,16 +117,46 @@ def checked(time_zone: str, language: str, mail_mode: str) -> tuple[str, str, st
 def change(address: str, time_zone: str, language: str, mail_mode: str,
            confirm_replies: bool) -> Settings:
     """Store an address's choices. Going back from the digest to a mail per turn releases the
-    turn mails held for the digest (due now), so none is lost."""
+    turn mails held for the digest (due now), so none is lost. A new language is every one of
+    his seats' language from now on."""
     time_zone, language, mail_mode = checked(time_zone, language, mail_mode)
     with transaction():
         row = _row(address, lock=True)
+        if row.language != language:
+            db.session.execute(update(Seat).where(Seat.email == row.address).values(language=language)
+                               .execution_options(synchronize_session=False))
         row.time_zone, row.language, row.confirm_replies = time_zone, language, confirm_replies
         row.mail_mode, row.updated_at = mail_mode, utcnow()
         if mail_mode == EACH:
             _release(Mail.to_addr == row.address)
         settings = _of_row(row)
     return settings
+
+
+def seat_languages(players: list[tuple[str, str]], chosen: tuple[str | None, ...]) -> list[str]:
+    """The language of each seat of a new game: the one its creator chose, else the one its
+    address chose on its home, else English (one query for the addresses' choices)."""
+    addresses = [address for _, address in players if address]
+    own = dict(db.session.execute(select(AddressSettings.address, AddressSettings.language)
+                                  .where(AddressSettings.address.in_(addresses))).all()) if addresses else {}
+    return [(chosen[i] if i < len(chosen) and chosen[i] else None)
+            or i18n.language_or_english(own.get(address)) for i, (_, address) in enumerate(players)]
+
+
+def change_seat_language(game_id: str, seat: int, language: str) -> str:
+    """The language one seat's pages and mails speak from now on (his other games keep theirs)."""
+    if language not in LANGUAGES:
+        raise BadInput(f"{language[:20]!r} is not a language offered here.")
+    with transaction():
+        db.session.execute(update(Seat).where(Seat.game_id == game_id, Seat.seat == seat)
+                           .values(language=language).execution_options(synchronize_session=False))
+    return language
+
+
+def language_of(address: str) -> str:
+    """The language of mail to an address about no one game (its links, its home)."""
+    row = db.session.get(AddressSettings, address.strip().lower())
+    return i18n.language_or_english(row.language if row is not None else None)
 
 
 def release_stale() -> int:

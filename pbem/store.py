@@ -210,10 +210,11 @@ def owed_seats(engine: Engine, state) -> list[int]:
 def create_game(engine: Engine, players: list[tuple[str, str]], options: dict | None = None,
                 first: int | None = None, seed: int | None = None,
                 time_limit_days: int | None = None, game_id: str | None = None,
-                bots: list[str | None] | None = None, takeover: str = "normal") -> Loaded:
+                bots: list[str | None] | None = None, takeover: str = "normal",
+                languages: list[str] | None = None) -> Loaded:
     """Add a new game, its seats and their first seat links to the session (not committed).
     `bots[i]`: the level of the computer that plays seat i (None: a person, at players[i]'s
-    address)."""
+    address). `languages[i]`: the language seat i reads (English when not given)."""
     options = engine.normalize_options(options)
     if seed is None:
         seed = secrets.randbits(SEED_BITS)
@@ -222,7 +223,9 @@ def create_game(engine: Engine, players: list[tuple[str, str]], options: dict | 
                seats=len(players), time_limit_days=time_limit_days,
                owed=owed_seats(engine, state), takeover=takeover)
     levels = list(bots or []) + [None] * (len(players) - len(bots or []))
-    seats = [Seat(game_id=row.id, seat=i, name=name, email="" if levels[i] else email, bot=levels[i])
+    spoken = list(languages or []) + ["en"] * (len(players) - len(languages or []))
+    seats = [Seat(game_id=row.id, seat=i, name=name, email="" if levels[i] else email, bot=levels[i],
+                  language=spoken[i])
              for i, (name, email) in enumerate(players)]
     db.session.add(row)
     db.session.flush()

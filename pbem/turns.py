@@ -29,7 +29,7 @@ from flask import current_app
 from sqlalchemy import delete, func, select, update
 
 from . import bots as computer
-from . import clocks, deadlines, games, limits, messages, store, vacation
+from . import clocks, deadlines, games, i18n, limits, messages, settings, store, vacation
 from .errors import AlreadySubmitted, BadInput, NotFound, ServerError
 from .extensions import db
 from .games.base import RESIGNED, TIMED_OUT, Engine
@@ -90,6 +90,9 @@ class Spec:
     bots: tuple[str | None, ...] = ()       # seat by seat: a computer's level, None: a person
     takeover: str = DEFAULT_TAKEOVER        # the computer that takes a leaving player's seat
     bank: tuple[int, int, int] | None = None   # a time bank's start, increment, cap (days)
+    # Seat by seat: the language of its pages and mails; None: the address's own choice
+    # (its home), else English.
+    languages: tuple[str | None, ...] = ()
 
     @property
     def clock(self) -> clocks.Choice:
@@ -113,14 +116,15 @@ class Spec:
         return {"players": [list(p) for p in self.players], "options": self.options,
                 "first": self.first, "time_limit_days": self.time_limit_days,
                 "bots": list(self.bots), "takeover": self.takeover,
-                "bank": list(self.bank) if self.bank else None}
+                "bank": list(self.bank) if self.bank else None, "languages": list(self.languages)}
 
     @classmethod
     def from_json(cls, kind: str, data: dict) -> Spec:
         return cls(kind, [tuple(p) for p in data["players"]], dict(data["options"]),
                    data.get("first"), data.get("time_limit_days"), None,
                    tuple(data.get("bots") or ()), data.get("takeover") or DEFAULT_TAKEOVER,
-                   tuple(data["bank"]) if data.get("bank") else None)
+                   tuple(data["bank"]) if data.get("bank") else None,
+                   tuple(data.get("languages") or ()))
 
 
 def bot_name(level: str, taken: list[str]) -> str:
@@ -137,6 +141,14 @@ def _level(level: str, what: str) -> str:
     except computer.UnknownLevel:
         raise BadInput(f"{what}: {level[:40]!r} is not a computer level; levels are "
                        f"{', '.join(computer.LEVELS)}.") from None
+
+
+def _language(language: str, what: str) -> str:
+    code = language.strip().lower()
+    if code not in i18n.LANGUAGES:
+        raise BadInput(f"{what}: {language[:20]!r} is not a language offered here; languages are "
+                       f"{', '.join(i18n.LANGUAGES)}.")
+    return code
 
 
 def checked(spec: Spec) -> Spec:
@@ -159,8 +171,10 @@ def checked(spec: Spec) -> Spec:
     if spec.bank and spec.time_limit_days:
         raise BadInput("A game has one clock: a time per move or a time bank, not both.")
     clock = spec.clock   # checked: BadInput naming the figures
+    languages = tuple(_language(language, f"Player {i + 1}") if language else None
+                      for i, language in enumerate(spec.languages[:len(spec.players)]))
     spec = Spec(spec.kind, players, spec.options, spec.first, clock.time_limit_days, spec.seed,
-                levels, takeover, clock.bank)
+                levels, takeover, clock.bank, languages)
     engine = spec.engine()
     try:   # the engine says what it refuses: options, seats, who starts
         options = engine.normalize_options(spec.options)
@@ -168,7 +182,7 @@ def checked(spec: Spec) -> Spec:
     except GameError as error:
         raise BadInput(str(error)) from None
     return Spec(spec.kind, spec.players, options, spec.first, spec.time_limit_days, spec.seed,
-                levels, takeover, spec.bank)
+                levels, takeover, spec.bank, spec.languages)
 
 
 def create_game(spec: Spec) -> store.Loaded:
@@ -182,7 +196,8 @@ def create_game(spec: Spec) -> store.Loaded:
 def _create(spec: Spec, game_id: str | None = None) -> store.Loaded:
     loaded = store.create_game(spec.engine(), spec.players, spec.options, spec.first, spec.seed,
                                time_limit_days=spec.time_limit_days, game_id=game_id,
-                               bots=list(spec.bots), takeover=spec.takeover)
+                               bots=list(spec.bots), takeover=spec.takeover,
+                               languages=settings.seat_languages(spec.players, spec.languages))
     clocks.save(loaded.id, spec.clock)
     notify.game_created(loaded)
     return loaded

@@ -8,11 +8,13 @@ sentence a player understands; `str(error)` prefixes it with the step.
 
 from __future__ import annotations
 
+from .phrases import Phrase, phrase
+
 
 class GameError(ValueError):
     """Base of every error an engine raises on bad input."""
 
-    def __init__(self, message: str, step: int | None = None, text: str | None = None):
+    def __init__(self, message: str | Phrase, step: int | None = None, text: str | None = None):
         super().__init__(message)
         self.message = message
         self.step = step
@@ -29,8 +31,18 @@ class GameError(ValueError):
             return f"step {self.step} ({self.text}): {self.message}"
         return f"step {self.step}: {self.message}"
 
+    def said(self) -> str:
+        """The error as `str(error)` says it, as a phrase a server says in its reader's
+        language (the message is a phrase when the engine made it one)."""
+        if self.step is None:
+            return self.message
+        if self.text:
+            return phrase("step {step} ({text}): {message}", step=self.step, text=self.text,
+                          message=self.message)
+        return phrase("step {step}: {message}", step=self.step, message=self.message)
+
     def to_json(self) -> dict[str, str | int | None]:
-        return {"error": str(self), "step": self.step}
+        return {"error": self.said(), "step": self.step}
 
 
 class NotationError(GameError):

@@ -18,11 +18,12 @@ from email.message import EmailMessage
 from email.utils import formataddr, formatdate, parseaddr
 
 from flask import current_app, render_template
+from sqlalchemy import select
 
-from .. import links, settings
+from .. import i18n, links, settings
 from ..config import mail_domain
 from ..extensions import db
-from ..models import Mail
+from ..models import Mail, Seat
 
 # Control characters, C1 controls too: "\x85" and the like break lines for str.splitlines(),
 # and the email package refuses header values that do. Lone surrogates (from JSON "\ud800")
@@ -85,9 +86,11 @@ def _new_message_id(game_id: str | None, seat: int | None) -> str:
 def queue(kind: str, to_name: str, to_addr: str, subject: str, context: dict, *,
           game_id: str | None = None, seat: int | None = None, from_name: str = "pbem",
           root: bool = False, reply_to: str | None = None, in_reply_to: str | None = None,
-          status: str | None = None) -> Mail:
+          status: str | None = None, language: str | None = None) -> Mail:
     """Render `mail/<kind>.txt|.html` and add the mail to the session (not committed); its
     status is the address's (`settings.initial_status`) unless the caller has read it already.
+    It speaks `language`, else the seat's (a mail about a game), else the address's; its
+    subject and every phrase in `context` are said in it.
 
     A mail about a game joins the seat's thread (the invitation is its root)
     unless it answers a given message (`in_reply_to`).
@@ -101,18 +104,29 @@ def queue(kind: str, to_name: str, to_addr: str, subject: str, context: dict, *,
             in_reply_to = thread_root(game_id, seat)
     context["unsubscribe_url"] = unsubscribe_url(to_addr)
     context.setdefault("home_url", settings.home_url(to_addr))   # every game of this address
-    html = render_template(f"mail/{kind}.html", **context)
-    footer = render_template("mail/_footer.html", **context)
-    html = html.replace("</body>", footer + "</body>", 1) if "</body>" in html else html + footer
+    with i18n.speaking(language or _language(to_addr, game_id, seat)):
+        html = render_template(f"mail/{kind}.html", **context)
+        footer = render_template("mail/_footer.html", **context)
+        html = html.replace("</body>", footer + "</body>", 1) if "</body>" in html else html + footer
+        text = fold(render_template(f"mail/{kind}.txt", **context).rstrip("\n") + "\n"
+                    + render_template("mail/_footer.txt", **context))
+        subject, from_name = i18n.say(subject), i18n.say(from_name)
     mail = Mail(kind=kind, game_id=game_id, seat=seat, to_name=clean(to_name),
                 to_addr=to_addr.strip(), from_name=clean(from_name, FROM_LIMIT),
-                subject=clean(subject, 300),
-                text=fold(render_template(f"mail/{kind}.txt", **context).rstrip("\n") + "\n"
-                          + render_template("mail/_footer.txt", **context)),
+                subject=clean(subject, 300), text=text,
                 html=html, message_id=message_id, in_reply_to=in_reply_to, reply_to=reply_to,
                 status=status or settings.initial_status(kind, to_addr))   # held for a digest?
     db.session.add(mail)
     return mail
+
+
+def _language(to_addr: str, game_id: str | None, seat: int | None) -> str:
+    if game_id is not None and seat is not None:
+        spoken = db.session.execute(select(Seat.language).where(Seat.game_id == game_id,
+                                                               Seat.seat == seat)).scalar()
+        if spoken:
+            return spoken
+    return settings.language_of(to_addr)
 
 
 # Headers set raw (From, To) go out exactly as written here: the email package must not refold them.

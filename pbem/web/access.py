@@ -10,7 +10,7 @@ from functools import cached_property
 from flask import request
 from sqlalchemy import text
 
-from .. import links, seatview, store, vacation
+from .. import i18n, links, seatview, store, vacation
 from ..errors import BadInput, LinkReplaced, LinkTampered
 from ..extensions import db
 from ..games.errors import GameError
@@ -30,6 +30,7 @@ _FACTS = text(
     "        ORDER BY id DESC LIMIT 1),"
     "       (SELECT count(*) FROM mails WHERE game_id = :game AND status IN (:failed, :suppressed)),"
     "       (SELECT bot FROM seats WHERE game_id = :game AND seat = :seat),"
+    "       (SELECT language FROM seats WHERE game_id = :game AND seat = :seat),"
     "       (SELECT count(*) FROM takeovers WHERE game_id = :game),"
     "       (SELECT count(*) FROM clocks WHERE game_id = :game),"
     "       (SELECT count(*) FROM messages WHERE game_id = :game AND hidden_at IS NULL),"
@@ -43,6 +44,7 @@ class SeatFacts:
     nonce: str | None      # the seat's live seat-link nonce
     undelivered: int       # the game's mails that will not arrive
     bot: str | None        # the level of the computer that plays the seat now
+    language: str | None   # the language the seat reads (None: a seat the game does not have)
     takeovers: int         # the game's seats taken over by a computer
     # Counts that spare the seat view a query each when they are 0 (the usual page):
     banked: int            # the game's time bank (0 or 1)
@@ -69,7 +71,9 @@ class Access:
         row = db.session.execute(_FACTS, {"game": self.loaded.id, "seat": self.seat,
                                           "failed": FAILED, "suppressed": SUPPRESSED,
                                           "since": vacation.year_ago(utcnow())}).one()
-        return SeatFacts(*row)
+        facts = SeatFacts(*row)
+        i18n.use(facts.language)   # the seat's pages speak its language, whatever the browser's
+        return facts
 
     @cached_property
     def seat_view(self) -> SeatView:
@@ -105,7 +109,7 @@ def open_turn(token: str, list_steps: bool = True) -> Access:
     loaded = load_seat(link)
     access = Access(link, loaded, link.mark == loaded.seq and loaded.decision_of(link.seat) is not None,
                     list_steps)
-    if access.live and access.facts.bot:   # a computer took the seat over: its links act no more
+    if access.facts.bot and access.live:   # a computer took the seat over: its links act no more
         access.live = False
     return access
 

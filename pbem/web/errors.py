@@ -10,6 +10,7 @@ from werkzeug.exceptions import HTTPException
 
 from ..errors import LinkExpired, LinkReplaced, LinkTampered, NotFound, ServerError
 from ..games.errors import GameError
+from ..games.phrases import phrase
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +54,7 @@ def init_app(app) -> None:
 
     @app.errorhandler(GameError)
     def game_error(error: GameError):
-        return respond(422, "Not possible", str(error), json={"step": error.step})
+        return respond(422, phrase("Not possible"), error.said(), json={"step": error.step})
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 
-from .. import bots, clocks, games, links, turns
+from .. import bots, clocks, games, i18n, links, turns
 from ..errors import BadInput, LinkTampered
 from ..people import email_address, player_name
 from ..small import small_int
@@ -133,7 +133,15 @@ def spec_from(form) -> turns.Spec:
     clock = _clock(form)
     return turns.Spec(engine.name, players, options, _first(form, len(players)),
                       clock.time_limit_days, None, levels,
-                      field(form, "takeover", turns.DEFAULT_TAKEOVER).lower(), clock.bank)
+                      field(form, "takeover", turns.DEFAULT_TAKEOVER).lower(), clock.bank,
+                      _languages(form, len(players)))
+
+
+def _languages(form, seats: int) -> tuple[str | None, ...]:
+    """Seat by seat, the language chosen for it (`lang0`, `lang1`...); the creator's is his
+    browser's unless chosen, the others' their own choice (their home), else English."""
+    chosen = tuple(field(form, f"lang{i}") or None for i in range(seats))
+    return (chosen[0] or i18n.browser_language(),) + chosen[1:] if chosen else ()
 
 
 def _form():

@@ -4,6 +4,7 @@
     POST /s/<token>/notes      replace the seat's private notes: {"notes": "..."}
     POST /s/<token>/vacation   go on vacation for N days ({"days": N}), or come back
                                ({"end": true}; the form's action=end)
+    POST /s/<token>/language   the language this seat's pages and mails speak: {"language": "de"}
 
 Forms answer by going back to the seat's page (post/redirect/get; the page's anchor);
 JSON answers with the seat's view. What each does is its service's: `pbem.messages`,
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify, redirect, request
 
-from .. import messages, notes, small, store, vacation
+from .. import messages, notes, settings, small, store, vacation
 from ..errors import BadInput
 from .access import Access, open_seat
 from .errors import wants_json
@@ -71,3 +72,10 @@ def go_away(token: str):
             raise BadInput(f"days={str(raw)[:20]!r}: a vacation is a number of whole days.")
         vacation.start(address, days)
     return _back(access, "vacation")
+
+
+@bp.post("/s/<token>/language")
+def choose_language(token: str):
+    access = open_seat(token)
+    settings.change_seat_language(access.loaded.id, access.seat, _field("language"))
+    return _back(access, "language")

@@ -1,0 +1,173 @@
+"""Every word in the reader's language: English, German or Czech.
+
+- Catalogues: `pbem/locale/<language>/<area>.po` (one file per part of the server: pages,
+  mails, each engine...), English being the message ids themselves. At start they are
+  compiled, in memory, into one catalogue per language (`catalogues`); fuzzy and empty
+  entries are left out, so an untranslated sentence is read in English, never blank.
+  `pybabel extract -F babel.cfg -o pbem/locale/messages.pot .` lists what is marked.
+- Templates say `{{ _("...") }}` and `{% trans %}`; Python code in the server uses
+  `flask_babel.gettext` where it renders at once, and `phrase()` (pbem/games/phrases.py)
+  where the sentence is said later, in a mail or a page: the engines' sentences are phrases.
+  A phrase printed in a template, returned as JSON or put in a mail is said in the language
+  of the moment (`say`), without anyone asking: Jinja's `finalize` and the JSON provider do it.
+- The language of the moment: a seat's language on its links' pages (`use`), the visitor's
+  browser (`Accept-Language`) elsewhere; a mail, its recipient's (`speaking`).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import lru_cache
+from io import BytesIO
+from pathlib import Path
+from typing import Any
+
+from babel import Locale
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
+from babel.support import NullTranslations, Translations
+from flask import g, has_request_context, request
+from flask_babel import Babel, Domain, force_locale, get_locale, refresh  # type: ignore[import-untyped]
+
+from .games.phrases import Phrase
+from .games.phrases import say as _say_phrase
+
+log = logging.getLogger(__name__)
+
+ENGLISH = "en"
+#: The languages pbem speaks, each named in itself.
+LANGUAGES = {"en": "English", "de": "Deutsch", "cs": "Čeština"}
+LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+
+
+# -- catalogues ----------------------------------------------------------------------------
+
+def catalogue_files(language: str) -> list[Path]:
+    return sorted((LOCALE_DIR / language).glob("*.po"))
+
+
+def read_catalogue(language: str) -> Catalog:
+    """Every area's entries of one language in one catalogue (fuzzy ones kept, marked)."""
+    merged = Catalog(locale=language, domain="messages")
+    for path in catalogue_files(language):
+        with path.open("rb") as f:
+            area = read_po(f, locale=language)
+        for message in area:
+            if message.id:
+                merged[message.id] = message
+    return merged
+
+
+@lru_cache(maxsize=8)
+def _compiled(language: str, stamp: tuple) -> Translations:
+    buffer = BytesIO()
+    write_mo(buffer, read_catalogue(language), use_fuzzy=False)
+    buffer.seek(0)
+    return Translations(buffer, domain="messages")
+
+
+def catalogue(language: str) -> NullTranslations:
+    """The compiled catalogue of a language (English: none, the ids are English), compiled
+    again when a .po file changed (a process compiles each language once)."""
+    if language == ENGLISH or language not in LANGUAGES:
+        return NullTranslations()
+    files = catalogue_files(language)
+    stamp = tuple((p.name, p.stat().st_mtime_ns) for p in files)
+    return _compiled(language, stamp)
+
+
+class _Catalogues(Domain):
+    """Flask-Babel's domain reading our merged, in-memory catalogues instead of .mo files."""
+
+    def get_translations(self):
+        locale = get_locale()
+        return catalogue(locale.language if locale is not None else ENGLISH)
+
+
+class _Babel(Babel):
+    @property
+    def domain_instance(self):
+        return _CATALOGUES
+
+
+_CATALOGUES = _Catalogues()
+
+
+# -- the language of the moment ------------------------------------------------------------
+
+def language_or_english(language: str | None) -> str:
+    return language if language in LANGUAGES else ENGLISH
+
+
+def browser_language() -> str:
+    """The visitor's best language by his browser's Accept-Language (English if none fits)."""
+    if not has_request_context():
+        return ENGLISH
+    return request.accept_languages.best_match(list(LANGUAGES), default=ENGLISH)
+
+
+def _selected() -> str:
+    return getattr(g, "pbem_language", None) or browser_language()
+
+
+def use(language: str | None) -> None:
+    """This request speaks `language` (a seat's), whatever the browser prefers."""
+    g.pbem_language = language_or_english(language)
+    refresh()
+
+
+def current() -> str:
+    locale = get_locale()
+    return locale.language if locale is not None else ENGLISH
+
+
+@contextmanager
+def speaking(language: str | None) -> Iterator[None]:
+    """Everything said inside (a mail to someone) in `language`."""
+    with force_locale(language_or_english(language)):
+        yield
+
+
+# -- saying phrases ------------------------------------------------------------------------
+
+def _number(value: Any) -> str:
+    return format_decimal(value, locale=current())
+
+
+def say(value: Any) -> Any:
+    """A phrase in the language of the moment; anything else unchanged."""
+    if not isinstance(value, Phrase):
+        return value
+    if current() == ENGLISH:
+        return str.__str__(value)
+    translations = catalogue(current())
+    return _say_phrase(value, translations.gettext, translations.ngettext, _number)
+
+
+def say_all(value: Any) -> Any:
+    """Every phrase inside dicts, lists and tuples said (for JSON)."""
+    if isinstance(value, Phrase):
+        return say(value)
+    if isinstance(value, dict):
+        return {k: say_all(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [say_all(v) for v in value]
+    return value
+
+
+def locale_name(language: str) -> str:
+    return Locale.parse(language).get_display_name(language) or language
+
+
+def init_app(app) -> None:
+    babel = _Babel()
+    babel.init_app(app, locale_selector=_selected)
+    # Jinja says every phrase it prints: an engine's sentence needs no filter in a template.
+    app.jinja_env.finalize = say
+    app.add_template_filter(say, "say")
+    app.add_template_global(LANGUAGES, "LANGUAGES")
+    app.add_template_global(current, "current_language")

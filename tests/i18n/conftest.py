@@ -1,0 +1,152 @@
+"""What the acceptance tests of issue 18 share: the words a German or Czech reader must not
+find, the text a reader sees of a page or a mail, and games played through the turn service.
+
+A page's visible text is its text outside `<code>`, `<pre>`, `<kbd>`, `<samp>`, `<textarea>`,
+`<script>` and `<style>` (the notation stays English, and so do links), plus what a browser
+shows or reads out of its attributes (`title`, `alt`, `placeholder`, `aria-label`, a button's
+`value`). A mail's text part is read without its links.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from html import unescape
+from html.parser import HTMLParser
+
+#: English words of today's pages and mails that no German or Czech page may show, matched
+#: as whole words whatever their case. Left out: words German or Czech write the same way
+#: ("die", "also", "will", "was", "hat", "hand", "link", "mail", "home", "start", "computer",
+#: Czech "a", "to", "no", "na", "do", "by", "on"), and the notation's keywords (move, settle,
+#: build, migrate, destroy, rob, emigrate, switch, jump, halve, discard, pass, mine, theirs,
+#: pick, place), which stay English in every language.
+ENGLISH = frozenset("""
+    your you yours the and of with from for this that these those there their they them
+    is are been has have had not must can cannot which when what who whom here than
+    turn turns game games player players opponent opponents submit submitted deadline
+    waiting wait step steps preview wins win won lost draw territory territories temple
+    temples card cards tribe tribes column columns row rows level levels points score
+    scores assyrians hittites medes persians sumerians farmers priests merchants nobles
+    officials city cities river ziggurat ziggurats tokens cube cubes tower bumps hollows
+    resign resigned yes next last left settled moved built placed over record hello
+    invited reminder vacation digest unsubscribe decline declined confirm anyone nobody
+    everyone days hours minutes today already please
+""".split())
+
+#: What may stand in a translated page though English: game titles and player names.
+NAMES = ("Babel Tower", "Babel", "Babylonia", "pbem")
+
+WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
+URL = re.compile(r"https?://\S+")
+HIDDEN = {"code", "pre", "kbd", "samp", "textarea", "script", "style"}
+SHOWN_ATTRIBUTES = ("title", "alt", "placeholder", "aria-label")
+
+
+class _Visible(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.hidden = 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag in HIDDEN:
+            self.hidden += 1
+        attributes = dict(attrs)
+        if not self.hidden:
+            self.parts.extend(attributes[a] for a in SHOWN_ATTRIBUTES if attributes.get(a))
+            if tag == "input" and attributes.get("type") in ("submit", "button") and attributes.get("value"):
+                self.parts.append(attributes["value"])
+        self.parts.append(" ")
+
+    def handle_startendtag(self, tag, attrs):
+        self.handle_starttag(tag, attrs)
+        if tag in HIDDEN:
+            self.hidden -= 1
+
+    def handle_endtag(self, tag):
+        if tag in HIDDEN and self.hidden:
+            self.hidden -= 1
+        self.parts.append(" ")
+
+    def handle_data(self, data):
+        if not self.hidden:
+            self.parts.append(data)
+
+
+def visible(html: str) -> str:
+    """The words a reader sees of an HTML page or mail part (see the module's docstring)."""
+    parser = _Visible()
+    parser.feed(html)
+    parser.close()
+    return " ".join(" ".join(parser.parts).split())
+
+
+def plain(text: str) -> str:
+    """A text mail as read: its links left out."""
+    return " ".join(URL.sub(" ", unescape(text)).split())
+
+
+def english_in(text: str, names: tuple[str, ...] = ()) -> list[tuple[str, str]]:
+    """The English words of `text` (whole words, any case), each with some context; `names`
+    (the players') and the games' titles are not words."""
+    for name in sorted((*NAMES, *names), key=len, reverse=True):
+        text = text.replace(name, " ")
+    found = []
+    for match in WORD.finditer(text):
+        if match.group().lower() in ENGLISH:
+            start, end = max(0, match.start() - 40), match.end() + 40
+            found.append((match.group(), "…" + text[start:end] + "…"))
+    return found
+
+
+@dataclass
+class Read:
+    """One page or mail as read: where it came from and its visible text."""
+    where: str
+    text: str
+
+
+def report(reads: list[Read], names: tuple[str, ...] = ()) -> str:
+    """The pages and mails with English words, each with the words and their context; ""
+    when none has any."""
+    lines = []
+    for read in reads:
+        found = english_in(read.text, names)
+        if found:
+            words = sorted({w.lower() for w, _ in found})
+            lines.append(f"{read.where}: {len(found)} English words: {', '.join(words)}")
+            seen = set()
+            for word, context in found:
+                if word.lower() not in seen:
+                    seen.add(word.lower())
+                    lines.append(f"    {word!r}: {context}")
+    return "\n".join(lines)
+
+
+# -- games played through the turn service --------------------------------------------------
+
+def play(app, game: str, seed: int, decisions: int | None = None) -> int:
+    """Random legal decisions through the turn service (as the operator: no rate limits), to
+    the end of the game or for `decisions`; how many were made."""
+    from pbem import store, turns
+    from pbem.games.rng import Rng
+    rng, made = Rng(seed), 0
+    while decisions is None or made < decisions:
+        with app.app_context():
+            loaded = store.load(game)
+            if loaded.over:
+                return made
+            seat = loaded.engine.to_act(loaded.state)[0].seat
+            text = loaded.engine.random_submission(loaded.state, seat, rng)
+            turns.submit(game, seat, loaded.seq, text, turns.Origin(turns.OPERATOR))
+        made += 1
+    return made
+
+
+def speak(app, addresses, language: str, confirm_replies: bool = True) -> None:
+    """Each address chose `language` on its home (its new seats speak it), a mail per turn."""
+    from pbem import settings
+    with app.app_context():
+        for address in addresses:
+            settings.change(address, "Europe/Berlin" if language == "de" else "Europe/Prague",
+                            language, settings.EACH, confirm_replies)

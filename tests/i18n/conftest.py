@@ -107,20 +107,31 @@ class Read:
 
 
 def report(reads: list[Read], names: tuple[str, ...] = ()) -> str:
-    """The pages and mails with English words, each with the words and their context; ""
-    when none has any."""
-    lines = []
+    """The pages and mails with English words, each with the words and their context (one
+    entry for pages and mails that read alike, saying how many), after a count of the pages
+    and mails each word was found in; "" when none has any."""
+    alike: dict[str, list[Read]] = {}
     for read in reads:
-        found = english_in(read.text, names)
-        if found:
-            words = sorted({w.lower() for w, _ in found})
-            lines.append(f"{read.where}: {len(found)} English words: {', '.join(words)}")
-            seen = set()
-            for word, context in found:
-                if word.lower() not in seen:
-                    seen.add(word.lower())
-                    lines.append(f"    {word!r}: {context}")
-    return "\n".join(lines)
+        alike.setdefault(read.text, []).append(read)
+    lines, counts = [], {}
+    for text, same in alike.items():
+        found = english_in(text, names)
+        if not found:
+            continue
+        words = sorted({w.lower() for w, _ in found})
+        for word in words:
+            counts[word] = counts.get(word, 0) + len(same)
+        more = f" (and {len(same) - 1} more alike)" if len(same) > 1 else ""
+        lines.append(f"{same[0].where}{more}: {len(found)} English words: {', '.join(words)}")
+        seen = set()
+        for word, context in found:
+            if word.lower() not in seen:
+                seen.add(word.lower())
+                lines.append(f"    {word!r}: {context}")
+    if not lines:
+        return ""
+    summary = ", ".join(f"{w} {n}" for w, n in sorted(counts.items(), key=lambda c: (-c[1], c[0])))
+    return f"words (in how many pages or mails): {summary}\n" + "\n".join(lines)
 
 
 # -- games played through the turn service --------------------------------------------------

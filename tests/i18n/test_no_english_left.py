@@ -1,0 +1,266 @@
+"""No English left (issue 18): every page and every kind of mail of played games of Babel, Babel
+Tower and Babylonia (for two and for three), read in German and in Czech, holds none of the
+English words of today's pages (tests/i18n/conftest.py: ENGLISH), matched as whole words.
+
+Every address chose the language on its home before its games were made, so its seats, its
+mails and the pages of its links speak it; the other pages are asked for with the browser's
+Accept-Language. Pages are every link the mails hold (a GET acts on nothing), and the pages
+only a form reaches: the start page and its answers, a step's preview, the confirmation, a
+refused step, the resign page, a broken, an expired and an unknown link.
+
+A failure lists each page or mail (its kind, game and subject, or its path and title), the
+English words found in it and their context.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from pbem_web import reply_to
+
+from .conftest import Read, english_in, plain, play, report, speak, visible
+
+ROOT = Path(__file__).resolve().parents[2]
+NAMES = ("Anna", "Bob", "Carl")
+EMAILS = ("anna@example.org", "bob@example.org", "carl@example.org")
+LANGUAGES = ("de", "cs")
+PATH = re.compile(r"http://pbem\.test(/[a-z]/[A-Za-z0-9_.\-]+|/games/[A-Za-z0-9_\-]+/record)")
+TITLE = re.compile(r"<title>(.*?)</title>", re.S)
+#: Mails that are not a player's: the operator's sign-in (his /admin pages stay English).
+OPERATORS = {"sign_in"}
+
+
+# -- games of every kind, played ---------------------------------------------------------------
+
+def new_game(app, kind: str, players: int, options=None, first: int | None = 0) -> str:
+    from pbem import turns
+    with app.app_context():
+        spec = turns.Spec(kind, list(zip(NAMES[:players], EMAILS[:players])), options or {}, first)
+        return turns.create_game(spec).id
+
+
+def outbox(app) -> list:
+    from sqlalchemy import select
+
+    from pbem.extensions import db
+    from pbem.models import Mail
+    with app.app_context():
+        rows = db.session.scalars(select(Mail).order_by(Mail.id)).all()
+        db.session.expunge_all()
+        return rows
+
+
+def kind_of(app, game: str | None) -> str:
+    if game is None:
+        return "no game"
+    from pbem import store
+    with app.app_context():
+        return store.load(game).row.kind
+
+
+def mailed_in(app, row, steps: str):
+    """A reply to an outbox mail as a mail client writes it, ingested the real way."""
+    from pbem.inbound.ingest import ingest_bytes
+    from pbem.mail.compose import to_message
+    with app.app_context():
+        raw = reply_to(to_message(row), steps, dict(zip(EMAILS, NAMES)))
+        return ingest_bytes(raw)
+
+
+def newest_turn_mail(app, game: str, address: str):
+    return [m for m in outbox(app) if m.game_id == game and m.to_addr == address and m.reply_to][-1]
+
+
+def owed(app, game: str):
+    from pbem import store
+    with app.app_context():
+        loaded = store.load(game)
+        assert loaded.events is not None
+        return loaded, loaded.engine.to_act(loaded.state)[0]
+
+
+def every_kind_of_game(app, client) -> dict[str, str]:
+    """Games of every kind and in every state, and every kind of mail their players get."""
+    from pbem import digest, home, rematch, settings, store, turns, vacation
+    from pbem.extensions import db
+    from pbem.mail import notify
+    from pbem_web import create_by_form
+    games = {"proposed": create_by_form(client, names=NAMES[:2], emails=EMAILS[:2])}
+    games["babel"] = new_game(app, "babel", 2, {"sumerians": "top-run"})
+    assert play(app, games["babel"], 1) > 10
+    games["babel-tower"] = new_game(app, "babel-tower", 2, {"draft": "pick"})
+    play(app, games["babel-tower"], 2)
+    games["babylonia-3"] = new_game(app, "babylonia", 3)
+    play(app, games["babylonia-3"], 3)
+    games["babylonia-2"] = new_game(app, "babylonia", 2)
+    play(app, games["babylonia-2"], 8)
+    games["left"] = new_game(app, "babylonia", 3, first=0)      # a player leaves: a computer
+    play(app, games["left"], 4, decisions=2)
+    with app.app_context():
+        turns.resign(games["left"], 2)
+    games["babylonia-running"] = new_game(app, "babylonia", 3, first=1)
+    play(app, games["babylonia-running"], 5, decisions=4)
+    games["tower-running"] = new_game(app, "babel-tower", 2, {"draft": "pick"})
+    play(app, games["tower-running"], 9, decisions=3)
+    games["waiting"] = waiting = new_game(app, "babel", 2, {"sumerians": "top-run"})
+    play(app, waiting, 6, decisions=3)
+
+    # Moves mailed in: an illegal one, a legal one (confirmed), and one to an answered mail.
+    loaded, decision = owed(app, waiting)
+    address = EMAILS[decision.seat]
+    mail = newest_turn_mail(app, waiting, address)
+    held = loaded.state.players[decision.seat].hand_letters()
+    missing = [t for t in "AHMPS" if t not in held]
+    mailed_in(app, mail, f"move {missing[0]}" if missing else "settle " + " ".join("A" * 9))
+    from pbem.games.rng import Rng
+    mailed_in(app, mail, loaded.engine.random_submission(loaded.state, decision.seat, Rng(3)))
+    mailed_in(app, mail, "pass")                                  # stale: already answered
+
+    now = datetime.now(UTC)
+    with app.app_context():
+        loaded = store.load(waiting)
+        notify.current_links(loaded, 0)
+        notify.links_replaced(loaded, 0)
+        notify.replace_links(loaded, 0, "http://pbem.test/r/" + "x" * 90)
+        notify.unreachable(loaded, 1)
+        notify.vacation_started(loaded, 0, vacation.Away(now, now + timedelta(days=2), True), 3)
+        listed = home.build(EMAILS[0])
+        entries = [home.links_entry(e) for e in listed.yours + listed.others]
+        notify.seat_links(EMAILS[0], entries, settings.home_url(EMAILS[0]), listed.games[0].name)
+        db.session.commit()
+        home.replace_home(EMAILS[1])
+        rematch.ask(games["babel"], 0)
+        rematch.mail_home_for(games["babel"], EMAILS[1], "192.0.2.9")
+    later = (now + timedelta(days=3)).isoformat()
+    assert app.test_cli_runner().invoke(args=["remind", "--now", later]).exit_code == 0
+    with app.app_context():
+        language = settings.of(EMAILS[1]).language
+        settings.change(EMAILS[1], "Europe/Prague", language, settings.DIGEST, True)
+    play(app, waiting, 7, decisions=2)       # Bob's next turn mail is held for his digest
+    with app.app_context():
+        assert EMAILS[1] in digest.run(datetime.now(UTC))
+        db.session.commit()
+    return games
+
+
+# -- reading ------------------------------------------------------------------------------------
+
+def mails_read(app) -> list[Read]:
+    reads = []
+    for m in outbox(app):
+        if m.kind in OPERATORS:
+            continue
+        where = f"mail {m.kind} ({kind_of(app, m.game_id)}) {m.subject!r} to {m.to_addr}"
+        reads.append(Read(where + " [text]", f"{m.subject} {plain(m.text)}"))
+        reads.append(Read(where + " [html]", visible(m.html)))
+    return reads
+
+
+def page_read(response, where: str) -> Read:
+    html = response.data.decode()
+    title = TITLE.search(html)
+    said = f"{where} [{response.status_code}] {title.group(1).strip() if title else ''}"
+    return Read(said, visible(html))
+
+
+def pages_read(app, client, games: dict[str, str], language: str) -> list[Read]:
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
+    reads = [page_read(client.get("/"), "start page /")]
+    # Of each kind of link a player got in a game, his first and his newest (the pages they
+    # open in between read alike).
+    firsts: dict[tuple, tuple[str, str]] = {}
+    newest: dict[tuple, tuple[str, str]] = {}
+    for m in outbox(app):
+        if m.kind in OPERATORS:
+            continue
+        for path in PATH.findall(m.text):
+            key = (m.game_id, m.to_addr, path.split("/")[1])
+            where = f"{m.kind} mail's link ({kind_of(app, m.game_id)}, to {m.to_addr})"
+            firsts.setdefault(key, (path, where))
+            newest[key] = (path, where)
+    paths = dict(firsts.values()) | dict(newest.values())
+    for path, where in paths.items():
+        reads.append(page_read(client.get(path), f"{where} GET {path[:40]}…"))
+
+    # What only a form reaches: a turn's preview, confirmation and refusal; the resign page.
+    from pbem_web import seat_path, turn_path
+    for name in ("waiting", "babylonia-running", "tower-running"):
+        game = games[name]
+        loaded, decision = owed(app, game)
+        turn = turn_path(app, game, decision.seat)
+        steps = loaded.engine.legal_steps(loaded.state, decision.seat)
+        step = next((o.notation for o in steps if not o.ends), "")
+        reads.append(page_read(client.post(turn + "/preview", data={"steps": step}),
+                               f"preview of {step!r} ({name})"))
+        reads.append(page_read(client.post(turn, data={"steps": step, "action": "confirm"}),
+                               f"confirmation of {step!r} ({name})"))
+        reads.append(page_read(client.post(turn, data={"steps": step, "action": "add"}),
+                               f"page without JavaScript after adding {step!r} ({name})"))
+        reads.append(page_read(client.post(turn, data={"steps": "nonsense 99", "action": "submit"}),
+                               f"page refusing 'nonsense 99' ({name})"))
+        reads.append(page_read(client.get(seat_path(app, game, decision.seat) + "/resign"),
+                               f"resign page ({name})"))
+    waiting_turn = turn_path(app, games["waiting"], owed(app, games["waiting"])[1].seat)
+    loaded, decision = owed(app, games["waiting"])
+    held = loaded.state.players[decision.seat].hand_letters()
+    missing = [t for t in "AHMPS" if t not in held] or ["A"]
+    wrong = f"move {missing[0]}"
+    reads.append(page_read(client.post(waiting_turn, data={"steps": wrong, "action": "submit"}),
+                           f"Babel page refusing {wrong!r}"))
+    reads.append(page_read(client.post("/links", data={"email": EMAILS[0]}), "lost links answer"))
+    reads.append(page_read(client.get(f"/games/{games['babylonia-running']}/record"), "record"))
+    reads.append(page_read(client.get(f"/games/{games['babel']}/record?turn=3&step=1"), "record, turn 3"))
+    reads.append(page_read(client.get("/t/garbage"), "broken link /t/garbage"))
+    reads.append(page_read(client.get("/s/nothing-here"), "broken link /s/nothing-here"))
+    reads.append(page_read(client.get("/no/such/page"), "unknown page (404)"))
+    reads.append(page_read(client.get("/games/nosuchgame/record"), "record of no game (404)"))
+    app.config["LINK_MAX_AGE_DAYS"] = -1           # every link is now past its age
+    reads.append(page_read(client.get(waiting_turn), "expired turn link"))
+    app.config["LINK_MAX_AGE_DAYS"] = 90
+    return reads
+
+
+def checked(reads: list[Read], what: str, language: str) -> None:
+    found = report(reads, NAMES)
+    failing = sum(1 for read in reads if english_in(read.text, NAMES))
+    assert not found, f"English left in {failing} of {len(reads)} {language} {what}:\n{found}"
+
+
+# -- the tests ------------------------------------------------------------------------------------
+
+@pytest.fixture(params=LANGUAGES)
+def played(request, app, client):
+    speak(app, EMAILS, request.param)
+    return request.param, every_kind_of_game(app, client)
+
+
+def test_every_kind_of_mail_is_read(app, played):
+    """The games above send every kind of mail a player gets (so the tests below read them all)."""
+    kinds = {m.kind for m in outbox(app)}
+    templates = {p.stem for p in (ROOT / "templates" / "mail").glob("*.txt") if not p.stem.startswith("_")}
+    assert templates - OPERATORS <= kinds, templates - OPERATORS - kinds
+    games = {kind_of(app, m.game_id) for m in outbox(app) if m.game_id}
+    assert games == {"babel", "babel-tower", "babylonia"}
+
+
+def test_no_mail_has_english_left(app, played):
+    language, _games = played
+    checked(mails_read(app), "mails", language)
+
+
+def test_no_page_has_english_left(app, client, played):
+    language, games = played
+    checked(pages_read(app, client, games, language), "pages", language)
+
+
+def test_the_reading_finds_english_words_and_skips_notation_and_names():
+    html = ('<p title="Your turn">Du bist am Zug, <b>Anna</b>: <code>move H; settle S S</code></p>'
+            '<pre>build mine</pre><a href="/t/the-game">Spiel</a><input type="submit" value="Submit">')
+    assert visible(html) == "Your turn Du bist am Zug, Anna : Spiel Submit"
+    assert [w for w, _ in english_in(visible(html), NAMES)] == ["Your", "turn", "Submit"]
+    assert english_in("Babel Tower: Würfel im Turm", ()) == []
+    assert english_in("Zugriff, Karten, Spielerin; othello", ()) == []   # whole words only

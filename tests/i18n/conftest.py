@@ -89,6 +89,7 @@ def plain(text: str) -> str:
 def english_in(text: str, names: tuple[str, ...] = ()) -> list[tuple[str, str]]:
     """The English words of `text` (whole words, any case), each with some context; `names`
     (the players') and the games' titles are not words."""
+    text = " ".join(text.split())
     for name in sorted((*NAMES, *names), key=len, reverse=True):
         text = text.replace(name, " ")
     found = []

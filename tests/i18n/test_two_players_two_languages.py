@@ -354,4 +354,5 @@ def test_the_checks_find_english_and_the_other_language():
     assert "English sentences ['Waiting for']" in wrong and "'player'" in wrong
     [wrong] = in_language(Read("p", "Jste na tahu. Hethiter"), "cs")
     assert "de words ['hethiter']" in wrong
-    assert report([Read("x", "Dein Zug: the game")]).startswith("x: 2 English words: game, the")
+    assert report([Read("x", "Dein Zug: the game")]).splitlines()[:2] == [
+        "words (in how many pages or mails): game 1, the 1", "x: 2 English words: game, the"]

@@ -38,6 +38,8 @@ NAMES = ("Babel Tower", "Babel", "Babylonia", "pbem")
 
 WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 URL = re.compile(r"https?://\S+")
+#: Names that are no words: time zones (America/Port_of_Spain), paths, addresses.
+IDENTIFIER = re.compile(r"\S*[/_@]\S*")
 HIDDEN = {"code", "pre", "kbd", "samp", "textarea", "script", "style"}
 SHOWN_ATTRIBUTES = ("title", "alt", "placeholder", "aria-label")
 
@@ -89,7 +91,7 @@ def plain(text: str) -> str:
 def english_in(text: str, names: tuple[str, ...] = ()) -> list[tuple[str, str]]:
     """The English words of `text` (whole words, any case), each with some context; `names`
     (the players') and the games' titles are not words."""
-    text = " ".join(text.split())
+    text = " ".join(IDENTIFIER.sub(" ", text).split())
     for name in sorted((*NAMES, *names), key=len, reverse=True):
         text = text.replace(name, " ")
     found = []

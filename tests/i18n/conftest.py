@@ -18,14 +18,15 @@ from html.parser import HTMLParser
 #: as whole words whatever their case. Left out: words German or Czech write the same way
 #: ("die", "also", "will", "was", "hat", "hand", "link", "mail", "home", "start", "computer",
 #: Czech "a", "to", "no", "na", "do", "by", "on"), and the notation's keywords (move, settle,
-#: build, migrate, destroy, rob, emigrate, switch, jump, halve, discard, pass, mine, theirs,
-#: pick, place), which stay English in every language.
+#: build, migrate, destroy, rob, emigrate, switch, jump, halve, discard, pass, mine, theirs;
+#: Babel Tower's pick, place; Babylonia's farmer, priest, merchant, official, score, card,
+#: extra), which stay English in every language (a text mail shows notation unmarked).
 ENGLISH = frozenset("""
     your you yours the and of with from for this that these those there their they them
     is are been has have had not must can cannot which when what who whom here than
     turn turns game games player players opponent opponents submit submitted deadline
     waiting wait step steps preview wins win won lost draw territory territories temple
-    temples card cards tribe tribes column columns row rows level levels points score
+    temples cards tribe tribes column columns row rows level levels points
     scores assyrians hittites medes persians sumerians farmers priests merchants nobles
     officials city cities river ziggurat ziggurats tokens cube cubes tower bumps hollows
     resign resigned yes next last left settled moved built placed over record hello

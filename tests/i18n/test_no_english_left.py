@@ -187,6 +187,7 @@ def pages_read(app, client, games: dict[str, str], language: str) -> list[Read]:
         reads.append(page_read(client.get(path), f"{where} GET {path[:40]}…"))
 
     # What only a form reaches: a turn's preview, confirmation and refusal; the resign page.
+    from pbem.games.rng import Rng
     from pbem_web import seat_path, turn_path
     for name in ("waiting", "babylonia-running", "tower-running"):
         game = games[name]
@@ -196,8 +197,9 @@ def pages_read(app, client, games: dict[str, str], language: str) -> list[Read]:
         step = next((o.notation for o in steps if not o.ends), "")
         reads.append(page_read(client.post(turn + "/preview", data={"steps": step}),
                                f"preview of {step!r} ({name})"))
-        reads.append(page_read(client.post(turn, data={"steps": step, "action": "confirm"}),
-                               f"confirmation of {step!r} ({name})"))
+        whole = loaded.engine.random_submission(loaded.state, decision.seat, Rng(1))
+        reads.append(page_read(client.post(turn, data={"steps": whole, "action": "confirm"}),
+                               f"confirmation of {whole!r} ({name})"))
         reads.append(page_read(client.post(turn, data={"steps": step, "action": "add"}),
                                f"page without JavaScript after adding {step!r} ({name})"))
         reads.append(page_read(client.post(turn, data={"steps": "nonsense 99", "action": "submit"}),
@@ -235,6 +237,8 @@ def checked(reads: list[Read], what: str, language: str) -> None:
 @pytest.fixture(params=LANGUAGES)
 def played(request, app, client):
     speak(app, EMAILS, request.param)
+    # The creator's browser speaks it too: the start page's game gets its seats' language.
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = request.param
     return request.param, every_kind_of_game(app, client)
 
 

@@ -21,12 +21,6 @@ CARD_WORDS = {
     9: phrase("free river hexes join your chains"),
 }
 
-#: A token of each kind, with its article ("a farmer"): a phrase of its own per kind, so
-#: that each language gives it its own gender and case where a sentence holds it.
-A_TOKEN = {"F": phrase("a farmer"), "P": phrase("a priest"), "M": phrase("a merchant"),
-           "O": phrase("an official")}
-
-
 def tile_name(tile: str) -> Phrase:
     """A location tile as the engine names it ("city MP", "field 5", "field cities"): the
     letters and the value are notation, the word is translated."""
@@ -40,8 +34,8 @@ def tile_name(tile: str) -> Phrase:
 
 def listing(items: list[str]) -> str:
     """`a`, `a and b`, `a, b and c`: a list in words, each item said in its language."""
-    if len(items) == 1:
-        return items[0]
+    if len(items) <= 1:
+        return "".join(items)
     return phrase("{items} and {last}", items=commas(items[:-1]), last=items[-1])
 
 

@@ -35,7 +35,7 @@ def tile_name(tile: str) -> Phrase:
 def listing(items: list[str]) -> str:
     """`a`, `a and b`, `a, b and c`: a list in words, each item said in its language."""
     if len(items) <= 1:
-        return "".join(items)
+        return items[0] if items else ""
     return phrase("{items} and {last}", items=commas(items[:-1]), last=items[-1])
 
 

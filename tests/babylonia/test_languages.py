@@ -278,3 +278,31 @@ def test_a_card_owed_is_asked_in_each_language():
     assert said(ask, "cs") == 'Vyberte jednu kartu zikkuratu (odpovězte např. "card 3"):'
     one = next(line for line in cards if line.startswith("  1: "))
     assert said(one, "de") == "  1: sofort 10 Punkte" and said(one, "cs") == "  1: ihned 10 bodů"
+
+
+@pytest.mark.parametrize("language, words, english", [
+    ("de", ["Dein Ablage-Ständer:", "Zikkurat-Karten, die es zu gewinnen gibt", "Legende zum Plan",
+            "Städte auf dem Spielplan:", "sofort 10 Punkte", "Einen Bauern spielen"],
+     ["Your stand:", "Ziggurat cards to win", "Key to the map", "Play a farmer"]),
+    ("cs", ["Váš stojan:", "Karty zikkuratů k získání", "Legenda k plánu", "Města na plánu:",
+            "ihned 10 bodů", "Zahrát rolníka"],
+     ["Your stand:", "Ziggurat cards to win", "Key to the map", "Play a farmer"]),
+])
+def test_the_board_page_speaks_the_seats_language(app, client, actions, language, words, english):
+    args = ["new-game", "--game", "babylonia", "--first", "0", "--seed", "5"]
+    for name, address in (("Anna", "anna@example.org"), ("Bob", "bob@example.org")):
+        args += ["--player", f"{name} <{address}>"]
+    result = app.test_cli_runner().invoke(args=args)
+    assert result.exit_code == 0, result.output
+    links = actions.links("anna@example.org")
+    token = links["seat"].split("/")[2]
+    assert client.post(f"/s/{token}/language", data={"language": language}).status_code < 400
+    link = links["turn"]
+    html = client.get(link).data.decode()
+    for word in words:
+        assert word in html, word
+    for sentence in english:
+        assert sentence not in html, sentence
+    titles = re.findall(r"<title>(.*?)</title>", html, re.S)
+    river = "Fluss" if language == "de" else "řeka"
+    assert any(f": {river}" in t for t in titles)

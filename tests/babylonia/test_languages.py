@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from babylonia_positions import position, submit
 
+from babylonia_positions import position, submit
 from pbem import i18n
 from pbem.games.babylonia import GAME
 from pbem.games.babylonia.state import Result
@@ -86,7 +86,8 @@ RULINGS = [
     # Fields: a farmer next to another token of his; a noble only with card 6.
     (lambda: position(tiles={"f10": "field 5"}, tokens="1F g10, 0F g9"), "farmer f10\nfarmer h9",
      "step 1 (farmer f10): a farmer goes onto the field at f10 only next to another token of yours",
-     ["Acker auf f10", "neben einem anderen deiner Spielsteine"], ["pole na f10", "vedle jiného vašeho žetonu"]),
+     ["Acker auf f10", "neben einem anderen deiner Spielsteine"],
+     ["pole na f10", "vedle jiného vašeho žetonu"]),
     (lambda: position(tiles={"f10": "field 5"}, tokens="0F g10"), "farmer h9\nmerchant f10",
      "step 2 (merchant f10): a noble cannot go onto a field without card 6",
      ["ohne Karte 6", "Edler", "Acker"], ["bez karty 6", "šlechtic", "pole"]),
@@ -96,7 +97,8 @@ RULINGS = [
      ["Reihenfolge der Wertung", "score c10, score f10"], ["pořadí vyhodnocení", "score c10, score f10"]),
     (lambda: position(**BOTH), "farmer e11\nfarmer b9\nscore f10\nscore f10",
      "step 4 (score f10): f10 is already in the scoring order",
-     ["Schritt 4 (score f10)", "f10 steht schon in der Reihenfolge"], ["krok 4 (score f10)", "f10 už je v pořadí"]),
+     ["Schritt 4 (score f10)", "f10 steht schon in der Reihenfolge"],
+     ["krok 4 (score f10)", "f10 už je v pořadí"]),
     (lambda: position(**BOTH), "farmer e11\nfarmer b9\nscore i7",
      "step 3 (score i7): nothing at i7 became surrounded this turn",
      ["auf i7 wurde in diesem Zug nichts umschlossen"], ["na i7 nebylo v tomto tahu nic obklíčeno"]),
@@ -120,7 +122,8 @@ RULINGS = [
      ["Schritt 3 (extra)", "Zikkurat-Karte 2"], ["krok 3 (extra)", "kartu zikkuratu 2"]),
     (lambda: position(tokens=C10_ALMOST), "farmer b9\nfarmer h9\nextra\ncard 2",
      "step 3 (extra): first name your card for the ziggurat at c10",
-     ["nenne zuerst deine Karte für die Zikkurat auf c10"], ["nejprve jmenujte svou kartu za zikkurat na c10"]),
+     ["nenne zuerst deine Karte für die Zikkurat auf c10"],
+     ["nejprve jmenujte svou kartu za zikkurat na c10"]),
     # The notation.
     (lambda: position(), "builder g9", "step 1 (builder g9): 'builder' is not a step; write farmer, "
      "priest, merchant, official (F, P, M, O), score, card or extra.",

@@ -53,7 +53,7 @@ RULINGS = [
      "step 1 (farmer g9): g9 already holds a token",
      ["auf g9 liegt schon ein Spielstein"], ["na g9 už leží žeton"]),
     (lambda: position(2), "farmer q7\nfarmer g9", "step 1 (farmer q7): q7 is not on the board in play",
-     ["q7 liegt nicht auf dem Spielplan"], ["q7 není na hrací ploše"]),
+     ["q7 liegt nicht im bespielten Teil des Spielplans"], ["q7 není v hrané části plánu"]),
     (lambda: position(stands=["FFPMM", "FFPMO"]), "official g9\nfarmer g10",
      "step 1 (official g9): your stand holds no official",
      ["auf deinem Ablage-Ständer ist kein Beamter"], ["na vašem stojanu není žádný úředník"]),
@@ -309,3 +309,21 @@ def test_the_board_page_speaks_the_seats_language(app, client, actions, language
     titles = re.findall(r"<title>(.*?)</title>", html, re.S)
     river = "Fluss" if language == "de" else "řeka"
     assert any(f": {river}" in t for t in titles)
+
+
+def test_the_causes_of_points_are_said_in_each_language():
+    state = submit(position(**BOTH), "farmer e11\nfarmer b9\nscore f10\nscore c10\ncard 7")
+    causes = GAME.view(state, 1)["causes"][0]
+    english = [cause for _, cause in causes]
+    assert "cities in front, after the city P at f10" in english
+    assert "token next to a ziggurat at b9" in english
+    german = [said(cause, "de") for cause in english]
+    czech = [said(cause, "cs") for cause in english]
+    assert "ausliegende Städte, nach der Wertung von Stadt P auf f10" in german
+    assert "města před hráčem, po vyhodnocení: město P na f10" in czech
+    assert "Spielstein neben einer Zikkurat auf b9" in german
+    assert "žeton vedle zikkuratu na b9" in czech
+    field = submit(position(tiles={"f10": "field 5"}, tokens="0F g10"), "farmer f10\nfarmer h9")
+    (points, cause), = GAME.view(field, 0)["causes"][0]
+    assert (points, cause, said(cause, "de"), said(cause, "cs")) == (
+        5, "field 5 at f10", "Acker 5 auf f10", "pole 5 na f10")

@@ -256,7 +256,7 @@ def test_the_mail_board_in_each_language():
     assert any(line.startswith("Dein Ablage-Ständer: F F P M O  (F Bauer") for line in german)
     assert any(line.startswith("Váš stojan: F F P M O  (F rolník") for line in czech)
     where = next(i for i, line in enumerate(lines) if line.startswith("Where your tokens"))
-    assert german[where].startswith("Wohin deine Spielsteine (F P M O) jetzt dürfen")
+    assert german[where].startswith("Wohin deine Steine (F P M O) jetzt dürfen")
     assert czech[where].startswith("Kam teď smějí vaše žetony (F P M O)")
     assert any(line.startswith("  zentrales Land: ") for line in german)
     assert any(line.startswith("  střední země: ") for line in czech)
@@ -327,3 +327,24 @@ def test_the_causes_of_points_are_said_in_each_language():
     (points, cause), = GAME.view(field, 0)["causes"][0]
     assert (points, cause, said(cause, "de"), said(cause, "cs")) == (
         5, "field 5 at f10", "Acker 5 auf f10", "pole 5 na f10")
+
+
+@pytest.mark.parametrize("language, board", [
+    ("de", ["\n  Spieler:\n", "Anna (du): 0 Punkte; Ablage-Ständer 5", "\n  Dein Ablage-Ständer: ",
+            "\n  Städte und Zikkurats mit den Sechsecken um sie herum", "Stadt MP: ", "Zikkurat: ",
+            "zentrales Land: ", "Fluss (Steine dort verdeckt): "]),
+    ("cs", ["\n  Hráči:\n", "Anna (vy): 0 bodů; stojan 5", "\n  Váš stojan: ",
+            "\n  Města a zikkuraty s políčky kolem nich", "město MP: ", "zikkurat: ",
+            "střední země: ", "řeka (žetony tam lícem dolů): "]),
+])
+def test_a_seats_mail_draws_the_board_in_its_language(app, actions, smtp, language, board):
+    from pbem_web import text_of
+    args = ["new-game", "--game", "babylonia", "--first", "0", "--seed", "5",
+            "--player", f"Anna <anna@example.org> {language}", "--player", "Bob <bob@example.org>"]
+    result = app.test_cli_runner().invoke(args=args)
+    assert result.exit_code == 0, result.output
+    anna = text_of(actions.last_mail("anna@example.org"))
+    for line in board:
+        assert line in anna, line
+    for english in ("Players:", "Your stand:", "ziggurat", "central land", "(you)"):
+        assert english not in anna, english

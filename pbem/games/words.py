@@ -13,8 +13,6 @@ from .phrases import Phrase, phrase, phrase_n
 NOUNS: dict[str, Callable[[int], Phrase]] = {
     "card": lambda n: phrase_n("{n} card", "{n} cards", n),
     "discard": lambda n: phrase_n("{n} discard", "{n} discards", n),
-    "cube": lambda n: phrase_n("{n} cube", "{n} cubes", n),
-    "step": lambda n: phrase_n("{n} step", "{n} steps", n),
 }
 
 

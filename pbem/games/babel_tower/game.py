@@ -198,7 +198,7 @@ class BabelTower(Engine[Tower]):
         def cubes(counts: list[int]) -> str:
             # the cubes' numbers are notation: only "none" is a word
             return " ".join(str(t) for t, n in enumerate(counts) for _ in range(n)) or phrase("none")
-        lines = [phrase("Your cubes: {cubes}", cubes=cubes(state.hands[seat])),
+        lines: list[str] = [phrase("Your cubes: {cubes}", cubes=cubes(state.hands[seat])),
                  phrase("Your opponent's cubes: {cubes}", cubes=cubes(state.hands[1 - seat]))]
         if state.phase == DRAFT:
             lines.append(phrase("Still in the pool: {cubes}", cubes=cubes(state.pool)))

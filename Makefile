@@ -27,7 +27,7 @@ check: $(STAMP)
 
 # Every sentence marked for translation, for translators (see README, Languages).
 messages: $(STAMP)
-	$(BIN)/pybabel extract -F babel.cfg -k phrase -k phrase_n:1,2 --no-location --sort-output \
+	$(BIN)/pybabel extract -F babel.cfg -k phrase -k phrase_n:1,2 --project=pbem --no-location --sort-output \
 		-o pbem/locale/messages.pot .
 
 bench: $(STAMP)

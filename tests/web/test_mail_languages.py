@@ -53,7 +53,7 @@ SAID = {
         "turn": ("Babel (Anna): jste na tahu, Bob", "jste na tahu ve hře Babel (hrají také: Anna)",
                  "Hra, jak ji vidíte vy:", "Zahrát tah"),
         "reminder": ("Připomínka: jste na tahu ve hře Babel (Anna)", "jedna hra čeká na váš tah:",
-                     re.compile(r"čeká \d+ (dny|dní)")),
+                     re.compile(r"doba čekání:? \d+ (dny|dní)")),
         "reply_failed": ("vaše odpověď nebyla provedena", "krok 1 (",
                          "Co jsme přečetli jako vaše kroky:"),
         "digest": ("Dnes: jste na tahu ve hře Babel (Anna)", "jedna hra čeká na váš tah:",

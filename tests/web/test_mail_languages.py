@@ -237,3 +237,29 @@ def test_a_reply_from_a_german_or_czech_mail_program_is_read_above_its_quote(hea
     msg = EmailMessage()
     msg.set_content(f"move A\nsettle P\n\n{header}\n> move H\n> Hallo Anna,\n")
     assert reply_steps(msg) == "move A\nsettle P"
+
+
+def mails_read_module():
+    """tests/web/test_mails_read.py, whose games play every kind of mail there is."""
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).with_name("test_mails_read.py")
+    spec = importlib.util.spec_from_file_location("mails_read_for_languages", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("language", ["de", "cs"])
+def test_every_kind_of_mail_fits_80_columns_in_german_and_czech(app, client, monkeypatch, language):
+    """The 80-column test of every mail of played games, every mail in German, then Czech:
+    longer words, still folded; no greeting or footer left in English."""
+    from pbem.mail import compose, notify
+    monkeypatch.setattr(compose, "language_for", lambda *_: language)
+    monkeypatch.setattr(notify, "language_for", lambda *_: language)
+    mails_read_module().test_every_mail_of_every_game_fits_80_columns(app, client)
+    greeting = {"de": "Hallo", "cs": "Dobrý den"}[language]
+    for kind, subject, text, html, _, _ in outbox(app):
+        assert greeting in text and greeting in html, (kind, subject)
+        assert "Hello" not in text and "Stop all mail" not in text, (kind, text)
+        assert not too_long(text), (kind, too_long(text))

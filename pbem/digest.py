@@ -21,7 +21,7 @@ from . import home, i18n, messages, settings
 from .deadlines import utc
 from .extensions import db
 from .games.phrases import phrase, phrase_n
-from .mail.compose import queue
+from .mail.compose import language_for, queue
 from .mail.notify import carry_talk
 from .mail.words import listing
 from .models import AddressSettings, Mail, utcnow
@@ -69,7 +69,7 @@ def _send(address: str, now: datetime) -> bool:
         if changed(covered) != len(held):   # another worker took some: leave it to him
             raise _Raced()
         row.digest_at = now
-        with i18n.speaking(settings.language_of(address)):   # its deadlines in his words
+        with i18n.speaking(language_for(address, None, None)):   # its deadlines in his words
             listed = home.build(address, now)
         if not listed.yours:
             return False   # nothing waits for him any more: the held mails are out of date

@@ -26,6 +26,7 @@ from . import games, i18n, limits, links, settings, turns, vacation
 from .deadlines import Waiting, utc, waiting
 from .extensions import db
 from .mail import notify
+from .mail.compose import language_for
 from .mail.words import hours_and_days
 from .models import Reminder, Seat
 from .transaction import transaction
@@ -102,7 +103,7 @@ def remind(address: str, due: list, now: datetime) -> bool:
         if not limits.allow(limits.DIGEST, address, now):
             return False
         mine = settings.of(address)
-        with i18n.speaking(settings.language_of(address)):   # his deadlines in his words
+        with i18n.speaking(language_for(address, None, None)):   # his deadlines in his words
             entries = sorted((_entry(w, seats[w.seat], [s.name for s in seats], now, mine)
                               for w, _, seats in due), key=lambda e: e["urgency"])
         notify.reminder(address, entries[0]["name"], entries)

@@ -19,31 +19,38 @@ class ServerError(Exception):
 
 
 class BadInput(ServerError):
-    status, title = 400, phrase("Bad request")
+    status = 400
+    title: str = phrase("Bad request")
 
 
 class NotFound(ServerError):
-    status, title = 404, phrase("Not found")
+    status = 404
+    title: str = phrase("Not found")
 
 
 class LinkTampered(ServerError):
     """A link whose signature does not verify: 403, and no detail."""
-    status, title = 403, phrase("Forbidden")
+    status = 403
+    title: str = phrase("Forbidden")
 
 
 class LinkExpired(ServerError):
     """A genuine link, too old: the page offers to mail a fresh one to the seat."""
-    status, title = 410, phrase("This link has expired")
+    status = 410
+    title: str = phrase("This link has expired")
 
 
 class LinkReplaced(ServerError):
     """A seat link that was reissued since: the old one no longer opens the game."""
-    status, title = 410, phrase("This link was replaced")
+    status = 410
+    title: str = phrase("This link was replaced")
 
 
 class AlreadySubmitted(ServerError):
-    status, title = 409, phrase("Already submitted")
+    status = 409
+    title: str = phrase("Already submitted")
 
 
 class RateLimited(ServerError):
-    status, title = 429, phrase("Too many requests")
+    status = 429
+    title: str = phrase("Too many requests")

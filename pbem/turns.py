@@ -53,7 +53,8 @@ class Origin:
 
 class TooLate(ServerError):
     """The seat's time ran out before it decided: the game was ended by time (committed)."""
-    status, title = 409, phrase("Too late")
+    status = 409
+    title: str = phrase("Too late")
 
 
 class GameOver(BadInput):
@@ -63,7 +64,7 @@ class GameOver(BadInput):
 class SeatLeft(AlreadySubmitted):
     """A person's decision for a seat a computer plays now (he resigned or ran out of time):
     as stale as a turn already submitted."""
-    title = phrase("A computer plays this seat")
+    title: str = phrase("A computer plays this seat")
 
 
 LEFT = phrase("You left this game; a computer plays your seat now.")
@@ -234,7 +235,8 @@ def propose(spec: Spec, client: str) -> Proposal:
 
 class ProposalGone(NotFound):
     """A confirmation link whose game was confirmed already, or forgotten unconfirmed."""
-    status, title = 410, "Nothing to confirm"
+    status = 410
+    title: str = phrase("Nothing to confirm")
 
 
 def proposal_of(proposal_id: str) -> tuple[Proposal, Spec]:
@@ -247,9 +249,10 @@ def proposal_of(proposal_id: str) -> tuple[Proposal, Spec]:
 
 def _gone(proposal_id: str) -> str:
     if db.session.get(Game, proposal_id) is not None:
-        return "This game was confirmed already; the players have their mails."
-    return (f"This game was not confirmed within {current_app.config['PROPOSAL_HOURS']:g} hours "
-            "and is forgotten; start it again from the start page.")
+        return phrase("This game was confirmed already; the players have their mails.")
+    hours = float(current_app.config["PROPOSAL_HOURS"])
+    return phrase("This game was not confirmed within {hours} hours and is forgotten; start it "
+                  "again from the start page.", hours=int(hours) if hours.is_integer() else hours)
 
 
 def _expired(proposal: Proposal, now: datetime | None = None) -> bool:

@@ -435,8 +435,8 @@ def takeovers(game_id: str) -> dict[int, Left]:
 def display_names(names: list[str], left: dict[int, Left]) -> list[str]:
     """The players' names as pages and mails show them: a seat a computer took over says from
     which turn on ("Carl (bot from turn 12)")."""
-    return [f"{name} (bot from turn {left[i].first_turn})" if i in left else name
-            for i, name in enumerate(names)]
+    return [phrase("{name} (bot from turn {turn})", name=name, turn=left[i].first_turn)
+            if i in left else name for i, name in enumerate(names)]
 
 
 def player_of(game_id: str, seat: int) -> tuple[str, str | None]:

@@ -82,7 +82,8 @@ def test_the_czech_seats_page_speaks_czech_and_chooses_its_language(app, client)
     # The language chooser: every language named in itself, the seat's own chosen.
     form = re.search(r'<form method="post" action="([^"]+)" class="language" id="language">(.*?)</form>',
                      page, re.S)
-    assert form and form.group(1) == seat_path(app, game, 1) + "/language"
+    standing = re.search(r'<a href="([^"]+)">Váš stálý odkaz na tuto hru</a>', page)
+    assert form and standing and form.group(1) == standing.group(1) + "/language"
     assert '<option value="cs" lang="cs" selected>Čeština</option>' in form.group(2)
     assert '<option value="de" lang="de">Deutsch</option>' in form.group(2)
     assert '<option value="en" lang="en">English</option>' in form.group(2)

@@ -69,6 +69,10 @@ class OnVacation:
     seat: int
     name: str
     until: str
+    at: datetime | None = field(default=None, compare=False)   # `until`, for a page to say
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "name": self.name, "until": self.until}
 
 
 @dataclass(frozen=True)
@@ -204,7 +208,9 @@ class SeatView:
             "record_path": f"/games/{self.game_id}/record", "why": self.why,
             "turn_link": self.turn_link, "bot": self.bot, "clock": self.clock,
             "messages": [m.to_json() for m in self.messages], "notes": self.notes,
-            "away": [a.__dict__ for a in self.away], "vacation": self.vacation,
+            "away": [a.to_json() for a in self.away],
+            "vacation": ({k: v for k, v in self.vacation.items() if k != "at"}
+                         if self.vacation is not None else None),
         }
 
 
@@ -309,7 +315,7 @@ def own_vacation(loaded: Loaded, seat: int, any_taken: bool = True) -> dict | No
         return None
     span, days_left = vacation.status(address, utcnow())
     return {"until": span.ends_at.strftime("%Y-%m-%d %H:%M UTC") if span else "",
-            "days_left": days_left}
+            "days_left": days_left, "at": span.ends_at if span else None}
 
 
 def _clock(loaded: Loaded, banked: bool = True) -> str:
@@ -321,7 +327,8 @@ def away_of(loaded: Loaded, names: list[str]) -> tuple[OnVacation, ...]:
     """The game's players on vacation now, and until when (seen by every player)."""
     if loaded.over:
         return ()
-    return tuple(OnVacation(seat, names[seat], span.ends_at.strftime("%Y-%m-%d %H:%M UTC"))
+    return tuple(OnVacation(seat, names[seat], span.ends_at.strftime("%Y-%m-%d %H:%M UTC"),
+                            span.ends_at)
                  for seat, span in vacation.in_game(loaded.id))
 
 

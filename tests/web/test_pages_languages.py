@@ -143,6 +143,18 @@ def test_the_json_view_and_the_told_turn_in_each_language(app, client):
     assert told and told[0]["words"].startswith("Anna: ")
 
 
+def test_a_message_is_dated_as_the_readers_language_writes_dates(app, client):
+    game = create(app)
+    assert client.post(seat_path(app, game, 0) + "/messages",
+                       data={"message": "Viel Glück!"}).status_code == 303
+    german = html(client.get(seat_path(app, game, 0)))
+    assert re.search(r"<time>\d\d\.\d\d\.\d\d, \d\d:\d\d UTC</time><p>Viel Glück!</p>", german)
+    czech = html(client.get(seat_path(app, game, 1)))
+    assert re.search(r"<time>\d\d\.\d\d\.\d\d \d{1,2}:\d\d UTC</time><p>Viel Glück!</p>", czech)
+    english = html(client.get(seat_path(app, create(app, languages=()), 0)))
+    assert "Nothing said yet" in english
+
+
 def test_the_record_speaks_the_visitors_language(app, client):
     game = create(app)
     path = f"/games/{game}/record"

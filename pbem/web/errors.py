@@ -20,6 +20,15 @@ BROKEN_LINK = phrase("This link is broken or unknown: it does not open any game 
                      "have been cut short or changed on its way.")
 
 
+#: Werkzeug's words for the errors people meet (a mistyped address, a form sent twice), the
+#: same English said in the reader's language.
+_WERKZEUG = {
+    404: (phrase("Not Found"), phrase("The requested URL was not found on the server. If you entered "
+                                      "the URL manually please check your spelling and try again.")),
+    405: (phrase("Method Not Allowed"), phrase("The method is not allowed for the requested URL.")),
+}
+
+
 def wants_json() -> bool:
     """JSON for JSON bodies and for clients that prefer it (Accept: application/json)."""
     if request.is_json:
@@ -58,6 +67,9 @@ def init_app(app) -> None:
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):
+        said = _WERKZEUG.get(error.code or 500)
+        if said and error.description == type(error).description:   # werkzeug's own words
+            return respond(error.code or 500, said[0], said[1])
         return respond(error.code or 500, error.name, error.description or error.name)
 
     @app.errorhandler(OperationalError)

@@ -194,3 +194,10 @@ def test_a_seat_without_a_language_reads_english(app, client):
     assert "It is your turn" in page and "You play <strong>Anna</strong>." in page
     assert "Du bist am Zug" not in page and "Deutsch" in page   # (the chooser names it)
     assert '<option value="en" lang="en" selected>English</option>' in page
+
+
+def test_an_unknown_address_is_not_found_in_the_visitors_language(client):
+    german = client.get("/no-such-page", headers={"Accept-Language": "de"})
+    assert german.status_code == 404 and "Nicht gefunden" in german.data.decode()
+    english = client.get("/no-such-page").data.decode()
+    assert "Not Found" in english and "The requested URL was not found on the server." in english

@@ -13,6 +13,7 @@ from sqlalchemy import delete, select
 from . import home, limits, links, settings, store
 from .errors import LinkReplaced, LinkTampered, NotFound
 from .extensions import db
+from .games.phrases import phrase
 from .mail import notify
 from .models import Seat, Suppression, utcnow
 from .people import email_address
@@ -69,8 +70,8 @@ def replace_links(token: str) -> store.Loaded:
     with transaction():
         limits.lock(f"seat-links:{game_id}.{seat}")   # two clicks of one link: one replacement
         if store.current_nonce(game_id, seat) != nonce:
-            raise LinkReplaced("These links were replaced already; the new ones are in your "
-                               "mailbox.", renew_path=None)
+            raise LinkReplaced(phrase("These links were replaced already; the new ones are in "
+                                      "your mailbox."), renew_path=None)
         store.reissue_nonce(game_id, seat)
         notify.links_replaced(loaded, seat)
     return loaded
@@ -87,7 +88,7 @@ def set_address(game_id: str, seat: int, address: str) -> None:
     with transaction():
         row = db.session.get(Seat, (game_id, seat))
         if row is None:
-            raise NotFound(f"Game {game_id} has no seat {seat}.")
+            raise NotFound(phrase("Game {game} has no seat {seat}.", game=game_id, seat=seat))
         row.email = address
         store.reissue_nonce(game_id, seat)
         db.session.flush()
@@ -97,7 +98,7 @@ def set_address(game_id: str, seat: int, address: str) -> None:
 def _seat(game_id: str, seat: int) -> store.Loaded:
     loaded = store.load(game_id)
     if not 0 <= seat < len(loaded.seats):
-        raise NotFound(f"Game {game_id} has no seat {seat}.")
+        raise NotFound(phrase("Game {game} has no seat {seat}.", game=game_id, seat=seat))
     return loaded
 
 

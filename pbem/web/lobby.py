@@ -18,12 +18,17 @@ from .errors import wants_json
 
 bp = Blueprint("lobby", __name__)
 
+#: The computers' levels in words (the form sends the level itself: `bots.LEVELS`).
+LEVEL_WORDS = {"random": phrase("random"), "easy": phrase("easy"), "normal": phrase("normal"),
+               "strong": phrase("strong")}
+
 
 def page(form=None, error=None, links_message=None, status=200):
     hosted = games.all_games()
     return render_template("lobby/index.html", games=hosted, form=form or {},
                            seats=max(g.max_seats for g in hosted), error=error,
-                           levels=bots.LEVELS, default_takeover=turns.DEFAULT_TAKEOVER,
+                           levels=bots.LEVELS, level_words=LEVEL_WORDS,
+                           default_takeover=turns.DEFAULT_TAKEOVER,
                            time_limits=TIME_LIMITS, banks=BANKS, languages=i18n.LANGUAGES,
                            browser_language=i18n.browser_language(),
                            links_message=links_message), status
@@ -194,6 +199,7 @@ def confirm(token: str):
         _, spec = turns.proposal_of(game_id)
         return render_template("lobby/confirm.html", spec=spec, engine=spec.engine(),
                                names=[name for name, _ in spec.players], path=request.path,
+                               level_words=LEVEL_WORDS,
                                time_limits=TIME_LIMITS, banks=BANKS)
     loaded = turns.confirm(game_id)
     if wants_json():

@@ -159,7 +159,8 @@ def test_settings_are_posted_with_the_page_s_csrf_token(app, client):
     assert client.post(path + "/settings", data=form).status_code == 403
     answer = client.post(path + "/settings", data={**form, "csrf": csrf})
     # (the home speaks the language just chosen: German)
-    assert answer.status_code == 200 and "Deine Einstellungen wurden gespeichert" in answer.get_data(as_text=True)
+    assert answer.status_code == 200
+    assert "Deine Einstellungen wurden gespeichert" in answer.get_data(as_text=True)
     with app.app_context():
         assert settings.of(ANNA) == settings.Settings(ANNA, "Europe/Berlin", "de", "digest", True)
     bad = client.post(path + "/settings", data={**form, "csrf": csrf, "time_zone": "Mars/Olympus"})

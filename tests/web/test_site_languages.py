@@ -242,7 +242,8 @@ def test_clocks_time_left_and_refusals_in_each_language(app):
         assert bank.describe() == "a time bank of 7 days, 1 day added a turn, at most 14 days"
         assert settings.time_left(now + timedelta(days=2, hours=1), now) == "2 days 1 hour"
         with i18n.speaking("de"):
-            assert i18n.say(bank.describe()) == "ein Zeitkonto von 7 Tage, 1 Tag mehr pro Zug, höchstens 14 Tage"
+            assert i18n.say(bank.describe()) == \
+                "ein Zeitkonto (Start 7 Tage, 1 Tag mehr pro Zug, höchstens 14 Tage)"
             assert i18n.say(move.describe()) == "3 Tage pro Zug"
             assert i18n.say(settings.time_left(now + timedelta(days=2, hours=1), now)) == "2 Tage 1 Stunde"
             assert i18n.say(settings.time_left(now - timedelta(minutes=1), now)) == "überfällig"
@@ -251,7 +252,10 @@ def test_clocks_time_left_and_refusals_in_each_language(app):
         with i18n.speaking("cs"):
             assert i18n.say(move.describe()) == "3 dny na tah"
             assert i18n.say(clocks.parse("move:5").describe()) == "5 dní na tah"
-            assert i18n.say(settings.time_left(now + timedelta(hours=3, minutes=20), now)) == "3 hodiny 20 min"
+            left = settings.time_left(now + timedelta(hours=3, minutes=20), now)
+            assert i18n.say(left) == "3 hodiny 20 min"
+            assert i18n.say(bank.describe()) == \
+                "časová banka (na začátku 7 dní, za tah navíc 1 den, nejvýše 14 dní)"
             assert i18n.say(settings.time_left(now + timedelta(minutes=1), now)) == "1 minuta"
             with pytest.raises(Exception) as refused:
                 clocks.parse("bank:9+1/5")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from sqlalchemy import delete, select
 
-from . import home, limits, links, settings, store
+from . import home, i18n, limits, links, settings, store
 from .errors import LinkReplaced, LinkTampered, NotFound
 from .extensions import db
 from .games.phrases import phrase
@@ -28,10 +28,12 @@ def mail_links(address: str, client: str) -> None:
     with transaction():
         limits.take(limits.LINKS_CLIENT, client)
         if limits.allow(limits.LINKS_ADDRESS, address):
-            listed = home.build(address)
+            # Its deadlines written as the mail speaks (the address's language), not the asker's.
+            with i18n.speaking(settings.language_of(address)):
+                listed = home.build(address)
+                running = [home.links_entry(e) for e in listed.yours + listed.others]
             if listed.games:   # where it is his turn first (the home's order), and his home
-                notify.seat_links(address, [home.links_entry(e) for e in listed.yours + listed.others],
-                                  settings.home_url(address), listed.games[0].name)
+                notify.seat_links(address, running, settings.home_url(address), listed.games[0].name)
 
 
 def mail_seat_links(game_id: str, seat: int) -> None:

@@ -16,7 +16,7 @@ from sqlalchemy import func, select
 from pbem import clocks, home, i18n, settings, turns
 from pbem.extensions import db
 from pbem.models import Mail, Proposal, Seat
-from pbem_web import confirm  # tests/helpers
+from pbem_web import confirm, text_of  # tests/helpers
 
 ANNA, BOB, CARL = (f"{n}@example.org" for n in ("anna", "bob", "carl"))
 JSON = {"Accept": "application/json"}
@@ -272,3 +272,14 @@ def test_the_home_lists_names_in_the_reader_s_language(app):
             assert i18n.say(home.result_words([0, 1], 1, ["Anna", "Bob"], "x", "")) == \
                 "Vítězství: Anna a vy – x"
             assert i18n.say(home.result_words([1], 1, ["Anna", "Bob"], "x", "")) == "Vyhráli jste: x"
+
+
+def test_the_links_mail_writes_deadlines_in_the_address_s_language(app, client, actions):
+    with app.app_context():
+        settings.change(ANNA, "Europe/Berlin", "de", settings.EACH, False)
+    new_game(app, [("Anna", ANNA), ("Bob", BOB)], 0, time_limit=3)
+    actions.deliver()
+    answer = client.post("/links", data={"email": ANNA}, headers={"Accept-Language": "en"})
+    assert answer.status_code in (200, 202, 303)
+    text = text_of(actions.last_mail(ANNA))
+    assert re.search(r"(Mo|Di|Mi|Do|Fr|Sa|So)\., \d+\. \w+\.? \d{4}, \d\d:\d\d ME", text), text

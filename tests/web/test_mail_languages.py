@@ -34,7 +34,7 @@ ENGLISH = ("Hello", "it is your turn", "your turn in", "You start", "Play your t
 SAID = {
     "de": {
         "invite": ("Babel mit Bob: ", "Hallo Anna,", "du bist zu einem Spiel Babel mit Bob eingeladen",
-                   "Spiel ablehnen", "Dein dauerhafter Link zu diesem Spiel"),
+                   "Spiel ablehnen", "Dein ständiger Link zu dieser Partie"),
         "turn": ("Babel mit Bob: du bist am Zug, Anna", "du bist am Zug in Babel mit Bob",
                  "Das Spiel, wie du es siehst:", "Deinen Zug spielen"),
         "reminder": ("Erinnerung: du bist am Zug in Babel mit Bob", "ein Spiel wartet auf deinen Zug:",

@@ -184,7 +184,7 @@ def test_errors_and_broken_links_speak_the_visitors_language(client):
     assert "Dieser Link funktioniert nicht" in text and "Links verloren?" in text
     assert "This link does not work" not in text and "Lost your links?" not in text
     czech = client.get("/s/not-a-link", headers={"Accept-Language": "cs"}).data.decode()
-    assert "Tento odkaz nefunguje" in czech and "Ztratili jste odkazy?" in czech
+    assert "Tento odkaz nefunguje" in czech and "Ztratili jste své odkazy?" in czech
 
 
 def test_a_seat_without_a_language_reads_english(app, client):

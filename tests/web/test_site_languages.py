@@ -144,7 +144,7 @@ def test_the_confirmation_page_speaks_the_browser_s_language(app, client):
     assert "Start the game" not in page
     proposed = client.get(f"/games/{game}/proposed", headers={"Accept-Language": "cs"})
     text = proposed.get_data(as_text=True)
-    assert "Podívejte se do své schránky" in text and "E-mail s odkazem k potvrzení hry odešel na" in text
+    assert "Zkontrolujte svou schránku" in text and "E-mail s odkazem k potvrzení hry odešel na" in text
     assert "Check your mailbox" not in text
 
 

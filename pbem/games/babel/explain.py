@@ -94,10 +94,10 @@ def words(state: State, step: Choice) -> Phrase:
     raise TypeError(f"not a Babel step: {step!r}")
 
 
-def explain(state: State, text: str) -> list[Phrase]:
+def explain(state: State, text: str) -> list[str]:
     """Each step of a submission in words; stops quietly at the first illegal step."""
     state = state.copy()
-    out = []
+    out: list[str] = []
     for step, _ in parse_steps(text):
         out.append(words(state, step))
         try:

@@ -333,3 +333,60 @@ def test_an_unknown_name_lists_the_accepted_names_in_each_language():
     assert said(error.said(), "cs") == (
         "krok 1 (move Babylonier): 'Babylonier' není národ; napište A, H, M, P, S nebo jméno "
         "národa (Asyřané, Chetité, Médové, Peršané, Sumerové).")
+
+
+# -- the board, the discard form and the notation help, rendered in each language ----------
+
+@pytest.fixture(scope="module")
+def app():
+    from pbem.app import make_app
+    return make_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": "sqlite://"})
+
+
+def rendered(app, language, template, state, seat=0):
+    from flask import render_template
+    with app.test_request_context(), i18n.speaking(language):
+        return render_template(template, view=GAME.view(state, seat), seat=seat,
+                               names=["Anna", "Bob"], path="/s/x", draft=None,
+                               board_template=GAME.board_template)
+
+
+def test_the_board_speaks_german_and_czech(app):
+    state = make(anna={"hand": "PM", "figure": "H", "rows": {"H": "HHP"}, "temples": {"H": [1]},
+                       "column": [3, 2]}, bob={"hand": "AAA", "column": [2]})
+    english = rendered(app, "en", GAME.board_template, state)
+    assert "Tribe supply: 5 cards" in english and "Hittites" in english
+    german = rendered(app, "de", GAME.board_template, state)
+    assert "Völkerkarten-Stapel: 5 Karten" in german and "Bauhof: 4 Karten" in german
+    assert "Hethiter" in german and "Ort der Hethiter" in german and "Deine Handkarten" in german
+    czech = rendered(app, "cs", GAME.board_template, state)
+    assert "Balíček karet národů: 5 karet" in czech and "Balíček chrámových karet: 4 karty" in czech
+    assert "Chetité" in czech and "Vaše ruka" in czech and "1 bod" in czech
+    for page in (german, czech):
+        for words in ("Tribe supply", "Temple supply", "Your hand", "Discard pile", "Hittites",
+                      "no temple", "point", "Column (top last)", "(top)"):
+            assert words not in page, words
+
+
+def test_the_discard_form_counts_in_each_plural_form(app):
+    state = halved()
+    czech = rendered(app, "cs", "games/babel/discard.html", state, seat=1)
+    assert "před dobráním odhoďte 5 karet" in czech
+    assert 'data-more-one="Vyberte ještě {n}."' in czech
+    assert 'data-over-few="To je o {n} karty víc."' in czech
+    assert 'data-over-many="To je o {n} karet víc."' in czech
+    german = rendered(app, "de", "games/babel/discard.html", state, seat=1)
+    assert "wirf 5 Karten ab, bevor du ziehst" in german and "Choose" not in german
+    english = rendered(app, "en", "games/babel/discard.html", state, seat=1)
+    assert "Halving: discard 5 cards before you draw" in english
+    assert 'data-over-one="That is {n} too many."' in english
+
+
+def test_the_notation_help_in_each_language(app):
+    from flask import render_template
+    with app.test_request_context(), i18n.speaking("de"):
+        german = render_template("games/babel/help.html")
+    with app.test_request_context(), i18n.speaking("cs"):
+        czech = render_template("games/babel/help.html")
+    assert "<code>settle S S</code>" in german and "Kolonne" in german and "settle Perser" in german
+    assert "<code>;</code>" in czech and "Peršané" in czech and "Kroky oddělujte" in czech

@@ -390,3 +390,18 @@ def test_the_notation_help_in_each_language(app):
         czech = render_template("games/babel/help.html")
     assert "<code>settle S S</code>" in german and "Kolonne" in german and "settle Perser" in german
     assert "<code>;</code>" in czech and "Peršané" in czech and "Kroky oddělujte" in czech
+
+
+def test_the_mail_summary_in_each_language_empty_column_and_hand_agreeing_in_czech():
+    state = make(anna={"hand": "", "figure": "H", "column": [], "rows": {"H": "HHP"},
+                       "temples": {"H": [1]}}, bob={"hand": "AAA", "column": [3, 2]})
+    english = GAME.summary(state, 0)
+    assert english[:3] == ["Your hand: empty", "Columns (top last): yours empty, your opponent's 3 2",
+                           "Your figure: Hittites; your opponent's: quarry"]
+    assert english[3] == "Hittites: you temple 1, row HHP | opponent -"
+    assert [said(line, "cs") for line in english] == [
+        "Vaše ruka: prázdná", "Zásobárny (poslední nahoře): vaše prázdná, protivníkova 3 2",
+        "Vaše figurka: Chetité; figurka protivníka: lom", "Chetité: vy chrám 1, řada HHP | protivník -",
+        "Body: vy 1, protivník 0; balíček karet národů 5, balíček chrámových karet 4"]
+    assert [said(line, "de") for line in english][:2] == [
+        "Deine Handkarten: keine", "Lager (oberste zuletzt): deins leer, das deines Gegners 3 2"]

@@ -196,11 +196,12 @@ class Babel(Engine[State]):
         """The seat's hand and columns, both sides' temples and rows, as lines of a mail."""
         v = view(state, seat)
         me, them = v["players"][seat], v["players"][1 - seat]
-        hand = " ".join(me["hand"]) or EMPTY
+        hand = " ".join(me["hand"])
         lines: list[str] = [
             phrase_n("Your hand: {hand} (you owe {n} discard)",
                      "Your hand: {hand} (you owe {n} discards)", me["owes"], hand=hand)
-            if me["owes"] else phrase("Your hand: {hand}", hand=hand),
+            if me["owes"] else phrase("Your hand: {hand}", hand=hand) if hand
+            else phrase("Your hand: empty"),
             *_columns(_levels(me["column"]), _levels(them["column"])),
             phrase("Your figure: {mine}; your opponent's: {theirs}", mine=_place(me["figure"]),
                    theirs=_place(them["figure"]))]
@@ -261,23 +262,30 @@ class Babel(Engine[State]):
         return bot.worth(state, seat)
 
 
-EMPTY = phrase("empty")
-
-
 def _columns(mine: str, theirs: str) -> list[str]:
     """Both columns on one line of a mail when they fit in 76 characters (in English: the
-    other languages break where it does), else one each."""
-    line = phrase("Columns (top last): yours {mine}, your opponent's {theirs}", mine=mine,
-                  theirs=theirs)
+    other languages break where it does), else one each. An empty column has sentences of its
+    own ("empty" agrees with "column" in Czech, not with what other games call empty)."""
+    if mine and theirs:
+        line = phrase("Columns (top last): yours {mine}, your opponent's {theirs}", mine=mine,
+                      theirs=theirs)
+    elif theirs:
+        line = phrase("Columns (top last): yours empty, your opponent's {theirs}", theirs=theirs)
+    elif mine:
+        line = phrase("Columns (top last): yours {mine}, your opponent's empty", mine=mine)
+    else:
+        line = phrase("Columns (top last): yours empty, your opponent's empty")
     if len(line) <= 76:
         return [line]
-    return [phrase("Your column (top last): {levels}", levels=mine),
-            phrase("Your opponent's column: {levels}", levels=theirs)]
+    return [phrase("Your column (top last): {levels}", levels=mine) if mine
+            else phrase("Your column (top last): empty"),
+            phrase("Your opponent's column: {levels}", levels=theirs) if theirs
+            else phrase("Your opponent's column: empty")]
 
 
 def _levels(levels: Iterable[int]) -> str:
-    """"1 2 3" (numbers, not words), or "empty"."""
-    return " ".join(map(str, levels)) or EMPTY
+    """"1 2 3": numbers, not words ("" for none)."""
+    return " ".join(map(str, levels))
 
 
 def _place(figure: str | None) -> str:

@@ -81,8 +81,8 @@ def in_where(territory: str) -> Phrase:
     return IN_TERRITORY[territory]
 
 
-def cards(n: int, tribe: str | None = None) -> Phrase:
-    """"3 Hittites cards", "1 card"."""
+def cards(n: int, tribe: str) -> Phrase:
+    """"3 Hittites cards"."""
     match tribe:
         case "A":
             return phrase_n("{n} Assyrians card", "{n} Assyrians cards", n)
@@ -92,9 +92,7 @@ def cards(n: int, tribe: str | None = None) -> Phrase:
             return phrase_n("{n} Medes card", "{n} Medes cards", n)
         case "P":
             return phrase_n("{n} Persians card", "{n} Persians cards", n)
-        case "S":
-            return phrase_n("{n} Sumerians card", "{n} Sumerians cards", n)
-    return phrase_n("{n} card", "{n} cards", n)
+    return phrase_n("{n} Sumerians card", "{n} Sumerians cards", n)
 
 
 def tribe_cards(n: int) -> Phrase:
@@ -428,8 +426,9 @@ def discard(state: State, step: Discard) -> None:
         raise IllegalStep(phrase("you owe no discards now; discards answer halvings at the start "
                                  "of your turn, before you draw."))
     if len(step.tribes) != due:
-        raise IllegalStep(phrase("you owe {cards} from halvings; you discard {discarding}.",
-                                 cards=cards(due), discarding=len(step.tribes)))
+        raise IllegalStep(phrase_n("you owe {n} card from halvings; you discard {discarding}.",
+                                   "you owe {n} cards from halvings; you discard {discarding}.",
+                                   due, discarding=len(step.tribes)))
     _take_from_hand(state.mover, step.tribes, "discard")
     state.discard += "".join(step.tribes)
     state.pending_discard = None

@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test check install bench clean
+.PHONY: run test check install bench clean messages
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit("pbem needs Python 3.11 or newer; set PYTHON=python3.11") if sys.version_info < (3, 11) else None'
@@ -24,6 +24,11 @@ test: $(STAMP)
 check: $(STAMP)
 	$(BIN)/ruff check pbem tests/helpers
 	$(BIN)/mypy
+
+# Every sentence marked for translation, for translators (see README, Languages).
+messages: $(STAMP)
+	$(BIN)/pybabel extract -F babel.cfg -k phrase -k phrase_n:1,2 --project=pbem --no-location --sort-output \
+		-o pbem/locale/messages.pot .
 
 bench: $(STAMP)
 	$(BIN)/python -m pbem.games.babel bench

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from sqlalchemy import delete, select
 
-from . import home, limits, links, settings, store
+from . import home, i18n, limits, links, settings, store
 from .errors import LinkReplaced, LinkTampered, NotFound
 from .extensions import db
+from .games.phrases import phrase
 from .mail import notify
 from .models import Seat, Suppression, utcnow
 from .people import email_address
@@ -27,10 +28,12 @@ def mail_links(address: str, client: str) -> None:
     with transaction():
         limits.take(limits.LINKS_CLIENT, client)
         if limits.allow(limits.LINKS_ADDRESS, address):
-            listed = home.build(address)
+            # Its deadlines written as the mail speaks (the address's language), not the asker's.
+            with i18n.speaking(settings.language_of(address)):
+                listed = home.build(address)
+                running = [home.links_entry(e) for e in listed.yours + listed.others]
             if listed.games:   # where it is his turn first (the home's order), and his home
-                notify.seat_links(address, [home.links_entry(e) for e in listed.yours + listed.others],
-                                  settings.home_url(address), listed.games[0].name)
+                notify.seat_links(address, running, settings.home_url(address), listed.games[0].name)
 
 
 def mail_seat_links(game_id: str, seat: int) -> None:
@@ -69,8 +72,8 @@ def replace_links(token: str) -> store.Loaded:
     with transaction():
         limits.lock(f"seat-links:{game_id}.{seat}")   # two clicks of one link: one replacement
         if store.current_nonce(game_id, seat) != nonce:
-            raise LinkReplaced("These links were replaced already; the new ones are in your "
-                               "mailbox.", renew_path=None)
+            raise LinkReplaced(phrase("These links were replaced already; the new ones are in "
+                                      "your mailbox."), renew_path=None)
         store.reissue_nonce(game_id, seat)
         notify.links_replaced(loaded, seat)
     return loaded
@@ -87,7 +90,7 @@ def set_address(game_id: str, seat: int, address: str) -> None:
     with transaction():
         row = db.session.get(Seat, (game_id, seat))
         if row is None:
-            raise NotFound(f"Game {game_id} has no seat {seat}.")
+            raise NotFound(phrase("Game {game} has no seat {seat}.", game=game_id, seat=seat))
         row.email = address
         store.reissue_nonce(game_id, seat)
         db.session.flush()
@@ -97,7 +100,7 @@ def set_address(game_id: str, seat: int, address: str) -> None:
 def _seat(game_id: str, seat: int) -> store.Loaded:
     loaded = store.load(game_id)
     if not 0 <= seat < len(loaded.seats):
-        raise NotFound(f"Game {game_id} has no seat {seat}.")
+        raise NotFound(phrase("Game {game} has no seat {seat}.", game=game_id, seat=seat))
     return loaded
 
 

@@ -24,6 +24,7 @@ from sqlalchemy import select
 from . import vacation
 from .errors import BadInput
 from .extensions import db
+from .games.phrases import Phrase, phrase, phrase_n
 from .models import Clock, Event, Game
 
 NONE, MOVE, BANK = "none", "move", "bank"
@@ -41,13 +42,16 @@ class Choice:
     increment: int = 0
     cap: int = 0
 
-    def describe(self) -> str:
+    def describe(self) -> Phrase:
+        """The clock in words: "7 days a turn", "a time bank of 7 days, 1 day added a turn,
+        at most 14 days"."""
         if self.kind == MOVE:
-            return f"{_days(self.days)} a turn"
+            return phrase("{days} a turn", days=_days(self.days))
         if self.kind == BANK:
-            return (f"a time bank of {_days(self.start)}, {_days(self.increment)} added a turn, "
-                    f"at most {_days(self.cap)}")
-        return "no time limit"
+            return phrase("a time bank of {start}, {increment} added a turn, at most {cap}",
+                          start=_days(self.start), increment=_days(self.increment),
+                          cap=_days(self.cap))
+        return phrase("no time limit")
 
     def spelled(self) -> str:
         """The choice as `parse` reads it (forms, the CLI, JSON)."""
@@ -66,8 +70,8 @@ class Choice:
         return (self.start, self.increment, self.cap) if self.kind == BANK else None
 
 
-def _days(n: int) -> str:
-    return f"{n} day" if n == 1 else f"{n} days"
+def _days(n: int) -> Phrase:
+    return phrase_n("{n} day", "{n} days", n)
 
 
 _MOVE = re.compile(r"^(?:move:)?(\d{1,3})$")
@@ -86,23 +90,25 @@ def parse(text: str | None) -> Choice:
         start, increment = int(found.group(1)), int(found.group(2))
         cap = int(found.group(3)) if found.group(3) else 2 * start
         return bank(start, increment, cap)
-    raise BadInput(f"The clock {str(text)[:40]!r} is not one: write none, move:DAYS (say "
-                   "move:3) or bank:START+INCREMENT/CAP (say bank:7+1/14).")
+    raise BadInput(phrase("The clock {clock} is not one: write none, move:DAYS (say move:3) or "
+                          "bank:START+INCREMENT/CAP (say bank:7+1/14).", clock=repr(str(text)[:40])))
 
 
 def move(days: int) -> Choice:
     if not 1 <= days <= MAX_DAYS:
-        raise BadInput(f"A time per move of {days} days: it must be 1 to {MAX_DAYS} days.")
+        raise BadInput(phrase("A time per move of {days} days: it must be 1 to {most} days.",
+                              days=days, most=MAX_DAYS))
     return Choice(MOVE, days=days)
 
 
 def bank(start: int, increment: int, cap: int) -> Choice:
     if not 1 <= start <= MAX_DAYS or not 0 <= increment <= MAX_DAYS or not 1 <= cap <= MAX_DAYS:
-        raise BadInput(f"A time bank of {start}+{increment}/{cap} days: the start and the cap "
-                       f"must be 1 to {MAX_DAYS} days, the increment 0 to {MAX_DAYS}.")
+        raise BadInput(phrase("A time bank of {bank} days: the start and the cap must be 1 to "
+                              "{most} days, the increment 0 to {most}.",
+                              bank=f"{start}+{increment}/{cap}", most=MAX_DAYS))
     if cap < start:
-        raise BadInput(f"A time bank of {start}+{increment}/{cap} days: its cap ({cap}) is below "
-                       f"its start ({start}).")
+        raise BadInput(phrase("A time bank of {bank} days: its cap ({cap}) is below its start "
+                              "({start}).", bank=f"{start}+{increment}/{cap}", cap=cap, start=start))
     return Choice(BANK, start=start, increment=increment, cap=cap)
 
 

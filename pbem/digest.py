@@ -17,10 +17,11 @@ from datetime import UTC, datetime, timedelta
 from flask import current_app
 from sqlalchemy import exists, select, update
 
-from . import home, messages, settings
+from . import home, i18n, messages, settings
 from .deadlines import utc
 from .extensions import db
-from .mail.compose import queue
+from .games.phrases import phrase, phrase_n
+from .mail.compose import language_for, queue
 from .mail.notify import carry_talk
 from .mail.words import listing
 from .models import AddressSettings, Mail, utcnow
@@ -68,12 +69,17 @@ def _send(address: str, now: datetime) -> bool:
         if changed(covered) != len(held):   # another worker took some: leave it to him
             raise _Raced()
         row.digest_at = now
-        listed = home.build(address, now)
+        with i18n.speaking(language_for(address, None, None)):   # its deadlines in his words
+            listed = home.build(address, now)
         if not listed.yours:
             return False   # nothing waits for him any more: the held mails are out of date
-        what = (f"your turn in {listed.yours[0].title} with {listing(listed.yours[0].opponents)}"
-                if len(listed.yours) == 1 else f"{len(listed.yours)} games wait for your turn")
-        queue("digest", listed.yours[0].name, address, f"Today: {what}",
+        if len(listed.yours) == 1:
+            what = phrase("Today: your turn in {game} with {others}", game=listed.yours[0].title,
+                          others=listing(listed.yours[0].opponents))
+        else:
+            what = phrase_n("Today: {n} game waits for your turn",
+                            "Today: {n} games wait for your turn", len(listed.yours))
+        queue("digest", listed.yours[0].name, address, what,
               {"entries": listed.yours, "others": listed.others, "talk": _talk(listed.yours),
                "home_url": settings.home_url(address)})
     return True

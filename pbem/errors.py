@@ -5,10 +5,12 @@ Engine errors (`pbem.games.errors.GameError`) answer 422 with the step.
 
 from __future__ import annotations
 
+from .games.phrases import phrase
+
 
 class ServerError(Exception):
     status = 400
-    title = "Bad request"
+    title: str = phrase("Bad request")
 
     def __init__(self, message: str = "", **context):
         super().__init__(message or self.title)
@@ -17,31 +19,38 @@ class ServerError(Exception):
 
 
 class BadInput(ServerError):
-    status, title = 400, "Bad request"
+    status = 400
+    title: str = phrase("Bad request")
 
 
 class NotFound(ServerError):
-    status, title = 404, "Not found"
+    status = 404
+    title: str = phrase("Not found")
 
 
 class LinkTampered(ServerError):
     """A link whose signature does not verify: 403, and no detail."""
-    status, title = 403, "Forbidden"
+    status = 403
+    title: str = phrase("Forbidden")
 
 
 class LinkExpired(ServerError):
     """A genuine link, too old: the page offers to mail a fresh one to the seat."""
-    status, title = 410, "This link has expired"
+    status = 410
+    title: str = phrase("This link has expired")
 
 
 class LinkReplaced(ServerError):
     """A seat link that was reissued since: the old one no longer opens the game."""
-    status, title = 410, "This link was replaced"
+    status = 410
+    title: str = phrase("This link was replaced")
 
 
 class AlreadySubmitted(ServerError):
-    status, title = 409, "Already submitted"
+    status = 409
+    title: str = phrase("Already submitted")
 
 
 class RateLimited(ServerError):
-    status, title = 429, "Too many requests"
+    status = 429
+    title: str = phrase("Too many requests")

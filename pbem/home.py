@@ -30,9 +30,10 @@ from . import clocks, games, limits, links, settings, store, vacation
 from .errors import LinkReplaced, LinkTampered
 from .extensions import db
 from .games.base import ABORTED_REASON
+from .games.phrases import Phrase, phrase, phrase_n
 from .mail import notify
 from .mail.compose import queue
-from .mail.words import listing, match_title
+from .mail.words import match_title
 from .models import Clock, Event, Game, GameResult, Rematch, Seat, SeatNonce, utcnow
 from .settings import Settings
 from .transaction import transaction
@@ -116,8 +117,8 @@ def open_home(token: str) -> Settings:
     address, nonce = payload
     found = settings.of(address)
     if found.home_nonce != nonce:
-        raise LinkReplaced("This home link was replaced by a newer one, which was mailed to its "
-                           "address.", renew_path=None)
+        raise LinkReplaced(phrase("This home link was replaced by a newer one, which was mailed "
+                                  "to its address."), renew_path=None)
     return found
 
 
@@ -128,7 +129,7 @@ def replace_home(address: str) -> None:
         limits.take(limits.LINKS_SEAT, f"home:{address}")
         fresh = settings.renew_home_nonce(address)
         name = db.session.scalar(select(Seat.name).where(Seat.email == address).limit(1))
-        queue("home_link", name or address.split("@")[0], address, "Your new home link",
+        queue("home_link", name or address.split("@")[0], address, phrase("Your new home link"),
               {"home_url": settings.home_url(address, fresh.home_nonce), "replaced": True})
 
 
@@ -184,17 +185,35 @@ def _title(kind: str) -> str:
         return kind
 
 
+def listed(items) -> str:
+    """Names (or phrases such as "you") as people list them, in the reader's language:
+    "Anna", "Anna and Bob", "Anna, Bob and Carl" (a phrase per shape, so each language
+    joins them its own way)."""
+    items = list(items)
+    if len(items) <= 1:
+        return items[0] if items else ""
+    first = items[0]
+    for item in items[1:-1]:
+        first = phrase("{first}, {next}", first=first, next=item)
+    return phrase("{first} and {last}", first=first, last=items[-1])
+
+
+YOU = phrase("you")
+
+
 def result_words(winners: list[int], seat: int, names: list[str], description: str,
                  reason: str) -> str:
     """A result as its player reads it: "You won: …", "Anna won: …", "Drawn: …"."""
     if reason == ABORTED_REASON:
-        return f"Called off: {description}"
+        return phrase("Called off: {description}", description=description)
     if not winners:
-        return f"Drawn: {description}"
-    named = ["you" if w == seat else names[w] for w in winners]
-    who = listing(named)
-    head = "You won" if named == ["you"] else f"{who[0].upper()}{who[1:]} won"
-    return f"{head}: {description}"
+        return phrase("Drawn: {description}", description=description)
+    if winners == [seat]:
+        return phrase("You won: {description}", description=description)
+    who = listed(YOU if w == seat else names[w] for w in winners)
+    if isinstance(who, Phrase):
+        return phrase("{who} won: {description}", who=who, description=description).capitalized()
+    return phrase("{who} won: {description}", who=who[:1].upper() + who[1:], description=description)
 
 
 def build(address: str, now: datetime | None = None) -> Home:
@@ -244,8 +263,8 @@ def build(address: str, now: datetime | None = None) -> Home:
             deadline = clocks.deadline(game_id, days, seat, address, since)
         elif your_turn and days:   # a time per turn, standing still while he is away
             deadline = vacation.pushed(spans, since, timedelta(days=days))
-        waiting_for = tuple(names[s] + " (computer)" if s in bots else "you" if s == seat
-                            else names[s] for s in owed)
+        waiting_for = tuple(phrase("{name} (computer)", name=names[s]) if s in bots
+                            else YOU if s == seat else names[s] for s in owed)
         entry = Entry(**common, your_turn=your_turn, waiting_for=waiting_for, since=since,
                       deadline=deadline, outcome=None, ended=None,
                       url=links.url(links.TURN, game_id, seat, seq) if your_turn else seat_url,
@@ -266,7 +285,7 @@ def links_entry(entry: Entry) -> dict:
             "name": entry.name, "seat_url": entry.seat_url,
             "turn_url": entry.url if entry.your_turn else None,
             "deadline_local": entry.deadline_local, "time_left": entry.time_left,
-            "waiting_for": listing(entry.waiting_for)}
+            "waiting_for": listed(entry.waiting_for)}
 
 
 def _rematch_state(rematch_id: str | None, started: bool | None, confirmed: list | None,
@@ -282,12 +301,12 @@ def _ago(since: datetime, now: datetime) -> str:
     """How long a game has waited, in words: "3 days", "5 hours", "a few minutes"."""
     seconds = int((_utc(now) - since).total_seconds())
     if seconds >= 2 * 86400:
-        return f"{seconds // 86400} days"
+        return phrase_n("{n} day", "{n} days", seconds // 86400)
     if seconds >= 2 * 3600:
-        return f"{seconds // 3600} hours"
+        return phrase_n("{n} hour", "{n} hours", seconds // 3600)
     if seconds >= 3600:
-        return "an hour"
-    return "a few minutes"
+        return phrase("an hour")
+    return phrase("a few minutes")
 
 
 # -- answers to moves mailed in --------------------------------------------------------------

@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import lru_cache
@@ -70,14 +71,26 @@ def _compiled(language: str, stamp: tuple) -> Translations:
     return Translations(buffer, domain="messages")
 
 
+_NONE = NullTranslations()
+#: How long a compiled catalogue is used before its files are looked at again (a .po file
+#: edited while the server runs is read within this many seconds).
+RECHECK_SECONDS = 2.0
+_checked: dict[str, tuple[float, Translations]] = {}
+
+
 def catalogue(language: str) -> NullTranslations:
     """The compiled catalogue of a language (English: none, the ids are English), compiled
     again when a .po file changed (a process compiles each language once)."""
     if language == ENGLISH or language not in LANGUAGES:
-        return NullTranslations()
-    files = catalogue_files(language)
-    stamp = tuple((p.name, p.stat().st_mtime_ns) for p in files)
-    return _compiled(language, stamp)
+        return _NONE
+    now = time.monotonic()
+    seen = _checked.get(language)
+    if seen is not None and now - seen[0] < RECHECK_SECONDS:
+        return seen[1]
+    stamp = tuple((p.name, p.stat().st_mtime_ns) for p in catalogue_files(language))
+    translations = _compiled(language, stamp)
+    _checked[language] = (now, translations)
+    return translations
 
 
 class _Catalogues(Domain):

@@ -29,6 +29,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 
 from .errors import RateLimited
 from .extensions import db
+from .games.phrases import Phrase, phrase
 from .models import RateEvent, RateLock, utcnow
 from .transaction import changed
 
@@ -43,7 +44,8 @@ class Limit:
     name: str
     setting: str | int
     window: timedelta | str          # a timedelta, or a config key holding seconds or hours
-    message: str = ""                # what a refused request is told ("": a quiet budget)
+    message: str = ""                # what a refused request is told ("": a quiet budget); a
+                                     # phrase, its {who} filled in when it refuses
 
     def count(self) -> int:
         value = self.setting
@@ -59,34 +61,34 @@ class Limit:
 
 #: Turns submitted, per client and per seat's address.
 SUBMIT_CLIENT = Limit("submit-client", "SUBMISSIONS_PER_CLIENT_PER_MINUTE", MINUTE,
-                      "Too many submissions in a minute; please wait a little.")
+                      phrase("Too many submissions in a minute; please wait a little."))
 SUBMIT_ADDRESS = Limit("submit-address", "SUBMISSIONS_PER_ADDRESS_PER_MINUTE", MINUTE,
-                       "Too many submissions in a minute; please wait a little.")
+                       phrase("Too many submissions in a minute; please wait a little."))
 #: "Mail me my links", per client; and quietly, one mail per address in a while.
 LINKS_CLIENT = Limit("links-client", "LINK_REQUESTS_PER_CLIENT_PER_HOUR", HOUR,
-                     "Too many requests for links from here; please try again in an hour.")
+                     phrase("Too many requests for links from here; please try again in an hour."))
 LINKS_ADDRESS = Limit("links-address", 1, "LINK_REQUEST_INTERVAL_SECONDS")
 #: Links mailed again to one seat (from an expired or replaced link), and replacements asked for.
 LINKS_SEAT = Limit("links-seat", 1, "LINK_REQUEST_INTERVAL_SECONDS",
-                   "Links were mailed to this seat a few minutes ago; please look for them in "
-                   "the player's mailbox.")
+                   phrase("Links were mailed to this seat a few minutes ago; please look for them in "
+                          "the player's mailbox."))
 #: Games asked for on the start page, per client and per creator's address (a day).
 PROPOSALS_CLIENT = Limit("proposals-client", "PROPOSALS_PER_CLIENT_PER_DAY", DAY,
-                         "Too many games were started from here today; please try tomorrow.")
+                         phrase("Too many games were started from here today; please try tomorrow."))
 PROPOSALS_ADDRESS = Limit("proposals-address", "PROPOSALS_PER_ADDRESS_PER_DAY", DAY,
-                          "Too many games were started for this address today; please try "
-                          "tomorrow.")
+                          phrase("Too many games were started for this address today; please try "
+                                 "tomorrow."))
 #: Games confirmed, per creator's address and per the client that asked for them (a day).
 GAMES_ADDRESS = Limit("games-address", "GAMES_PER_ADDRESS_PER_DAY", DAY,
-                      "This address started as many games today as one may; please confirm "
-                      "this one tomorrow.")
+                      phrase("This address started as many games today as one may; please confirm "
+                             "this one tomorrow."))
 GAMES_CLIENT = Limit("games-client", "GAMES_PER_CLIENT_PER_DAY", DAY,
-                     "As many games were started from there today as one may; please confirm "
-                     "this one tomorrow.")
+                     phrase("As many games were started from there today as one may; please confirm "
+                            "this one tomorrow."))
 #: Invitations to one address (a day), whoever invites it.
 INVITES_ADDRESS = Limit("invites-address", "INVITES_PER_ADDRESS_PER_DAY", DAY,
-                        "{who} was invited to as many games today as one may; please try "
-                        "tomorrow.")
+                        phrase("{who} was invited to as many games today as one may; please try "
+                               "tomorrow."))
 #: Answers to mail replies that cannot act: per address, and for everybody together.
 REFUSALS_ADDRESS = Limit("refusal", "REFUSALS_PER_ADDRESS_PER_HOUR", HOUR)
 REFUSALS_ALL = Limit("refusals-all", "REFUSALS_PER_HOUR", HOUR)
@@ -96,8 +98,8 @@ UNREACHABLE = Limit("unreachable", 1, DAY)
 DIGEST = Limit("digest", 1, "DIGEST_INTERVAL_HOURS")
 #: Messages between players, per seat (`pbem.messages`).
 MESSAGES_SEAT = Limit("messages-seat", "MESSAGES_PER_SEAT_PER_HOUR", HOUR,
-                      "You have said a lot this hour; please wait a little before the next "
-                      "message.")
+                      phrase("You have said a lot this hour; please wait a little before the next "
+                             "message."))
 #: Operator sign-in links mailed.
 SIGN_IN = Limit("sign-in", 3, HOUR)
 
@@ -137,7 +139,9 @@ def allow(limit: Limit, who: str, now: datetime | None = None) -> bool:
 def take(limit: Limit, who: str, now: datetime | None = None) -> None:
     """Count one more request, or refuse it with RateLimited (nothing counted then)."""
     if not allow(limit, who, now):
-        raise RateLimited(limit.message.format(who=who))
+        message = limit.message
+        raise RateLimited(Phrase(message.msgid, {"who": who}) if isinstance(message, Phrase)
+                          else message.format(who=who))
 
 
 def prune(now: datetime | None = None, keep: timedelta = KEEP) -> int:
@@ -175,4 +179,4 @@ PREVIEWS = ProcessLimiter()
 
 def take_preview(client: str) -> None:
     if not PREVIEWS.allow(f"preview:{client}", current_app.config["PREVIEWS_PER_CLIENT_PER_MINUTE"]):
-        raise RateLimited("Too many previews in a minute; please wait a little.")
+        raise RateLimited(phrase("Too many previews in a minute; please wait a little."))

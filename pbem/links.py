@@ -30,6 +30,7 @@ from flask import current_app
 from itsdangerous import BadSignature, SignatureExpired, URLSafeSerializer, URLSafeTimedSerializer
 
 from .errors import LinkExpired, LinkTampered
+from .games.phrases import phrase
 
 TURN, SEAT = "turn", "seat"
 PREFIX = {TURN: "t", SEAT: "s"}
@@ -130,7 +131,7 @@ def unsign(kind: str, value: str, max_age_seconds: int | None = None) -> Any:
             return serializer.loads(value, max_age=max_age_seconds)
         return serializer.loads(value)
     except SignatureExpired:
-        raise LinkExpired("This link is too old; ask for a new one.", link=None,
+        raise LinkExpired(phrase("This link is too old; ask for a new one."), link=None,
                           renew_path=None) from None
     except BadSignature:
         raise LinkTampered() from None

@@ -28,12 +28,13 @@ from . import limits, store
 from .deadlines import utc
 from .errors import BadInput, NotFound
 from .extensions import db
+from .games.phrases import phrase
 from .models import Inbound, Message, MessageMark, utcnow
 from .transaction import changed, transaction
 
 
 class MessageTooLong(BadInput):
-    title = "Message too long"
+    title = phrase("Message too long")
 
 
 @dataclass(frozen=True)
@@ -64,8 +65,8 @@ def cleaned(text: str | None) -> str:
     text = "\n".join(lines).strip()
     cap = int(current_app.config["MESSAGE_MAX_CHARS"])
     if len(text) > cap:
-        raise MessageTooLong(f"Your message is {len(text)} characters long; a message may have "
-                             f"at most {cap}.")
+        raise MessageTooLong(phrase("Your message is {length} characters long; a message may "
+                                    "have at most {cap}.", length=len(text), cap=cap))
     return text
 
 
@@ -105,7 +106,7 @@ def say(game_id: str, seat: int, text: str, receipt: Inbound | None = None) -> M
     (`receipt`: its record, written with it so that the same mail says it once). A player may
     speak while the game runs and after it ("good game")."""
     if not cleaned(text):
-        raise BadInput("Your message is empty.")
+        raise BadInput(phrase("Your message is empty."))
     loaded = store.load(game_id)
     with transaction():
         message = add(game_id, seat, loaded.seq, text)
@@ -154,9 +155,10 @@ def hide(message_id: int, game_id: str | None = None) -> Message:
             Message.id == message_id, Message.hidden_at.is_(None)).values(hidden_at=utcnow()))
         message = db.session.get(Message, message_id)
         if message is None or game_id is not None and message.game_id != game_id:
-            raise NotFound(f"There is no message #{message_id}"
-                           + (f" in game {game_id}." if game_id else "."))
+            raise NotFound(phrase("There is no message #{id} in game {game}.", id=message_id,
+                                  game=game_id) if game_id else
+                           phrase("There is no message #{id}.", id=message_id))
         if not changed(hidden):
-            raise BadInput(f"Message #{message_id} is hidden already.")
+            raise BadInput(phrase("Message #{id} is hidden already.", id=message_id))
     return message
 

@@ -12,6 +12,7 @@ from flask import current_app
 
 from .errors import BadInput
 from .extensions import db
+from .games.phrases import phrase
 from .models import Note, utcnow
 from .transaction import transaction
 
@@ -29,7 +30,8 @@ def save(game_id: str, seat: int, text: str) -> str:
                    if ch in "\n\t" or unicodedata.category(ch) not in ("Cc", "Cs")).strip()
     cap = int(current_app.config["NOTES_MAX_CHARS"])
     if len(text) > cap:
-        raise BadInput(f"Your notes are {len(text)} characters long; they may have at most {cap}.")
+        raise BadInput(phrase("Your notes are {length} characters long; they may have at most "
+                              "{cap}.", length=len(text), cap=cap))
     with transaction():
         note = db.session.get(Note, (game_id, seat))
         if note is None:

@@ -17,6 +17,7 @@ from sqlalchemy import select
 from . import limits, links, store, turns
 from .errors import AlreadySubmitted, BadInput, LinkTampered, NotFound, ServerError
 from .extensions import db
+from .games.phrases import phrase
 from .mail.compose import queue
 from .mail.words import match_title
 from .models import Clock, Game, Rematch, Seat
@@ -25,7 +26,7 @@ from .transaction import transaction
 
 class RematchStarted(ServerError):
     """A rematch link whose game has started already."""
-    status, title = 410, "Started already"
+    status, title = 410, phrase("Started already")
 
 
 def _spec(game: Game, seats: list[Seat]) -> turns.Spec:
@@ -51,11 +52,11 @@ def ask(game_id: str, seat: int) -> Rematch:
     that rematch (his yes added)."""
     loaded = store.load(game_id)
     if not loaded.over:
-        raise BadInput("A rematch can be asked for once the game is over.")
+        raise BadInput(phrase("A rematch can be asked for once the game is over."))
     game = db.session.get(Game, game_id)
     seats = list(db.session.scalars(select(Seat).where(Seat.game_id == game_id).order_by(Seat.seat)))
     if game is None or not 0 <= seat < len(seats) or not seats[seat].email:
-        raise NotFound(f"Game {game_id} has no player in seat {seat}.")
+        raise NotFound(phrase("Game {game} has no player in seat {seat}.", game=game_id, seat=seat))
     existing = _of_source(game_id)
     if existing is not None:
         if seat not in existing.confirmed:
@@ -90,7 +91,7 @@ def _mail_ask(row: Rematch, spec: turns.Spec, seat: int, asker: str) -> None:
     engine = spec.engine()
     names = [name for name, _ in spec.players]
     queue("rematch", names[seat], spec.players[seat][1],
-          f"{engine.title}: {asker} asks for a rematch",
+          phrase("{title}: {asker} asks for a rematch", title=engine.title, asker=asker),
           {"title": engine.title, "names": names, "asker": asker,
            "confirm_url": links.url_of(links.REMATCH, [row.id, seat])},
           from_name=f"{engine.title}: {match_title(names)}")
@@ -104,7 +105,7 @@ def read_link(token: str) -> tuple[Rematch, int, turns.Spec]:
         raise LinkTampered()
     row = db.session.get(Rematch, payload[0])
     if row is None:
-        raise NotFound("This rematch is no longer there.")
+        raise NotFound(phrase("This rematch is no longer there."))
     return row, payload[1], turns.Spec.from_json(row.kind, row.spec)
 
 
@@ -114,10 +115,10 @@ def confirm(rematch_id: str, seat: int) -> Rematch:
         row = db.session.scalars(select(Rematch).where(Rematch.id == rematch_id)
                                  .with_for_update()).first()
         if row is None:
-            raise NotFound("This rematch is no longer there.")
+            raise NotFound(phrase("This rematch is no longer there."))
         if row.started:
-            raise RematchStarted("This rematch has started already: the invitations are in "
-                                 "your mailbox.")
+            raise RematchStarted(phrase("This rematch has started already: the invitations are "
+                                        "in your mailbox."))
         spec = turns.Spec.from_json(row.kind, row.spec)
         if seat not in people(spec):
             raise LinkTampered()
@@ -131,7 +132,7 @@ def _start(rematch_id: str) -> Rematch:
         row = db.session.scalars(select(Rematch).where(Rematch.id == rematch_id)
                                  .with_for_update()).first()
         if row is None or row.started:
-            raise RematchStarted("This rematch has started already.")
+            raise RematchStarted(phrase("This rematch has started already."))
         spec = turns.Spec.from_json(row.kind, row.spec)
         for address in spec.people:
             limits.take(limits.INVITES_ADDRESS, address)
@@ -153,5 +154,6 @@ def mail_home_for(game_id: str, address: str, client: str) -> None:
         loaded = store.load(game_id)
         if not loaded.over:
             return
-        queue("rematch_link", seat.name, address, f"{loaded.engine.title}: your rematch",
+        queue("rematch_link", seat.name, address,
+              phrase("{title}: your rematch", title=loaded.engine.title),
               {"title": loaded.engine.title, "names": loaded.names})

@@ -22,11 +22,12 @@ from datetime import UTC, datetime, timedelta
 from flask import current_app
 from sqlalchemy import select
 
-from . import games, limits, links, settings, turns, vacation
+from . import games, i18n, limits, links, settings, turns, vacation
 from .deadlines import Waiting, utc, waiting
 from .extensions import db
 from .mail import notify
-from .mail.words import hours_and_days, listing
+from .mail.compose import language_for
+from .mail.words import hours_and_days
 from .models import Reminder, Seat
 from .transaction import transaction
 
@@ -65,8 +66,7 @@ def _entry(w: Waiting, seat: Seat, names: list[str], now: datetime,
     hours = int((now - w.since).total_seconds() // 3600)
     return {
         "title": games.get(w.game.kind).title,
-        "opponents": listing(n for i, n in enumerate(names) if i != w.seat)
-        + notify.game_number(w.game.id, w.game.kind, seat.email),
+        "opponents": notify.opponents(w.game.id, w.game.kind, names, w.seat, seat.email),
         "waiting": hours_and_days(hours),
         "deadline": settings.local_deadline(w.deadline, mine),   # in his own time zone
         "urgency": (w.deadline or datetime.max.replace(tzinfo=UTC), w.since),
@@ -103,8 +103,9 @@ def remind(address: str, due: list, now: datetime) -> bool:
         if not limits.allow(limits.DIGEST, address, now):
             return False
         mine = settings.of(address)
-        entries = sorted((_entry(w, seats[w.seat], [s.name for s in seats], now, mine)
-                          for w, _, seats in due), key=lambda e: e["urgency"])
+        with i18n.speaking(language_for(address, None, None)):   # his deadlines in his words
+            entries = sorted((_entry(w, seats[w.seat], [s.name for s in seats], now, mine)
+                              for w, _, seats in due), key=lambda e: e["urgency"])
         notify.reminder(address, entries[0]["name"], entries)
         for w, kinds, _ in due:
             db.session.add_all(Reminder(game_id=w.game.id, seat=w.seat, seq=w.seq, kind=k,

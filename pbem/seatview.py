@@ -16,9 +16,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from . import clocks, deadlines, links, messages, notes, settings, store, vacation
+from . import clocks, deadlines, i18n, links, messages, notes, settings, store, vacation
 from .games.base import ABORT, ABORTED, GENERIC_NOTATION, Decision, Draft, Outcome, StepOption
 from .games.errors import GameError
+from .games.phrases import phrase
 from .mail.words import winner_names
 from .messages import Said
 from .models import utcnow
@@ -48,7 +49,7 @@ class LastTurn:
 
     @property
     def heading(self) -> str:
-        return "Your last turn" if self.yours else f"{self.name}'s last turn"
+        return phrase("Your last turn") if self.yours else phrase("{name}'s last turn", name=self.name)
 
     def to_json(self) -> dict[str, Any]:
         return {"seat": self.seat, "name": self.name, "notation": self.notation,
@@ -68,6 +69,10 @@ class OnVacation:
     seat: int
     name: str
     until: str
+    at: datetime | None = field(default=None, compare=False)   # `until`, for a page to say
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "name": self.name, "until": self.until}
 
 
 @dataclass(frozen=True)
@@ -131,13 +136,14 @@ class SeatView:
     def page_title(self) -> str:
         """Whose turn it is first, for a browser tab: "Your turn · Babel with Bob"."""
         players = self.opponents if self.seat is not None else list(self.names)
-        game = f"{self.title} with {_listing(players)}"
+        game = phrase("{game} with {players}", game=self.title, players=listed(players))
         if self.outcome is not None:
-            return f"Game over · {game}"
+            return phrase("Game over · {game}", game=game)
         if self.seat is not None and not self.bot and any(w.seat == self.seat for w in self.to_act):
-            return f"Your turn · {game}"
+            return phrase("Your turn · {game}", game=game)
         waiting = [w.name for w in self.to_act if w.seat != self.seat]
-        return f"{_listing(waiting)}'s turn · {game}" if waiting else game
+        return (phrase("{names}'s turn · {game}", names=listed(waiting), game=game) if waiting
+                else game)
 
     def context(self) -> dict[str, Any]:
         """The fields templates use (pages and mails): nothing the seat may not know."""
@@ -146,6 +152,7 @@ class SeatView:
             "game_id": self.game_id, "kind": self.kind, "title": self.title,
             "example_step": self.example_step, "seat": self.seat, "seq": self.seq,
             "names": list(self.names), "opponents": self.opponents,
+            "opponents_listed": listed(self.opponents),
             "decision": self.decision, "live": self.live, "view": self.view,
             "last_turn": self.last_turn.notation if self.last_turn else None,
             "last_name": self.last_turn.name if self.last_turn else None,
@@ -201,7 +208,9 @@ class SeatView:
             "record_path": f"/games/{self.game_id}/record", "why": self.why,
             "turn_link": self.turn_link, "bot": self.bot, "clock": self.clock,
             "messages": [m.to_json() for m in self.messages], "notes": self.notes,
-            "away": [a.__dict__ for a in self.away], "vacation": self.vacation,
+            "away": [a.to_json() for a in self.away],
+            "vacation": ({k: v for k, v in self.vacation.items() if k != "at"}
+                         if self.vacation is not None else None),
         }
 
 
@@ -306,7 +315,7 @@ def own_vacation(loaded: Loaded, seat: int, any_taken: bool = True) -> dict | No
         return None
     span, days_left = vacation.status(address, utcnow())
     return {"until": span.ends_at.strftime("%Y-%m-%d %H:%M UTC") if span else "",
-            "days_left": days_left}
+            "days_left": days_left, "at": span.ends_at if span else None}
 
 
 def _clock(loaded: Loaded, banked: bool = True) -> str:
@@ -318,7 +327,8 @@ def away_of(loaded: Loaded, names: list[str]) -> tuple[OnVacation, ...]:
     """The game's players on vacation now, and until when (seen by every player)."""
     if loaded.over:
         return ()
-    return tuple(OnVacation(seat, names[seat], span.ends_at.strftime("%Y-%m-%d %H:%M UTC"))
+    return tuple(OnVacation(seat, names[seat], span.ends_at.strftime("%Y-%m-%d %H:%M UTC"),
+                            span.ends_at)
                  for seat, span in vacation.in_game(loaded.id))
 
 
@@ -398,9 +408,10 @@ def _told(loaded: Loaded, seat: int | None, names: list[str],
         recount = engine.recount(before, event, seat, after)
         mover = event["seat"]
         yours = mover == seat and not played_by_computer
-        who = "You" if yours else names[mover]
-        told.append(LastTurn(mover, names[mover], engine.notation(event, seat),
-                             f"{who} {recount.words}." if recount.words else "",
+        words = ((phrase("You {words}.", words=recount.words) if yours
+                  else phrase("{name} {words}.", name=names[mover], words=recount.words))
+                 if recount.words else "")
+        told.append(LastTurn(mover, names[mover], engine.notation(event, seat), words,
                              recount.marks, yours))
         before, at = after, number + 1
     return tuple(told)
@@ -419,11 +430,12 @@ def merged_marks(all_marks: Any) -> dict[str, Any]:
     return out
 
 
-def _listing(names: list[str]) -> str:
-    """"Bob", "Bob and Carl", "Bob, Carl and Dora"."""
+def listed(names: list[str]) -> str:
+    """"Bob", "Bob and Carl", "Bob, Carl and Dora": a phrase (its "and" in the reader's
+    language) once there are two."""
     if len(names) < 2:
         return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+    return phrase("{names} and {last}", names=", ".join(names[:-1]), last=names[-1])
 
 
 def called_off_because(loaded: Loaded) -> str:
@@ -479,7 +491,7 @@ class DraftView:
         draft, explain = self.draft, list(self.explained)
         return {"view": self.view, "legal_steps": [step_json(o) for o in self.legal],
                 "steps": draft.steps, "done": draft.done, "todo": draft.todo,
-                "error": str(draft.error) if draft.error else None,
+                "error": draft.error.said() if draft.error else None,
                 "step": draft.error.step if draft.error else None,
                 "explain": explain, "sentence": sentence(explain),
                 "draft_marks": dict(self.marks)}
@@ -556,10 +568,11 @@ def step_blocks(legal: list[StepOption], steps: list[str]) -> list[dict]:
 # -- in words and JSON -----------------------------------------------------------------------
 
 def sentence(phrases: list[str]) -> str:
-    """Steps in words as one sentence: "Move to the Medes, settle 2 Medes there, build level 4."."""
+    """Steps in words as one sentence: "Move to the Medes, settle 2 Medes there, build level 4.",
+    each step said in the reader's language first (the sentence is only said, never kept)."""
     if not phrases:
         return ""
-    text = ", ".join(phrases)
+    text = ", ".join(str(i18n.say(p)) for p in phrases)
     return text[0].upper() + text[1:] + "."
 
 

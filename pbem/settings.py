@@ -15,21 +15,24 @@ whether a move it mailed is confirmed by a short answer. Stored per address
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
+from babel.dates import format_datetime
 from sqlalchemy import select, update
 
 from . import i18n, links
 from .errors import BadInput
 from .extensions import db
+from .games.phrases import phrase, phrase_n
 from .models import PENDING, AddressSettings, Mail, Seat, utcnow
 from .store import new_nonce
 from .transaction import changed, transaction
 
 EACH, DIGEST = "each", "digest"
-MAIL_MODES = {EACH: "A mail for every turn", DIGEST: "One daily digest of the games waiting for me"}
+MAIL_MODES = {EACH: phrase("A mail for every turn"),
+              DIGEST: phrase("One daily digest of the games waiting for me")}
 #: Languages a player may choose, each named in itself.
 LANGUAGES = i18n.LANGUAGES
 #: Mail statuses of a digest player's turn mails: kept in the outbox, never sent on their own.
@@ -46,6 +49,8 @@ class Settings:
     mail_mode: str = EACH
     confirm_replies: bool = False
     home_nonce: str = ""
+    # The address has a row (its language stored there); else its pages speak the browser's.
+    chosen: bool = field(default=False, compare=False)
 
     @property
     def zone(self) -> ZoneInfo:
@@ -61,7 +66,7 @@ def _zone(name: str) -> ZoneInfo:
 
 def _of_row(row: AddressSettings) -> Settings:
     return Settings(row.address, row.time_zone, row.language, row.mail_mode,
-                    bool(row.confirm_replies), row.home_nonce or "")
+                    bool(row.confirm_replies), row.home_nonce or "", chosen=True)
 
 
 def of(address: str) -> Settings:
@@ -71,13 +76,23 @@ def of(address: str) -> Settings:
     return _of_row(row) if row is not None else Settings(address)
 
 
+#: A deadline as each language writes it (Babel's patterns; English keeps its own below):
+#: "Di., 24. Nov. 2026, 18:00 MEZ", "út 24. listopadu 2026, 18:00 SEČ".
+DEADLINE_FORMATS = {"de": "EEE, d. MMM y, HH:mm zzz", "cs": "EEE d. MMMM y, H:mm zzz"}
+
+
 def local_deadline(when: datetime | None, settings: Settings | None) -> str | None:
-    """A deadline in the player's own time zone, for pages and mails:
-    "Tue 24 Nov 2026, 18:00 CET". None stays None (no deadline)."""
+    """A deadline in the player's own time zone and the language of the moment, for pages
+    and mails: "Tue 24 Nov 2026, 18:00 CET". None stays None (no deadline)."""
     if when is None:
         return None
     when = when if when.tzinfo else when.replace(tzinfo=UTC)
-    local = when.astimezone(settings.zone if settings is not None else UTC)
+    zone = settings.zone if settings is not None else ZoneInfo("UTC")
+    pattern = DEADLINE_FORMATS.get(i18n.current())
+    if pattern is not None:
+        return format_datetime(when, format=pattern, tzinfo=zone, locale=i18n.current())
+    # English as it always was (Babel would write "+0100" where the zone has no English name)
+    local = when.astimezone(zone)
     return local.strftime("%a %d %b %Y, %H:%M ") + (local.tzname() or "")
 
 
@@ -88,13 +103,16 @@ def time_left(when: datetime | None, now: datetime | None = None) -> str | None:
     when = when if when.tzinfo else when.replace(tzinfo=UTC)
     seconds = int((when - (now or utcnow())).total_seconds())
     if seconds <= 0:
-        return "overdue"
+        return phrase("overdue")
     days, hours, minutes = seconds // 86400, seconds % 86400 // 3600, seconds % 3600 // 60
     if days:
-        return f"{days} day{'s' * (days != 1)}" + (f" {hours} hour{'s' * (hours != 1)}" if hours else "")
+        counted = phrase_n("{n} day", "{n} days", days)
+        return phrase("{days} {hours}", days=counted,
+                      hours=phrase_n("{n} hour", "{n} hours", hours)) if hours else counted
     if hours:
-        return f"{hours} hour{'s' * (hours != 1)}" + (f" {minutes} min" if minutes else "")
-    return f"{max(minutes, 1)} minute{'s' * (max(minutes, 1) != 1)}"
+        counted = phrase_n("{n} hour", "{n} hours", hours)
+        return phrase("{hours} {minutes} min", hours=counted, minutes=minutes) if minutes else counted
+    return phrase_n("{n} minute", "{n} minutes", max(minutes, 1))
 
 
 def zones() -> list[str]:
@@ -106,11 +124,13 @@ def checked(time_zone: str, language: str, mail_mode: str) -> tuple[str, str, st
     """The choices as stored; BadInput names the one refused."""
     time_zone = (time_zone or "").strip()
     if time_zone != "UTC" and time_zone not in available_timezones():
-        raise BadInput(f"{time_zone[:60]!r} is not a time zone; choose one like Europe/Berlin.")
+        raise BadInput(phrase("{zone} is not a time zone; choose one like Europe/Berlin.",
+                              zone=repr(time_zone[:60])))
     if language not in LANGUAGES:
-        raise BadInput(f"{language[:20]!r} is not a language offered here.")
+        raise BadInput(phrase("{language} is not a language offered here.",
+                              language=repr(language[:20])))
     if mail_mode not in MAIL_MODES:
-        raise BadInput("Choose a mail for every turn, or a daily digest.")
+        raise BadInput(phrase("Choose a mail for every turn, or a daily digest."))
     return time_zone, language, mail_mode
 
 
@@ -146,7 +166,8 @@ def seat_languages(players: list[tuple[str, str]], chosen: tuple[str | None, ...
 def change_seat_language(game_id: str, seat: int, language: str) -> str:
     """The language one seat's pages and mails speak from now on (his other games keep theirs)."""
     if language not in LANGUAGES:
-        raise BadInput(f"{language[:20]!r} is not a language offered here.")
+        raise BadInput(phrase("{language} is not a language offered here.",
+                              language=repr(language[:20])))
     with transaction():
         db.session.execute(update(Seat).where(Seat.game_id == game_id, Seat.seat == seat)
                            .values(language=language).execution_options(synchronize_session=False))

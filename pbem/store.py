@@ -29,6 +29,7 @@ from .errors import AlreadySubmitted, NotFound
 from .extensions import db
 from .games import base
 from .games.base import Decision, Engine
+from .games.phrases import phrase
 from .models import Event, Game, GameResult, Seat, SeatNonce, Snapshot, Takeover
 
 SEED_BITS = 63   # fits a signed BIGINT
@@ -242,7 +243,7 @@ def load(game_id: str) -> Loaded:
     snapshot plus the events after it (or its whole log), so the cost does not grow with it."""
     # Only what new_id() makes reaches the database (PostgreSQL refuses a NUL in a query: a 500).
     if not isinstance(game_id, str) or not GAME_ID.fullmatch(game_id):
-        raise NotFound("There is no such game.")
+        raise NotFound(phrase("There is no such game."))
     cache = current_app.extensions["pbem.replay_cache"]
     cached = cache.get(game_id)
     if cached is not None:
@@ -253,11 +254,11 @@ def load(game_id: str) -> Loaded:
         # The log no longer ends as cached (a rolled-back write, a restored database): read it anew.
     rows = db.session.execute(_GAME_AND_SEATS, {"game": game_id}).all()
     if not rows:
-        raise NotFound("There is no such game.")
+        raise NotFound(phrase("There is no such game."))
     try:
         engine = games.get(rows[0].kind)
     except games.UnknownGame:
-        raise NotFound(f"This server no longer hosts {rows[0].kind}.") from None
+        raise NotFound(phrase("This server no longer hosts {kind}.", kind=rows[0].kind)) from None
     info = GameInfo.of(rows[0])
     seats = tuple(SeatInfo(row.seat, row.name) for row in rows if row.seat is not None)
     loaded = _from_snapshot(info, engine, seats)
@@ -378,7 +379,7 @@ def _decided(write) -> None:
         write()
     except IntegrityError:
         db.session.rollback()
-        raise AlreadySubmitted("This turn was already submitted.") from None
+        raise AlreadySubmitted(phrase("This turn was already submitted.")) from None
 
 
 def current_nonce(game_id: str, seat: int) -> str | None:
@@ -434,8 +435,8 @@ def takeovers(game_id: str) -> dict[int, Left]:
 def display_names(names: list[str], left: dict[int, Left]) -> list[str]:
     """The players' names as pages and mails show them: a seat a computer took over says from
     which turn on ("Carl (bot from turn 12)")."""
-    return [f"{name} (bot from turn {left[i].first_turn})" if i in left else name
-            for i, name in enumerate(names)]
+    return [phrase("{name} (bot from turn {turn})", name=name, turn=left[i].first_turn)
+            if i in left else name for i, name in enumerate(names)]
 
 
 def player_of(game_id: str, seat: int) -> tuple[str, str | None]:
@@ -443,7 +444,7 @@ def player_of(game_id: str, seat: int) -> tuple[str, str | None]:
     row = db.session.execute(select(Seat.email, Seat.bot).where(
         Seat.game_id == game_id, Seat.seat == seat)).first()
     if row is None:
-        raise NotFound(f"Game {game_id} has no seat {seat}.")
+        raise NotFound(phrase("Game {game} has no seat {seat}.", game=game_id, seat=seat))
     return row.email, row.bot
 
 
@@ -451,5 +452,5 @@ def address_of(game_id: str, seat: int) -> str:
     """The address a seat is played from now (read fresh: the operator may have corrected it)."""
     address = db.session.scalar(select(Seat.email).where(Seat.game_id == game_id, Seat.seat == seat))
     if address is None:
-        raise NotFound(f"Game {game_id} has no seat {seat}.")
+        raise NotFound(phrase("Game {game} has no seat {seat}.", game=game_id, seat=seat))
     return address

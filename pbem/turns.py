@@ -34,6 +34,7 @@ from .errors import AlreadySubmitted, BadInput, NotFound, ServerError
 from .extensions import db
 from .games.base import RESIGNED, TIMED_OUT, Engine
 from .games.errors import GameError
+from .games.phrases import phrase
 from .mail import notify
 from .models import Event, Game, Inbound, Proposal, Seat, Takeover, utcnow
 from .people import email_address, player_name
@@ -52,7 +53,8 @@ class Origin:
 
 class TooLate(ServerError):
     """The seat's time ran out before it decided: the game was ended by time (committed)."""
-    status, title = 409, "Too late"
+    status = 409
+    title: str = phrase("Too late")
 
 
 class GameOver(BadInput):
@@ -62,15 +64,16 @@ class GameOver(BadInput):
 class SeatLeft(AlreadySubmitted):
     """A person's decision for a seat a computer plays now (he resigned or ran out of time):
     as stale as a turn already submitted."""
-    title = "A computer plays this seat"
+    title: str = phrase("A computer plays this seat")
 
 
-LEFT = "You left this game; a computer plays your seat now."
+LEFT = phrase("You left this game; a computer plays your seat now.")
 
 
-TOO_LATE = "Your time for this turn ran out before you submitted it, so the game is lost on time."
-TOO_LATE_TAKEN = ("Your time for this turn ran out before you submitted it; a computer plays "
-                  "your seat from now on.")
+TOO_LATE = phrase("Your time for this turn ran out before you submitted it, so the game is lost "
+                  "on time.")
+TOO_LATE_TAKEN = phrase("Your time for this turn ran out before you submitted it; a computer "
+                        "plays your seat from now on.")
 
 
 # -- a new game -----------------------------------------------------------------------
@@ -139,15 +142,17 @@ def _level(level: str, what: str) -> str:
     try:
         return computer.check_level(level)
     except computer.UnknownLevel:
-        raise BadInput(f"{what}: {level[:40]!r} is not a computer level; levels are "
-                       f"{', '.join(computer.LEVELS)}.") from None
+        raise BadInput(phrase("{what}: {level} is not a computer level; levels are {levels}.",
+                              what=what, level=repr(level[:40]),
+                              levels=", ".join(computer.LEVELS))) from None
 
 
 def _language(language: str, what: str) -> str:
     code = language.strip().lower()
     if code not in i18n.LANGUAGES:
-        raise BadInput(f"{what}: {language[:20]!r} is not a language offered here; languages are "
-                       f"{', '.join(i18n.LANGUAGES)}.")
+        raise BadInput(phrase("{what}: {language} is not a language offered here; languages are "
+                              "{languages}.", what=what, language=repr(language[:20]),
+                              languages=", ".join(i18n.LANGUAGES)))
     return code
 
 
@@ -155,11 +160,12 @@ def checked(spec: Spec) -> Spec:
     """The spec with names cleaned (no control or bidirectional characters, capped), addresses
     checked, computers' levels checked and named, and the game's options filled in; BadInput
     naming what is refused. At least one seat is a person's."""
-    levels = tuple(_level(level, f"Player {i + 1}") if level else None
+    levels = tuple(_level(level, phrase("Player {n}", n=i + 1)) if level else None
                    for i, level in enumerate(spec.bots[:len(spec.players)]))
     levels += (None,) * (len(spec.players) - len(levels))
     if spec.players and all(levels):
-        raise BadInput("At least one player must be a person: computers play only with people.")
+        raise BadInput(phrase("At least one player must be a person: computers play only with "
+                              "people."))
     players: list[tuple[str, str]] = []
     for (name, address), level in zip(spec.players, levels):
         if level:
@@ -167,11 +173,11 @@ def checked(spec: Spec) -> Spec:
                             else bot_name(level, [n for n, _ in players]), ""))
         else:
             players.append((player_name(name), email_address(address)))
-    takeover = _level(spec.takeover or DEFAULT_TAKEOVER, "The computer that takes a seat over")
+    takeover = _level(spec.takeover or DEFAULT_TAKEOVER, phrase("The computer that takes a seat over"))
     if spec.bank and spec.time_limit_days:
-        raise BadInput("A game has one clock: a time per move or a time bank, not both.")
+        raise BadInput(phrase("A game has one clock: a time per move or a time bank, not both."))
     clock = spec.clock   # checked: BadInput naming the figures
-    languages = tuple(_language(language, f"Player {i + 1}") if language else None
+    languages = tuple(_language(language, phrase("Player {n}", n=i + 1)) if language else None
                       for i, language in enumerate(spec.languages[:len(spec.players)]))
     spec = Spec(spec.kind, players, spec.options, spec.first, clock.time_limit_days, spec.seed,
                 levels, takeover, clock.bank, languages)
@@ -180,7 +186,7 @@ def checked(spec: Spec) -> Spec:
         options = engine.normalize_options(spec.options)
         engine.start(0, options, len(spec.players), spec.first)
     except GameError as error:
-        raise BadInput(str(error)) from None
+        raise BadInput(error.said()) from None
     return Spec(spec.kind, spec.players, options, spec.first, spec.time_limit_days, spec.seed,
                 levels, takeover, spec.bank, spec.languages)
 
@@ -214,7 +220,7 @@ def propose(spec: Spec, client: str) -> Proposal:
     with a link to confirm it. Counted per client and per creator's address."""
     spec = checked(spec)
     if spec.level(0):
-        raise BadInput("Player 1 is you, the creator: a person, with a mail address.")
+        raise BadInput(phrase("Player 1 is you, the creator: a person, with a mail address."))
     creator = spec.players[0][1]
     with transaction():
         limits.take(limits.PROPOSALS_CLIENT, client)
@@ -229,7 +235,8 @@ def propose(spec: Spec, client: str) -> Proposal:
 
 class ProposalGone(NotFound):
     """A confirmation link whose game was confirmed already, or forgotten unconfirmed."""
-    status, title = 410, "Nothing to confirm"
+    status = 410
+    title: str = phrase("Nothing to confirm")
 
 
 def proposal_of(proposal_id: str) -> tuple[Proposal, Spec]:
@@ -242,9 +249,10 @@ def proposal_of(proposal_id: str) -> tuple[Proposal, Spec]:
 
 def _gone(proposal_id: str) -> str:
     if db.session.get(Game, proposal_id) is not None:
-        return "This game was confirmed already; the players have their mails."
-    return (f"This game was not confirmed within {current_app.config['PROPOSAL_HOURS']:g} hours "
-            "and is forgotten; start it again from the start page.")
+        return phrase("This game was confirmed already; the players have their mails.")
+    hours = float(current_app.config["PROPOSAL_HOURS"])
+    return phrase("This game was not confirmed within {hours} hours and is forgotten; start it "
+                  "again from the start page.", hours=int(hours) if hours.is_integer() else hours)
 
 
 def _expired(proposal: Proposal, now: datetime | None = None) -> bool:
@@ -301,7 +309,7 @@ def _decide(game_id: str, seat: int, seq: int, text: str, origin: Origin,
     messages.cleaned(message)   # too long: refused before anything is checked or written
     loaded = store.load(game_id)
     if loaded.seq != seq or loaded.decision_of(seat) is None:
-        raise AlreadySubmitted("This turn was already submitted.")
+        raise AlreadySubmitted(phrase("This turn was already submitted."))
     played_by = store.bot_of(game_id, seat)
     if played_by and origin.channel != BOT:
         raise SeatLeft(LEFT)
@@ -362,7 +370,7 @@ def resign(game_id: str, seat: int) -> store.Loaded:
     while True:
         loaded = store.load(game_id)
         if loaded.over:
-            raise GameOver("The game is already over.")
+            raise GameOver(phrase("The game is already over."))
         if store.bot_of(game_id, seat):
             raise SeatLeft(LEFT)
         if not takes_over(loaded, seat):
@@ -393,9 +401,9 @@ def take_over(loaded: store.Loaded, seat: int, reason: str,
         taken = db.session.execute(update(Seat).where(
             Seat.game_id == loaded.id, Seat.seat == seat, Seat.bot.is_(None)).values(bot=level))
         if changed(taken) != 1:
-            raise AlreadySubmitted("This seat was taken over already.")
+            raise AlreadySubmitted(phrase("This seat was taken over already."))
         if _length(loaded.id) != loaded.seq:   # the player decided at the same moment
-            raise AlreadySubmitted("This turn was already submitted.")
+            raise AlreadySubmitted(phrase("This turn was already submitted."))
         db.session.add(Takeover(game_id=loaded.id, seat=seat, seq=loaded.seq, reason=reason,
                                 level=level))
         db.session.flush()
@@ -416,7 +424,7 @@ def _end(game_id: str, event_of) -> store.Loaded:
     while True:
         loaded = store.load(game_id)
         if loaded.over:
-            raise GameOver("The game is already over.")
+            raise GameOver(phrase("The game is already over."))
         try:
             with transaction():
                 after = store.append(loaded, event_of(loaded.engine))
@@ -435,9 +443,9 @@ def decline(game_id: str, seat: int) -> store.Loaded:
     off (no winner), and the others are told; afterwards he may resign."""
     loaded = store.load(game_id)
     if loaded.over:
-        raise GameOver("The game is already over.")
+        raise GameOver(phrase("The game is already over."))
     if _has_decided(game_id, seat):
-        raise BadInput("You have played in this game already; you can resign from your page.")
+        raise BadInput(phrase("You have played in this game already; you can resign from your page."))
     name = loaded.names[seat]
     return _end(game_id, lambda engine: engine.abort_event(f"{name} declined the invitation."))
 

@@ -26,6 +26,7 @@ from sqlalchemy import select
 from . import limits
 from .errors import BadInput
 from .extensions import db
+from .games.phrases import phrase
 from .models import Seat, Vacation, utcnow
 from .transaction import transaction
 
@@ -41,7 +42,7 @@ class Away:
 
 
 class NoVacationLeft(BadInput):
-    title = "No vacation days left"
+    title = phrase("No vacation days left")
 
 
 def _utc(moment: datetime) -> datetime:
@@ -139,15 +140,15 @@ def start(address: str, days: int, now: datetime | None = None) -> Away:
     """The player goes away for `days` whole days from now: every clock of his stops."""
     now = _utc(now or utcnow())
     if days < 1:
-        raise BadInput("A vacation lasts at least one day.")
+        raise BadInput(phrase("A vacation lasts at least one day."))
     with transaction():
         lock(address)
         if current(address, now) is not None:
-            raise BadInput("You are on vacation already; end it first to start another.")
+            raise BadInput(phrase("You are on vacation already; end it first to start another."))
         left = days_left(address, now)
         if days > left:
-            raise NoVacationLeft(f"You have {left} vacation days left this year; "
-                                 f"{days} were asked for.")
+            raise NoVacationLeft(phrase("You have {left} vacation days left this year; {asked} "
+                                        "were asked for.", left=left, asked=days))
         away = _take(address, days, now, automatic=False)
     return away
 

@@ -21,15 +21,18 @@
     setTimeout(function () { button.disabled = true; }, 0);
   });
 
-  // Deadlines are written in UTC (as in mails); the browser adds its own local time.
+  // Deadlines are written in UTC (as in mails); the browser adds its own local time, in the
+  // page's language (its words, "(… your time)", come from the page: data-local).
   document.querySelectorAll("time.local[datetime]").forEach(function (time) {
     var when = new Date(time.getAttribute("datetime"));
     if (isNaN(when.getTime())) return;
+    var lang = document.documentElement.lang;
     var local = document.createElement("span");
     local.className = "localtime";
-    local.textContent = " (" + when.toLocaleString(undefined, {
-      weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit"
-    }) + " your time)";
+    local.textContent = " " + (time.closest("[data-local]") ? time.closest("[data-local]").dataset.local : "{when}").replace("{when}",
+      when.toLocaleString(lang && lang !== "en" ? lang : undefined, {
+        weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit"
+      }));
     time.after(local);
   });
 
@@ -223,14 +226,14 @@
     menu = document.createElement("div");
     menu.className = "target-menu";
     menu.setAttribute("role", "dialog");
-    menu.setAttribute("aria-label", "Steps at " + place.dataset.target);
+    menu.setAttribute("aria-label", (form.dataset.stepsAt || "{place}").replace("{place}", place.dataset.target));
     var head = document.createElement("div");
     head.className = "target-head";
     var title = document.createElement("span");
     title.textContent = sameLabel ? labels[0] : place.dataset.target;
     var close = document.createElement("button");
     close.type = "button"; close.className = "target-close"; close.textContent = "\u2715";
-    close.setAttribute("aria-label", "Close");
+    close.setAttribute("aria-label", form.dataset.close || "\u2715");
     close.addEventListener("click", function () { closeMenu(true); });
     head.appendChild(title); head.appendChild(close);
     menu.appendChild(head);

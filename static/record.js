@@ -13,7 +13,8 @@
     var b = button();
     if (!b) return;
     b.hidden = false;
-    b.textContent = playing ? "⏸ Pause" : "▶ Play";
+    // (its words in the page's language: the button's data-pause-label and data-play-label)
+    b.textContent = playing ? b.dataset.pauseLabel : b.dataset.playLabel;
     b.setAttribute("aria-pressed", playing ? "true" : "false");
   }
 

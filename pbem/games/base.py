@@ -31,8 +31,10 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeGuard, TypeVar
 
 from .errors import GameError, IllegalStep, NotationError, PositionError, WrongDecision
+from .phrases import phrase
 from .rng import Rng
 from .text import split_steps
+from .words import listing
 
 __all__ = [
     "ABORTED", "Decision", "Draft", "Engine", "GameError", "IllegalStep", "NotationError",
@@ -59,17 +61,18 @@ def event_field(event: Event, key: str, kind: type[T]) -> T:
     event: the server writes only what `decide` returns, so this guards against hand edits)."""
     value = event.get(key)
     if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
-        raise GameError(f"a {event.get('type')} event needs {key!r} ({kind.__name__}), "
-                        f"not {value!r}.")
+        raise GameError(phrase("a {type} event needs {key} ({kind}), not {value}.",
+                               type=str(event.get("type")), key=repr(key), kind=kind.__name__,
+                               value=repr(value)))
     return value
 
 
 def required(kind: str | None, over: bool) -> str:
     """The kind of decision a seat owes now, or the WrongDecision its submission meets."""
     if over:
-        raise WrongDecision("the game is over.")
+        raise WrongDecision(phrase("the game is over."))
     if kind is None:
-        raise WrongDecision("it is not your turn.")
+        raise WrongDecision(phrase("it is not your turn."))
     return kind
 
 
@@ -126,25 +129,25 @@ class Recount:
 
 
 #: The outcome of an aborted game, the same in every game: nobody wins.
-ABORTED = Outcome(None, ABORTED_REASON, "the game was aborted")
+ABORTED = Outcome(None, ABORTED_REASON, phrase("the game was aborted"))
 
 
 def _you(seat: int, reader: int | None, names: list[str]) -> str:
-    return "you" if seat == reader else names[seat]
+    return phrase("you") if seat == reader else names[seat]
 
 
 def _result_words(outcome: Outcome, reader: int | None, names: list[str]) -> str:
     """"You win", "Bob wins", "Anna and you share the win", "Nobody wins", "A draw"."""
     if outcome.reason == ABORTED_REASON:
-        return "Nobody wins"
+        return phrase("Nobody wins")
     winners = outcome.winners
     if not winners:
-        return "A draw"
+        return phrase("A draw")
     if len(winners) == 1:
-        return "You win" if winners[0] == reader else f"{names[winners[0]]} wins"
-    who = [_you(s, reader, names) for s in winners]
-    text = ", ".join(who[:-1]) + " and " + who[-1]
-    return f"{text[0].upper()}{text[1:]} share the win"
+        return phrase("You win") if winners[0] == reader else phrase("{name} wins",
+                                                                      name=names[winners[0]])
+    who = listing([_you(s, reader, names) for s in winners])
+    return phrase("{winners} share the win", winners=who).capitalized()
 
 
 def ended_off_the_board(outcome: Outcome, reader: int | None, names: list[str]) -> str | None:
@@ -152,7 +155,7 @@ def ended_off_the_board(outcome: Outcome, reader: int | None, names: list[str]) 
     your time ran out"), or None for an ending on the board. The loser is the seat that did
     not win (these endings come in games of two: in larger ones a computer takes the seat)."""
     if outcome.reason == ABORTED_REASON:
-        return "Nobody wins: the game was called off"
+        return phrase("Nobody wins: the game was called off")
     if outcome.reason not in (RESIGNED, TIMED_OUT):
         return None
     losers = [s for s in range(len(names)) if s not in outcome.winners]
@@ -160,10 +163,12 @@ def ended_off_the_board(outcome: Outcome, reader: int | None, names: list[str]) 
         return None
     loser = losers[0]
     if outcome.reason == RESIGNED:
-        return f"{_result_words(outcome, reader, names)}: " + (
-            "you resigned" if loser == reader else f"{names[loser]} resigned")
-    return f"{_result_words(outcome, reader, names)}: " + (
-        "your time ran out" if loser == reader else f"{names[loser]}'s time ran out")
+        why = phrase("you resigned") if loser == reader else phrase(
+            "{name} resigned", name=names[loser])
+    else:
+        why = phrase("your time ran out") if loser == reader else phrase(
+            "{name}'s time ran out", name=names[loser])
+    return phrase("{result}: {why}", result=_result_words(outcome, reader, names), why=why)
 
 
 class GameState(Protocol):
@@ -219,15 +224,16 @@ class Engine(ABC, Generic[S]):
         known = {o.name: o for o in self.options}
         for key in raw:
             if key not in known:
-                names = ", ".join(known) or "none"
-                raise GameError(f"unknown option {key!r} for {self.title}; options are: {names}")
+                names = ", ".join(known) or phrase("none")
+                raise GameError(phrase("unknown option {key} for {title}; options are: {names}",
+                                       key=repr(key), title=self.title, names=names))
         out = {}
         for opt in self.options:
             value = str(raw.get(opt.name, opt.default)).strip().lower()
             allowed = [v for v, _ in opt.choices]
             if value not in allowed:
-                raise GameError(
-                    f"option {opt.name}={value!r} is not one of {', '.join(allowed)}")
+                raise GameError(phrase("option {name}={value} is not one of {allowed}",
+                                       name=opt.name, value=repr(value), allowed=", ".join(allowed)))
             out[opt.name] = value
         return out
 
@@ -254,17 +260,20 @@ class Engine(ABC, Generic[S]):
         WrongDecision before anything changes."""
         kind, seat = event.get("type"), event.get("seat")
         if self.is_over(state):
-            raise WrongDecision(f"the game is over; a {kind} event cannot follow.")
+            raise WrongDecision(phrase("the game is over; a {kind} event cannot follow.",
+                                       kind=str(kind)))
         if kind == ABORT:
             if seat is not None or not isinstance(event.get("why"), str):
-                raise WrongDecision('an abort is {"type": "abort", "seat": null, "why": "..."}.')
+                raise WrongDecision(phrase("an abort is {form}.",
+                                           form='{"type": "abort", "seat": null, "why": "..."}'))
             self.end_game(state, None, ABORTED_REASON)
         elif kind in (RESIGN, TIMEOUT):
             self.end_game(state, self._seat(state, seat), RESIGNED if kind == RESIGN else TIMED_OUT)
         else:
             owed = self.decision_kind(state, seat) if self._is_seat(seat, state) else None
             if kind != owed:
-                raise WrongDecision(f"seat {seat} owes {owed or 'nothing'} now, not {kind}.")
+                raise WrongDecision(phrase("seat {seat} owes {owed} now, not {kind}.", seat=str(seat),
+                                           owed=owed or phrase("nothing"), kind=str(kind)))
             self.play(state, event)
 
     def _is_seat(self, seat: object, state: S) -> TypeGuard[int]:
@@ -275,8 +284,9 @@ class Engine(ABC, Generic[S]):
         """`seat` as a seat of this game, or the WrongDecision that names the seats."""
         if not self._is_seat(seat, state):
             last = self.seat_count(state) - 1
-            seats = "0 and 1" if last == 1 else f"0 to {last}"
-            raise WrongDecision(f"seat {seat!r} does not play this game; its seats are {seats}.")
+            seats = phrase("0 and 1") if last == 1 else phrase("0 to {last}", last=last)
+            raise WrongDecision(phrase("seat {seat} does not play this game; its seats are {seats}.",
+                                       seat=repr(seat), seats=seats))
         return seat
 
     def upcast(self, event: Event) -> Event:
@@ -287,10 +297,12 @@ class Engine(ABC, Generic[S]):
         """
         version = event.get("v", 1)
         if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-            raise GameError(f"event version {version!r} is not a version of this game's events.")
+            raise GameError(phrase("event version {version} is not a version of this game's events.",
+                                   version=repr(version)))
         if version > self.event_version:
-            raise GameError(f"event version {version} is newer than this server's "
-                            f"{self.event_version}; upgrade the server.")
+            raise GameError(phrase("event version {version} is newer than this server's {mine}; "
+                                   "upgrade the server.", version=str(version),
+                                   mine=str(self.event_version)))
         kind = str(event.get("type"))
         while version < self.event_version:
             step = self.upcasters.get((kind, version))
@@ -395,7 +407,7 @@ class Engine(ABC, Generic[S]):
         return []
 
     #: What `scores` counts, for headings and mails: "Scores", or a game's own word.
-    score_word: str = "Scores"
+    score_word: str = phrase("Scores")
 
     def reply_help(self, state: S, seat: int) -> tuple[str, str]:
         """How a mail answers the decision `seat` owes: an example reply that fits it, and
@@ -429,7 +441,8 @@ class Engine(ABC, Generic[S]):
         if outcome is None:
             return ""
         return (ended_off_the_board(outcome, seat, names)
-                or f"{_result_words(outcome, seat, names)}: {outcome.description}")
+                or phrase("{result}: {description}", result=_result_words(outcome, seat, names),
+                          description=outcome.description))
 
     # -- players without people --------------------------------------------
     @abstractmethod

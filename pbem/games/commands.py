@@ -20,6 +20,7 @@ from typing import IO, Any, TypeVar
 
 from .base import Engine
 from .errors import GameError, PositionError, WrongDecision
+from .phrases import phrase
 
 EXIT_OK, EXIT_REFUSED = 0, 2
 S = TypeVar("S")
@@ -75,7 +76,7 @@ def decide_owed(engine: Engine[Any], state: Any, text: str) -> Any:
     """The state after the decision the position waits for, by the seat that owes it."""
     owed = engine.to_act(state)
     if not owed:
-        raise WrongDecision("the game is over; no decision can follow.", 1, None)
+        raise WrongDecision(phrase("the game is over; no decision can follow."), 1, None)
     return engine.apply(state, engine.decide(state, owed[0].seat, text))
 
 

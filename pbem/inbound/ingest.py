@@ -30,6 +30,7 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 from .. import home, inbox, messages, store, turns
 from ..errors import AlreadySubmitted, BadInput, NotFound, RateLimited
 from ..games.errors import GameError
+from ..games.phrases import phrase
 from ..mail.bounces import bounced_mail_id, failures
 from ..mail.replies import RECIPIENT_HEADERS, find_token, read_token, reply_steps
 from . import maildir
@@ -38,9 +39,9 @@ from .reading import Unreadable, capped, parse
 log = logging.getLogger(__name__)
 
 _MESSAGE_ID = re.compile(r"<[!-;=?-~]{1,198}>")   # printable ASCII that fits mails.in_reply_to
-STALE = ("this turn was already submitted (or the game moved on); your latest turn mail has "
-         "the current link.")
-NOT_HIS = "it was not sent from the address that plays this seat."
+STALE = phrase("this turn was already submitted (or the game moved on); your latest turn mail "
+               "has the current link.")
+NOT_HIS = phrase("it was not sent from the address that plays this seat.")
 
 
 #: The database cannot be reached, or timed out: nothing was decided, so try again later.

@@ -34,18 +34,24 @@ import textwrap
 from flask import current_app
 from sqlalchemy import select
 
-from .. import links, messages, seatview, settings, store
+from .. import i18n, links, messages, seatview, settings, store
 from ..extensions import db
 from ..games.errors import GameError
+from ..games.phrases import Phrase, phrase, phrase_n
 from ..models import Game, Seat
 from ..store import Loaded
-from .compose import queue
+from .compose import language_for, queue
 from .replies import reply_address
 from .words import listing, match_title
 
 
-def _from_name(loaded: Loaded) -> str:
-    return f"{loaded.engine.title}: {match_title(loaded.names)}"
+def from_name(title: str, names) -> Phrase:
+    """A game's mails come from "Babel: Anna vs Bob" (said in the reader's language)."""
+    return phrase("{game}: {players}", game=title, players=match_title(names))
+
+
+def _from_name(loaded: Loaded) -> Phrase:
+    return from_name(loaded.engine.title, loaded.names)
 
 
 def record_url(game_id: str) -> str:
@@ -66,31 +72,46 @@ def context(loaded: Loaded, seat: int, bot: bool = False) -> dict:
     }
 
 
-def subject(loaded: Loaded, seat: int, what: str, address: str = "") -> str:
+def subject(loaded: Loaded, seat: int, what: str, address: str = "") -> Phrase:
     """"Babel with Bob: your turn"; a second game of the same kind against the same players
     says which it is ("Babel with Bob (game 2): ..."), so a mailbox tells their threads apart."""
-    others = listing(n for i, n in enumerate(loaded.names) if i != seat)
-    return f"{loaded.engine.title} with {others}{game_number(loaded.id, loaded.engine.name, address)}: {what}"
+    return phrase("{game} with {others}: {what}", game=loaded.engine.title,
+                  others=opponents(loaded.id, loaded.engine.name, loaded.names, seat, address),
+                  what=what)
+
+
+def opponents(game_id: str, kind: str, names, seat: int, address: str) -> str:
+    """The other players of a game, "Bob", with its number when the address plays more than
+    one such game against them: "Bob (game 2)"."""
+    others = listing(n for i, n in enumerate(names) if i != seat)
+    number = game_index(game_id, kind, address)
+    return phrase("{others} (game {number})", others=others, number=number) if number > 1 else others
 
 
 def game_number(game_id: str, kind: str, address: str) -> str:
     """" (game 2)" for the address's second game of this kind against the same other players
     (addresses, or names for computers), by the order they were created in; "" for the first."""
+    number = game_index(game_id, kind, address)
+    return f" (game {number})" if number > 1 else ""
+
+
+def game_index(game_id: str, kind: str, address: str) -> int:
+    """Which of the address's games of this kind against the same other players this is (1 for
+    the first, by the order they were created in)."""
     if not address:
-        return ""
+        return 1
     ids = select(Seat.game_id).where(Seat.email == address)
     games = db.session.execute(select(Game.id, Game.created_at).where(
         Game.id.in_(ids), Game.kind == kind)).all()
     if len(games) < 2:
-        return ""
+        return 1
     others: dict[str, list[str]] = {g.id: [] for g in games}
     for row in db.session.execute(select(Seat.game_id, Seat.name, Seat.email).where(
             Seat.game_id.in_(list(others)), Seat.email != address)):
         others[row.game_id].append(row.email or f"computer {row.name}")
     mine = sorted(others.get(game_id, []))
     same = sorted((g.created_at, g.id) for g in games if sorted(others[g.id]) == mine)
-    number = next((i for i, (_, gid) in enumerate(same, 1) if gid == game_id), 1)
-    return f" (game {number})" if number > 1 else ""
+    return next((i for i, (_, gid) in enumerate(same, 1) if gid == game_id), 1)
 
 
 #: The mails that carry the game's new messages.
@@ -128,7 +149,9 @@ def _to_seat(kind: str, loaded: Loaded, seat: int, what: str, **extra) -> None:
     address, bot = store.player_of(loaded.id, seat)
     if not address or (bot and kind not in TO_LEAVERS):
         return   # a computer's seat: nobody reads its mail
-    ctx = context(loaded, seat, bot=bool(bot))
+    language = language_for(address, loaded.id, seat)
+    with i18n.speaking(language):   # its dates and deadlines in the reader's words too
+        ctx = context(loaded, seat, bot=bool(bot))
     ctx.update(extra.pop("context", {}))
     # A mail held for a daily digest carries no messages: the digest does (`pbem.digest`).
     status = settings.initial_status(kind, address)
@@ -137,24 +160,25 @@ def _to_seat(kind: str, loaded: Loaded, seat: int, what: str, **extra) -> None:
     reply_to = reply_address(loaded.id, seat, loaded.seq) if ctx["decision"] else None
     queue(kind, loaded.names[seat], address, subject(loaded, seat, what, address), ctx,
           game_id=loaded.id, seat=seat,
-          from_name=_from_name(loaded), reply_to=reply_to, status=status, **extra)
+          from_name=_from_name(loaded), reply_to=reply_to, status=status, language=language,
+          **extra)
 
 
 def confirm_game(proposal, spec) -> None:
     """The creator's mail: the game as asked for, and the link that starts it."""
     engine = spec.engine()
     names = [name for name, _ in spec.players]
-    queue("confirm", names[0], proposal.creator, f"Confirm your game of {engine.title}",
+    queue("confirm", names[0], proposal.creator, phrase("Confirm your game of {game}", game=engine.title),
           {"title": engine.title, "names": names, "spec": spec,
            "addresses": [address for _, address in spec.players],
            "confirm_url": links.url_of(links.CONFIRM, proposal.id),
            "hours": current_app.config["PROPOSAL_HOURS"]},
-          from_name=f"{engine.title}: {match_title(names)}")
+          from_name=from_name(engine.title, names))
 
 
 def game_created(loaded: Loaded) -> None:
     for seat in range(len(loaded.seats)):
-        what = "your turn" if loaded.decision_of(seat) else "you are invited"
+        what = phrase("your turn") if loaded.decision_of(seat) else phrase("you are invited")
         nonce = store.current_nonce(loaded.id, seat)
         _to_seat("invite", loaded, seat, what, root=True,
                  context={"decline_url": links.url_of(links.DECLINE, [loaded.id, seat, nonce])})
@@ -166,10 +190,11 @@ def event_appended(loaded: Loaded, actor: int | None) -> None:
     game ends, to all."""
     if loaded.engine.outcome(loaded.state) is not None:
         for seat in range(len(loaded.seats)):
-            _to_seat("over", loaded, seat, "the game is over")
+            _to_seat("over", loaded, seat, phrase("the game is over"))
         return
     for decision in loaded.engine.to_act(loaded.state):
-        _to_seat("turn", loaded, decision.seat, f"your turn, {loaded.names[decision.seat]}")
+        _to_seat("turn", loaded, decision.seat,
+                 phrase("your turn, {name}", name=loaded.names[decision.seat]))
 
 
 def taken_over(loaded: Loaded, seat: int) -> None:
@@ -177,8 +202,8 @@ def taken_over(loaded: Loaded, seat: int) -> None:
     left = store.takeovers(loaded.id)[seat]
     name = loaded.names[seat]
     for other in range(len(loaded.seats)):
-        what = ("a computer plays your seat now" if other == seat
-                else f"{name} left, a computer plays for him")
+        what = (phrase("a computer plays your seat now") if other == seat
+                else phrase("{name} left, a computer plays for him", name=name))
         _to_seat("taken_over", loaded, other, what,
                  context={"left_name": name, "left_seat": seat, "left_reason": left.reason,
                           "left_level": left.level, "left_turn": left.first_turn})
@@ -190,8 +215,8 @@ def vacation_started(loaded: Loaded, seat: int, away, days_left: int) -> None:
     name = loaded.names[seat]
     until = away.ends_at.strftime("%Y-%m-%d %H:%M UTC")
     for other in range(len(loaded.seats)):
-        what = ("your clock ran out: vacation started" if other == seat
-                else f"{name}'s clock ran out: vacation started")
+        what = (phrase("your clock ran out: vacation started") if other == seat
+                else phrase("{name}'s clock ran out: vacation started", name=name))
         _to_seat("vacation", loaded, other, what,
                  context={"away_name": name, "away_seat": seat, "away_until": until,
                           "away_days_left": days_left})
@@ -199,24 +224,25 @@ def vacation_started(loaded: Loaded, seat: int, away, days_left: int) -> None:
 
 def current_links(loaded: Loaded, seat: int) -> None:
     """The seat's current links (and turn link, if a decision is owed), to its own address."""
-    _to_seat("links", loaded, seat, "your links")
+    _to_seat("links", loaded, seat, phrase("your links"))
 
 
 def replace_links(loaded: Loaded, seat: int, replace_url: str) -> None:
     """A link that replaces the seat's links, for a player whose links leaked."""
-    _to_seat("replace", loaded, seat, "replace your links?", context={"replace_url": replace_url})
+    _to_seat("replace", loaded, seat, phrase("replace your links?"), context={"replace_url": replace_url})
 
 
 def links_replaced(loaded: Loaded, seat: int) -> None:
     """The seat's new links, after a replacement (the old seat link no longer works)."""
-    _to_seat("links", loaded, seat, "your new links", context={"replaced": True})
+    _to_seat("links", loaded, seat, phrase("your new links"), context={"replaced": True})
 
 
 def unreachable(loaded: Loaded, seat: int) -> None:
     """Tell the other players that mail to a seat bounces (the game may wait for him)."""
     for other in range(len(loaded.seats)):
         if other != seat:
-            _to_seat("unreachable", loaded, other, f"{loaded.names[seat]} cannot be reached",
+            _to_seat("unreachable", loaded, other,
+                     phrase("{name} cannot be reached", name=loaded.names[seat]),
                      context={"unreachable": loaded.names[seat]})
 
 
@@ -226,39 +252,43 @@ def reply_failed(loaded: Loaded, seat: int, error: GameError, text: str, message
     # nothing above the quote is read below it, where the quoted lines stay for the parser.
     written = "\n".join(line for line in text.splitlines()
                         if line.strip() and not line.lstrip().startswith(">"))
-    _to_seat("reply_failed", loaded, seat, "your reply was not applied",
-             context={"error": str(error), "steps": written}, in_reply_to=message_id)
+    _to_seat("reply_failed", loaded, seat, phrase("your reply was not applied"),
+             context={"error": error.said(), "steps": written}, in_reply_to=message_id)
 
 
 def reply_applied(loaded: Loaded, seat: int, move: str, message_id: str | None) -> None:
     """A short answer to a move mailed in, in the game's thread (for players who asked for it
     on their home: `settings.confirm_replies`)."""
-    _to_seat("reply_applied", loaded, seat, "your move was applied",
+    _to_seat("reply_applied", loaded, seat, phrase("your move was applied"),
              context={"move": move}, in_reply_to=message_id)
 
 
 def reply_refused(loaded: Loaded, seat: int, reason: str, message_id: str | None) -> None:
     """A short refusal of a reply that cannot act (stale, or from another address), to the
     seat's own address only, in the game's thread."""
-    _to_seat("reply_refused", loaded, seat, "your reply was not applied",
+    _to_seat("reply_refused", loaded, seat, phrase("your reply was not applied"),
              context={"reason": reason}, in_reply_to=message_id)
 
 
 def seat_links(to_addr: str, entries: list[dict], home_url: str, name: str) -> None:
     """The current links to every running game of one address (where it is his turn first),
     and his home, in one mail."""
-    queue("seat_links", name, to_addr, "Your links to your games",
+    queue("seat_links", name, to_addr, phrase("Your links to your games"),
           {"entries": entries, "home_url": home_url})
 
 
 def reminder(to_addr: str, name: str, entries: list[dict]) -> None:
     """One mail listing every game that waits for this address, most urgent first."""
-    what = (f"your turn in {entries[0]['title']} with {entries[0]['opponents']}"
-            if len(entries) == 1 else f"{len(entries)} games wait for your turn")
-    queue("reminder", name, to_addr, f"Reminder: {what}", {"entries": entries})
+    if len(entries) == 1:
+        what = phrase("Reminder: your turn in {game} with {others}", game=entries[0]["title"],
+                      others=entries[0]["opponents"])
+    else:
+        what = phrase_n("Reminder: {n} game waits for your turn",
+                        "Reminder: {n} games wait for your turn", len(entries))
+    queue("reminder", name, to_addr, what, {"entries": entries})
 
 
 def sign_in(to_addr: str, url: str, minutes: int) -> None:
     """The operator's sign-in link (the page it opens signs in only through its button)."""
-    queue("sign_in", "Operator", to_addr, "Sign in to run the game server",
+    queue("sign_in", "Operator", to_addr, phrase("Sign in to run the game server"),
           {"sign_in_url": url, "minutes": minutes, "base_url": current_app.config["BASE_URL"]})

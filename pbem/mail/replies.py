@@ -97,9 +97,12 @@ _QUOTE_HEADERS = [
     re.compile(r"^\s*On\b.*\bwrote:\s*$", re.IGNORECASE),
     re.compile(r"^\s*Am\b.*\bschrieb\b.*:\s*$", re.IGNORECASE),
     re.compile(r"^\s*Le\b.*\ba écrit\s*:\s*$", re.IGNORECASE),
-    re.compile(r"^\s*-{2,}\s*(Original Message|Ursprüngliche Nachricht)\s*-{2,}", re.IGNORECASE),
+    # Czech: "Dne 24. 11. 2026 v 10:00 Anna napsal(a):", Gmail's "... odesílatel Anna napsal:"
+    re.compile(r"^\s*(Dne\b|.*\bodesílatel\b).*\bnapsal(a|\(a\))?\s*:\s*$", re.IGNORECASE),
+    re.compile(r"^\s*-{2,}\s*(Original Message|Ursprüngliche Nachricht|Původní zpráva)\s*-{2,}",
+               re.IGNORECASE),
     re.compile(r"^\s*_{10,}\s*$"),
-    re.compile(r"^\s*(From|Von|De):\s.*@", re.IGNORECASE),
+    re.compile(r"^\s*(From|Von|De|Od):\s.*@", re.IGNORECASE),
 ]
 _SIGNATURE = re.compile(r"^--\s*$")
 _TAGS = re.compile(r"<(script|style)\b.*?</\1>|<[^>]+>", re.IGNORECASE | re.DOTALL)

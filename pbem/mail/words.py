@@ -5,21 +5,29 @@ Nothing here names a game: it reads only the `pbem.games.base` interface.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+
+from ..games.phrases import Phrase, phrase, phrase_n
 
 
 def listing(names: Iterable[object]) -> str:
-    """Names as people list them: "Anna", "Anna and Bob", "Anna, Bob and Carl"."""
-    words = [str(n) for n in names]
-    if len(words) <= 2:
-        return " and ".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
+    """Names as people list them: "Anna", "Anna and Bob", "Anna, Bob and Carl" (a phrase, said
+    in the reader's language: "Anna und Bob", "Anna a Bob")."""
+    words = list(names)
+    if len(words) < 2:
+        return (words[0] if isinstance(words[0], str) else str(words[0])) if words else ""
+    if len(words) == 2:
+        return phrase("{first} and {last}", first=words[0], last=words[1])
+    # Names are not words: the first ones joined by commas in every language.
+    return phrase("{first} and {last}", first=", ".join(str(w) for w in words[:-1]), last=words[-1])
 
 
 def match_title(names) -> str:
     """The players of a game as its title: "Anna vs Bob"; with more, "Anna, Bob and Carl"."""
-    names = [str(n) for n in names]
-    return " vs ".join(names) if len(names) == 2 else listing(names)
+    names = list(names)
+    if len(names) == 2:
+        return phrase("{first} vs {second}", first=names[0], second=names[1])
+    return listing(names)
 
 
 def winner_names(outcome, names) -> list[str]:
@@ -27,9 +35,25 @@ def winner_names(outcome, names) -> list[str]:
     return [names[s] for s in outcome.winners] if outcome is not None else []
 
 
+#: The nouns counted in words, each with its plural forms for every language (`plural`).
+COUNTED: dict[str, Callable[[int], Phrase]] = {
+    "hour": lambda n: phrase_n("{n} hour", "{n} hours", n),
+    "minute": lambda n: phrase_n("{n} minute", "{n} minutes", n),
+    "day": lambda n: phrase_n("{n} day", "{n} days", n),
+    "vacation day": lambda n: phrase_n("{n} vacation day", "{n} vacation days", n),
+    "game": lambda n: phrase_n("{n} game", "{n} games", n),
+}
+
+
 def plural(count: float, word: str, many: str | None = None) -> str:
     """A count with its noun: "1 discard", "2 discards", "0 hours", "1.5 hours" (`many`: an
-    irregular plural)."""
+    irregular plural). The nouns of `COUNTED` are phrases, in each language's plural forms."""
+    if word in COUNTED and many is None:
+        if float(count).is_integer():
+            return COUNTED[word](int(count))
+        # A fraction ("1.5 hours") takes the form of 2 in every language here (Czech "1,5 hodiny").
+        counted = COUNTED[word](2)
+        return Phrase(counted.msgid, {"n": count}, counted.plural, 2)
     return f"{count:g} {word if count == 1 else (many or word + 's')}"
 
 
@@ -38,7 +62,9 @@ def hours_and_days(hours: int) -> str:
     days, rest = divmod(max(0, hours), 24)
     if not days:
         return plural(rest, "hour")
-    return plural(days, "day") + (f" {plural(rest, 'hour')}" if rest else "")
+    if not rest:
+        return plural(days, "day")
+    return phrase("{days} {hours}", days=plural(days, "day"), hours=plural(rest, "hour"))
 
 
 def step_lines(notation: str, width: int = 76) -> list[str]:

@@ -14,6 +14,7 @@ from .. import i18n, links, seatview, store, vacation
 from ..errors import BadInput, LinkReplaced, LinkTampered
 from ..extensions import db
 from ..games.errors import GameError
+from ..games.phrases import phrase, phrase_n
 from ..mail import deliver as delivery
 from ..models import FAILED, SUPPRESSED, utcnow
 from ..seatview import SeatView, Undelivered
@@ -132,7 +133,7 @@ def _seat_access(link: links.Link, token: str) -> Access:
     loaded = load_seat(link)
     access = Access(link, loaded)
     if access.facts.nonce != link.mark:
-        raise LinkReplaced("This link was replaced by a newer one, which was mailed to the player.",
+        raise LinkReplaced(phrase("This link was replaced by a newer one, which was mailed to the player."),
                            renew_path=f"/s/{token}/renew")
     return access
 
@@ -143,14 +144,15 @@ def steps_text() -> str:
     if request.is_json:
         body = request.get_json(silent=True)
         if not isinstance(body, dict) or not isinstance(body.get("steps", ""), str):
-            raise BadInput('Send a JSON object like {"steps": "move M"}.')
+            raise BadInput(phrase("Send a JSON object like {example}.", example='{"steps": "move M"}'))
         text = str(body.get("steps", ""))
     elif request.form.getlist("compose"):
         text = " ".join(request.form.getlist("compose"))
     else:
         text = str(request.form.get("steps", ""))
     if len(text) > MAX_STEPS_TEXT:
-        raise BadInput(f"The turn is too long ({len(text)} characters).")
+        raise BadInput(phrase_n("The turn is too long ({n} character).",
+                                "The turn is too long ({n} characters).", len(text)))
     return text.replace("\r\n", "\n")
 
 
@@ -160,7 +162,8 @@ def message_text() -> str:
         body = request.get_json(silent=True)
         value = body.get("message", "") if isinstance(body, dict) else ""
         if not isinstance(value, str):
-            raise BadInput('"message" is text: send {"steps": "...", "message": "..."}.')
+            raise BadInput(phrase('"message" is text: send {example}.',
+                                  example='{"steps": "...", "message": "..."}'))
         return value
     return str(request.form.get("message", ""))
 
@@ -172,7 +175,8 @@ def edited(engine, text: str) -> str:
         text = text.rstrip("\n") + ("\n" if text.strip() else "") + add + "\n"
     number = small_int(remove)
     if remove and number is None:
-        raise BadInput(f"remove={remove[:20]!r}: a step is removed by its number in the draft.")
+        raise BadInput(phrase("remove={value}: a step is removed by its number in the draft.",
+                              value=repr(remove[:20])))
     if number is not None:
         try:
             pieces = engine.split_steps(text)

@@ -15,14 +15,12 @@ from flask import Blueprint, render_template, request
 
 from .. import addresses, links
 from ..errors import BadInput, LinkTampered
+from ..games.phrases import phrase
 from ..people import email_address
 from .errors import wants_json
 from .lobby import field, page
 
 bp = Blueprint("addresses", __name__)
-
-LINKS_SENT = ("If {addr} plays a game here, a mail with fresh links to its running games is on "
-              "its way to that address.")
 
 
 @bp.post("/links")
@@ -35,10 +33,11 @@ def request_links():
     """
     form = request.get_json(silent=True) if request.is_json else request.form
     if not isinstance(form, dict) and not hasattr(form, "getlist"):
-        raise BadInput('Send {"email": "..."}.')
+        raise BadInput(phrase("Send {example}.", example='{"email": "..."}'))
     addr = email_address(field(form, "email"))
     addresses.mail_links(addr, request.remote_addr or "")
-    message = LINKS_SENT.format(addr=addr)
+    message = phrase("If {addr} plays a game here, a mail with fresh links to its running games is "
+                     "on its way to that address.", addr=addr)
     if wants_json():
         return {"message": message}, 202
     return page(links_message=message, status=202)
@@ -51,11 +50,11 @@ def replace(token: str):
     if request.method == "GET":
         return render_template("addresses/replace.html", path=request.path)
     loaded = addresses.replace_links(token)
-    message = ("Your links were replaced: the old standing link no longer works. The new links "
-               "are on their way to your mailbox.")
+    message = phrase("Your links were replaced: the old standing link no longer works. The new "
+                     "links are on their way to your mailbox.")
     if wants_json():
         return {"message": message, "game": loaded.id}, 200
-    return render_template("errors/error.html", status=200, title="Links replaced",
+    return render_template("errors/error.html", status=200, title=phrase("Links replaced"),
                            message=message)
 
 
@@ -71,7 +70,7 @@ def unsubscribe(token: str):
     if request.method == "POST":   # our button, or a mail program's one-click POST
         addresses.suppress(address)
         if wants_json():
-            return {"message": f"No more mail goes to {address}."}, 200
+            return {"message": phrase("No more mail goes to {address}.", address=address)}, 200
         return _unsubscribe_page(address, stopped=True, changed=True)
     return _unsubscribe_page(address, stopped=addresses.suppressed(address), changed=False)
 

@@ -30,7 +30,7 @@ from datetime import datetime, timedelta
 
 from flask import Blueprint, current_app, flash, redirect, render_template, request, session, url_for
 
-from .. import addresses, clocks, inbox, messages, operations, store, turns
+from .. import addresses, clocks, i18n, inbox, messages, operations, store, turns
 from ..errors import NotFound, ServerError
 from ..mail import deliver
 from ..models import utcnow
@@ -84,6 +84,13 @@ def signed_in() -> bool:
 
 
 OPEN = {"admin.index", "admin.request_sign_in", "admin.sign_in"}
+
+
+@bp.before_request
+def in_english():
+    """The operator's pages are English (not translated): what they show of games (clocks,
+    names in words) too, whatever his browser prefers."""
+    i18n.use(i18n.ENGLISH)
 
 
 @bp.before_request

@@ -16,8 +16,17 @@ log = logging.getLogger(__name__)
 
 #: The paths of the links mails carry: turn, seat and decline links.
 LINK_PATHS = ("/t/", "/s/", "/d/")
-BROKEN_LINK = ("This link is broken or unknown: it does not open any game here. It may have "
-               "been cut short or changed on its way.")
+BROKEN_LINK = phrase("This link is broken or unknown: it does not open any game here. It may "
+                     "have been cut short or changed on its way.")
+
+
+#: Werkzeug's words for the errors people meet (a mistyped address, a form sent twice), the
+#: same English said in the reader's language.
+_WERKZEUG = {
+    404: (phrase("Not Found"), phrase("The requested URL was not found on the server. If you entered "
+                                      "the URL manually please check your spelling and try again.")),
+    405: (phrase("Method Not Allowed"), phrase("The method is not allowed for the requested URL.")),
+}
 
 
 def wants_json() -> bool:
@@ -40,12 +49,12 @@ def init_app(app) -> None:
         if isinstance(error, LinkTampered):
             # No detail of why (a forged link learns nothing), but a person who mistyped or
             # cut a link is told what happened and how to get his links again.
-            return respond(403, "This link does not work", BROKEN_LINK,
+            return respond(403, phrase("This link does not work"), BROKEN_LINK,
                            "errors/broken_link.html", json_error="Forbidden.")
         if isinstance(error, NotFound) and request.path.startswith(LINK_PATHS):
             # A genuine link to a game that is gone (or a seat it never had): also a link
             # that opens nothing, so the same pointer to the player's current links.
-            return respond(404, "This link does not work", error.message,
+            return respond(404, phrase("This link does not work"), error.message,
                            "errors/broken_link.html")
         if isinstance(error, (LinkExpired, LinkReplaced)):
             return respond(410, error.title, error.message, "errors/expired.html",
@@ -58,6 +67,9 @@ def init_app(app) -> None:
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):
+        said = _WERKZEUG.get(error.code or 500)
+        if said and error.description == type(error).description:   # werkzeug's own words
+            return respond(error.code or 500, said[0], said[1])
         return respond(error.code or 500, error.name, error.description or error.name)
 
     @app.errorhandler(OperationalError)
@@ -65,9 +77,9 @@ def init_app(app) -> None:
     def database_away(error):
         """The database is unreachable (or busy): say so, and let the pool reconnect later."""
         log.warning("database unavailable on %s %s: %s", request.method, request.path, error.orig)
-        response, status = respond(503, "Try again in a minute",
-                                   "The game's database cannot be reached right now; nothing was "
-                                   "changed. Please try again in a minute.")
+        response, status = respond(503, phrase("Try again in a minute"),
+                                   phrase("The game's database cannot be reached right now; nothing "
+                                          "was changed. Please try again in a minute."))
         response = make_response(response, status)
         response.headers["Retry-After"] = "30"
         return response
@@ -75,4 +87,5 @@ def init_app(app) -> None:
     @app.errorhandler(Exception)
     def unexpected(error: Exception):
         log.exception("unexpected error on %s %s", request.method, request.path)
-        return respond(500, "Server error", "Something went wrong on our side; nothing was changed.")
+        return respond(500, phrase("Server error"),
+                       phrase("Something went wrong on our side; nothing was changed."))

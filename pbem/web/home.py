@@ -22,10 +22,10 @@ import hmac
 from flask import Blueprint, current_app, render_template, request
 from sqlalchemy import select
 
-from .. import home, rematch, settings, small, turns, vacation
+from .. import home, i18n, rematch, settings, small, turns, vacation
 from ..errors import BadInput, NotFound, ServerError
 from ..extensions import db
-from ..mail.words import listing
+from ..games.phrases import phrase
 from ..models import Seat
 from ..people import email_address
 from .access import open_seat
@@ -35,7 +35,7 @@ bp = Blueprint("home", __name__)
 
 
 class CsrfRefused(ServerError):
-    status, title = 403, "Form refused"
+    status, title = 403, phrase("Form refused")
 
 
 def csrf_token(token: str) -> str:
@@ -49,7 +49,7 @@ def _form() -> dict:
     if request.is_json:
         body = request.get_json(silent=True)
         if not isinstance(body, dict):
-            raise BadInput("Send a JSON object.")
+            raise BadInput(phrase("Send a JSON object."))
         return body
     return request.form.to_dict()
 
@@ -57,14 +57,24 @@ def _form() -> dict:
 def _text(form: dict, key: str, default: str) -> str:
     value = form.get(key, default)
     if not isinstance(value, str):
-        raise BadInput(f"The field {key} must be text.")
+        raise BadInput(phrase("The field {field} must be text.", field=key))
     return value
 
 
 def _check_csrf(token: str) -> None:
     given = _form().get("csrf", "")
     if not isinstance(given, str) or not hmac.compare_digest(given, csrf_token(token)):
-        raise CsrfRefused("This form is not from your home page; reload the page and try again.")
+        raise CsrfRefused(phrase("This form is not from your home page; reload the page and try "
+                                 "again."))
+
+
+def _open(token: str) -> settings.Settings:
+    """The home a link opens, its pages in the address's language (the browser's while the
+    address has chosen none)."""
+    mine = home.open_home(token)
+    if mine.chosen:
+        i18n.use(mine.language)
+    return mine
 
 
 def render(token: str, listed: home.Home, message: str | None = None, error: str | None = None,
@@ -74,19 +84,20 @@ def render(token: str, listed: home.Home, message: str | None = None, error: str
     return render_template("home/home.html", home=listed, path=f"/h/{token}", csrf=csrf_token(token),
                            message=message, error=error, zones=settings.zones(),
                            languages=settings.LANGUAGES, mail_modes=settings.MAIL_MODES,
+                           listed=home.listed,
                            local=lambda moment: settings.local_deadline(moment, listed.settings)
                            ), status
 
 
 @bp.get("/h/<token>")
 def show(token: str):
-    mine = home.open_home(token)
+    mine = _open(token)
     return render(token, home.build(mine.address))
 
 
 @bp.post("/h/<token>/settings")
 def change_settings(token: str):
-    mine = home.open_home(token)
+    mine = _open(token)
     _check_csrf(token)
     form, current = _form(), mine
     # A form leaves an unticked box out; JSON leaves out what it does not change.
@@ -100,29 +111,32 @@ def change_settings(token: str):
         if wants_json():
             raise
         return render(token, home.build(mine.address), error=error.message, status=400)
-    return render(token, home.build(mine.address), message="Your settings were saved.")
+    i18n.use(settings.of(mine.address).language)   # the page says it in the new language
+    return render(token, home.build(mine.address), message=phrase("Your settings were saved."))
 
 
 @bp.post("/h/<token>/vacation")
 def take_vacation(token: str):
     """Vacation is the address's: `pbem.vacation` starts or ends it (as from a seat's page)."""
-    mine = home.open_home(token)
+    mine = _open(token)
     _check_csrf(token)
     form = _form()
     try:
         if form.get("action") == "end" or form.get("end") is True:
             back = vacation.end(mine.address)
-            message = ("Welcome back: your vacation has ended and your clocks run again." if back
-                       else "You were not on vacation.")
+            message = (phrase("Welcome back: your vacation has ended and your clocks run again.")
+                       if back else phrase("You were not on vacation."))
         else:
             raw = form.get("days", "")
             days = (raw if isinstance(raw, int) and not isinstance(raw, bool)
                     else small.small_int(str(raw)))
             if days is None:
-                raise BadInput(f"days={str(raw)[:20]!r}: a vacation is a number of whole days.")
+                raise BadInput(phrase("days={days}: a vacation is a number of whole days.",
+                                      days=repr(str(raw)[:20])))
             away = vacation.start(mine.address, days)
-            message = (f"You are on vacation until {settings.local_deadline(away.ends_at, mine)}: "
-                       "the clocks of all your games stand still until then.")
+            message = phrase("You are on vacation until {until}: the clocks of all your games "
+                             "stand still until then.",
+                             until=settings.local_deadline(away.ends_at, mine))
     except BadInput as error:
         if wants_json():
             raise
@@ -132,14 +146,14 @@ def take_vacation(token: str):
 
 @bp.post("/h/<token>/replace")
 def replace(token: str):
-    mine = home.open_home(token)
+    mine = _open(token)
     _check_csrf(token)
     home.replace_home(mine.address)
-    message = ("Your home link was replaced: this one no longer works. The new one is on its way "
-               "to your mailbox.")
+    message = phrase("Your home link was replaced: this one no longer works. The new one is on "
+                     "its way to your mailbox.")
     if wants_json():
         return {"message": message}, 200
-    return render_template("errors/error.html", status=200, title="Home link replaced",
+    return render_template("errors/error.html", status=200, title=phrase("Home link replaced"),
                            message=message)
 
 
@@ -152,24 +166,30 @@ def _rematch_answer(row) -> RematchAnswer:
     spec = turns.Spec.from_json(row.kind, row.spec)
     waiting = [spec.players[s][0] for s in rematch.people(spec) if s not in row.confirmed]
     if row.started:
-        message = "The rematch has started: the invitations are on their way to every player."
+        message = phrase("The rematch has started: the invitations are on their way to every "
+                         "player.")
+    elif len(waiting) == 1:
+        message = phrase("The rematch is asked for: it starts when {who} says yes (they were "
+                         "mailed a link).", who=waiting[0])
     else:
-        message = (f"The rematch is asked for: it starts when {listing(waiting)} "
-                   f"{'says' if len(waiting) == 1 else 'say'} yes (they were mailed a link).")
+        message = phrase("The rematch is asked for: it starts when {who} say yes (they were "
+                         "mailed a link).", who=home.listed(waiting))
     if wants_json():
         return {"rematch": row.id, "started": row.started, "message": message}, 200
-    return render_template("errors/error.html", status=200, title="Rematch", message=message), 200
+    return render_template("errors/error.html", status=200, title=phrase("Rematch"),
+                           message=message), 200
 
 
 @bp.post("/h/<token>/rematch")
 def rematch_from_home(token: str):
-    mine = home.open_home(token)
+    mine = _open(token)
     _check_csrf(token)
     game_id = _text(_form(), "game", "")
     seat = db.session.scalar(select(Seat.seat).where(Seat.game_id == game_id,
                                                      Seat.email == mine.address).limit(1))
     if seat is None:
-        raise NotFound(f"{mine.address} plays no game {game_id[:20]!r}.")
+        raise NotFound(phrase("{address} plays no game {game}.", address=mine.address,
+                              game=repr(game_id[:20])))
     return _rematch_answer(rematch.ask(game_id, seat))
 
 
@@ -184,12 +204,14 @@ def rematch_confirm(token: str):
     """A player's yes to a rematch: the GET shows the button, the POST says yes (a mail
     scanner opening the link says nothing)."""
     row, seat, spec = rematch.read_link(token)
+    if seat < len(spec.languages) and spec.languages[seat]:
+        i18n.use(spec.languages[seat])   # the asked player's language in the finished game
     if request.method == "POST":
         return _rematch_answer(rematch.confirm(row.id, seat))
     if row.started:
         return _rematch_answer(row)
     waiting = [spec.players[s][0] for s in rematch.people(spec) if s not in row.confirmed and s != seat]
-    return render_template("home/rematch.html", title=spec.engine().title,
+    return render_template("home/rematch.html", title=spec.engine().title, listed=home.listed,
                            names=[n for n, _ in spec.players], waiting=waiting, path=request.path)
 
 
@@ -198,8 +220,9 @@ def rematch_from_record(game_id: str):
     """The public record cannot tell who asks: the address gets its home link by mail."""
     address = email_address(_text(_form(), "email", ""))
     rematch.mail_home_for(game_id, address, request.remote_addr or "")
-    message = (f"If {address} played this game, a mail with the link to ask for the rematch is on "
-               "its way to that address.")
+    message = phrase("If {address} played this game, a mail with the link to ask for the rematch "
+                     "is on its way to that address.", address=address)
     if wants_json():
         return {"message": message}, 202
-    return render_template("errors/error.html", status=202, title="Rematch", message=message), 202
+    return render_template("errors/error.html", status=202, title=phrase("Rematch"),
+                           message=message), 202

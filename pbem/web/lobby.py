@@ -11,19 +11,26 @@ from flask import Blueprint, current_app, redirect, render_template, request, ur
 
 from .. import bots, clocks, games, i18n, links, turns
 from ..errors import BadInput, LinkTampered
+from ..games.phrases import phrase, phrase_n
 from ..people import email_address, player_name
 from ..small import small_int
 from .errors import wants_json
 
 bp = Blueprint("lobby", __name__)
 
+#: The computers' levels in words (the form sends the level itself: `bots.LEVELS`).
+LEVEL_WORDS = {"random": phrase("random"), "easy": phrase("easy"), "normal": phrase("normal"),
+               "strong": phrase("strong")}
+
 
 def page(form=None, error=None, links_message=None, status=200):
     hosted = games.all_games()
     return render_template("lobby/index.html", games=hosted, form=form or {},
                            seats=max(g.max_seats for g in hosted), error=error,
-                           levels=bots.LEVELS, default_takeover=turns.DEFAULT_TAKEOVER,
-                           time_limits=TIME_LIMITS, banks=BANKS,
+                           levels=bots.LEVELS, level_words=LEVEL_WORDS,
+                           default_takeover=turns.DEFAULT_TAKEOVER,
+                           time_limits=TIME_LIMITS, banks=BANKS, languages=i18n.LANGUAGES,
+                           browser_language=i18n.browser_language(),
                            links_message=links_message), status
 
 
@@ -35,7 +42,7 @@ def index():
 def field(form, key: str, default: str = "") -> str:
     value = form.get(key, default)
     if not isinstance(value, str):
-        raise BadInput(f"The field {key} must be text.")
+        raise BadInput(phrase("The field {field} must be text.", field=key))
     return value.strip()
 
 
@@ -53,8 +60,8 @@ def _players(form, engine) -> tuple[list[tuple[str, str]], tuple[str | None, ...
     """The players (name, address) and, seat by seat, the level of each computer."""
     for i in range(engine.max_seats, ROWS):   # a row the chosen game has no seat for
         if field(form, f"name{i}") or field(form, f"email{i}") or _level(form, i):
-            raise BadInput(f"{engine.title} is a game for {_seats(engine)}: "
-                           f"leave player {i + 1} empty.")
+            raise BadInput(phrase("{game} is a game for {players}: leave player {row} empty.",
+                                  game=engine.title, players=_seats(engine), row=i + 1))
     players, levels = [], []
     for i in range(engine.max_seats):
         name, addr, level = field(form, f"name{i}"), field(form, f"email{i}"), _level(form, i)
@@ -63,19 +70,20 @@ def _players(form, engine) -> tuple[list[tuple[str, str]], tuple[str | None, ...
         if level:   # a computer: named by the service unless named here; no address
             players.append((player_name(name) if name else "", ""))
         elif not addr:
-            raise BadInput(f"Player {i + 1} needs a mail address.")
+            raise BadInput(phrase("Player {row} needs a mail address.", row=i + 1))
         else:
             players.append((player_name(name or addr.split("@")[0]), email_address(addr)))
         levels.append(level)
     if not engine.min_seats <= len(players) <= engine.max_seats:
-        raise BadInput(f"{engine.title} needs {engine.min_seats} to {engine.max_seats} players.")
+        raise BadInput(phrase("{game} needs {fewest} to {most} players.", game=engine.title,
+                              fewest=engine.min_seats, most=engine.max_seats))
     return players, tuple(levels)
 
 
 def _seats(engine) -> str:
     if engine.min_seats == engine.max_seats:
-        return f"{engine.max_seats} players"
-    return f"{engine.min_seats} to {engine.max_seats} players"
+        return phrase_n("{n} player", "{n} players", engine.max_seats)
+    return phrase("{fewest} to {most} players", fewest=engine.min_seats, most=engine.max_seats)
 
 
 def _first(form, seats: int) -> int | None:
@@ -84,7 +92,7 @@ def _first(form, seats: int) -> int | None:
         return None
     first = small_int(value)
     if first is None or first >= seats:
-        raise BadInput("Choose who starts: at random, or one of the players.")
+        raise BadInput(phrase("Choose who starts: at random, or one of the players."))
     return first
 
 
@@ -97,15 +105,16 @@ def _time_limit(form) -> int | None:
         return None
     days = small_int(value)
     if days is None or not 1 <= days <= 365:
-        raise BadInput("A time limit is a number of days from 1 to 365, or none.")
+        raise BadInput(phrase("A time limit is a number of days from 1 to 365, or none."))
     return days
 
 
 #: The time banks the start page offers (any other `bank:START+INCREMENT/CAP` by JSON).
-BANKS = (("", "no time bank"),
-         ("bank:3+1/7", "3 days, 1 more a turn, at most 7"),
-         ("bank:7+1/14", "7 days, 1 more a turn, at most 14"),
-         ("bank:14+2/30", "14 days, 2 more a turn, at most 30"))
+BANKS = (("", phrase("no time bank")),
+         ("bank:3+1/7", phrase("{start} days, {more} more a turn, at most {cap}", start=3, more=1, cap=7)),
+         ("bank:7+1/14", phrase("{start} days, {more} more a turn, at most {cap}", start=7, more=1, cap=14)),
+         ("bank:14+2/30", phrase("{start} days, {more} more a turn, at most {cap}", start=14, more=2,
+                                 cap=30)))
 
 
 def _clock(form) -> clocks.Choice:
@@ -117,7 +126,7 @@ def _clock(form) -> clocks.Choice:
         return clocks.move(days) if days else clocks.Choice()
     choice = clocks.parse(spelled)
     if days and choice != clocks.move(days):
-        raise BadInput("Choose one clock: a time per turn or a time bank, not both.")
+        raise BadInput(phrase("Choose one clock: a time per turn or a time bank, not both."))
     return choice
 
 
@@ -126,7 +135,7 @@ def spec_from(form) -> turns.Spec:
     try:
         engine = games.get(field(form, "game"))
     except games.UnknownGame:
-        raise BadInput("Choose a game this server hosts.") from None
+        raise BadInput(phrase("Choose a game this server hosts.")) from None
     players, levels = _players(form, engine)
     options = {o.name: field(form, f"option.{o.name}") for o in engine.options
                if f"option.{o.name}" in form}
@@ -147,7 +156,7 @@ def _languages(form, seats: int) -> tuple[str | None, ...]:
 def _form():
     form = request.get_json(silent=True) if request.is_json else request.form
     if not isinstance(form, dict) and not hasattr(form, "getlist"):
-        raise BadInput("Send the game as a form or a JSON object.")
+        raise BadInput(phrase("Send the game as a form or a JSON object."))
     return form
 
 
@@ -163,18 +172,19 @@ def create():
         return page(form, error.message, status=400)
     if wants_json():
         return {"game": proposal.id, "status": "unconfirmed",
-                "message": PROPOSED.format(addr=proposal.creator)}, 202
+                "message": proposed_words(proposal.creator)}, 202
     return redirect(url_for("lobby.proposed", game_id=proposal.id), 303)
 
 
-PROPOSED = ("A mail with a link to confirm the game went to {addr}. Nobody else is mailed before "
-            "the game is confirmed from that mail.")
+def proposed_words(creator: str):
+    return phrase("A mail with a link to confirm the game went to {addr}. Nobody else is mailed "
+                  "before the game is confirmed from that mail.", addr=creator)
 
 
 @bp.get("/games/<game_id>/proposed")
 def proposed(game_id: str):
     proposal, spec = turns.proposal_of(game_id)
-    return render_template("lobby/proposed.html", message=PROPOSED.format(addr=proposal.creator),
+    return render_template("lobby/proposed.html", message=proposed_words(proposal.creator),
                            hours=current_app.config["PROPOSAL_HOURS"])
 
 
@@ -189,6 +199,7 @@ def confirm(token: str):
         _, spec = turns.proposal_of(game_id)
         return render_template("lobby/confirm.html", spec=spec, engine=spec.engine(),
                                names=[name for name, _ in spec.players], path=request.path,
+                               level_words=LEVEL_WORDS,
                                time_limits=TIME_LIMITS, banks=BANKS)
     loaded = turns.confirm(game_id)
     if wants_json():

@@ -11,9 +11,10 @@ from typing import Any
 from flask import render_template, request
 
 from .. import links, seatview
+from ..games.phrases import phrase
 from .access import Access
 
-ALREADY = "This turn was already submitted; here is the game as it stands."
+ALREADY = phrase("This turn was already submitted; here is the game as it stands.")
 
 
 def seat_path(access: Access) -> str:
@@ -24,6 +25,7 @@ def page_context(access: Access, **more: Any) -> dict[str, Any]:
     """The seat view's fields, and what every page of the seat links to."""
     context = access.seat_view.context()
     context.update(seat_path=seat_path(access), path=request.path,
+                   seat_language=access.facts.language,
                    can_decline=access.seat_view.outcome is None
                    and not access.loaded.has_decided(access.seat))
     context.update(more)

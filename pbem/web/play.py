@@ -24,6 +24,7 @@ from flask import Blueprint, current_app, jsonify, redirect, render_template, re
 from .. import addresses, limits, links, turns
 from ..errors import AlreadySubmitted, BadInput, LinkExpired
 from ..games.errors import GameError
+from ..games.phrases import phrase
 from .access import (
     Access,
     edited,
@@ -103,7 +104,7 @@ def _ending(access: Access, text: str) -> str:
 
 def _already(access: Access):
     if wants_json():
-        return jsonify({"error": "This turn was already submitted."}), 409
+        return jsonify({"error": phrase("This turn was already submitted.")}), 409
     return render_page(access, message=ALREADY, status=409)
 
 
@@ -137,14 +138,17 @@ def resign(token: str):
     """Resigning asks first: a GET (or a POST without `confirm`) shows what it means."""
     access = open_seat(token)
     if access.loaded.over:
-        raise BadInput("The game is already over.")
+        raise BadInput(phrase("The game is already over."))
     if access.seat_view.bot:
         raise turns.SeatLeft(turns.LEFT)
     taken = turns.takes_over(access.loaded, access.seat)
     if not _confirmed():
         if wants_json():
-            what = "hands your seat to a computer" if taken else "loses the game"
-            return jsonify({"error": f'Resigning {what}; send {{"confirm": true}} to resign.'}), 400
+            said = (phrase('Resigning hands your seat to a computer; send {confirm} to resign.',
+                           confirm='{"confirm": true}') if taken else
+                    phrase('Resigning loses the game; send {confirm} to resign.',
+                           confirm='{"confirm": true}'))
+            return jsonify({"error": said}), 400
         return seat_form(access, "play/resign.html", takes_over=taken)
     after = turns.resign(access.loaded.id, access.seat)
     if wants_json():
@@ -166,11 +170,11 @@ def decline_invitation(token: str):
 def _decline(access: Access):
     """Declining an invitation calls the game off (no winner); it asks first, like resigning."""
     if access.loaded.over:
-        raise BadInput("The game is already over.")
+        raise BadInput(phrase("The game is already over."))
     if not _confirmed():
         if wants_json():
-            return jsonify({"error": 'Declining calls the game off; send {"confirm": true} '
-                                     'to decline.'}), 400
+            return jsonify({"error": phrase("Declining calls the game off; send {confirm} to decline.",
+                                            confirm='{"confirm": true}')}), 400
         return seat_form(access, "play/decline.html")
     after = turns.decline(access.loaded.id, access.seat)
     if wants_json():
@@ -189,11 +193,11 @@ def ask_to_replace(token: str):
     """The seat's links leaked: mail its own address a link that replaces them."""
     access = open_seat(token)
     addresses.ask_to_replace(access.loaded.id, access.seat)
-    message = ("A mail with a link that replaces your links is on its way to your address. "
-               "Until you open it, your links keep working.")
+    message = phrase("A mail with a link that replaces your links is on its way to your address. "
+                     "Until you open it, your links keep working.")
     if wants_json():
         return jsonify({"message": message}), 202
-    return render_template("errors/error.html", status=202, title="Check your mailbox",
+    return render_template("errors/error.html", status=202, title=phrase("Check your mailbox"),
                            message=message), 202
 
 
@@ -215,10 +219,10 @@ def _renew(kind: str, token: str):
         link = expired.context["link"]
     load_seat(link)
     addresses.mail_seat_links(link.game_id, link.seat)
-    message = "The player's current links are on their way to the player's mail address."
+    message = phrase("The player's current links are on their way to the player's mail address.")
     if wants_json():
         return jsonify({"message": message}), 202
-    return render_template("errors/error.html", status=202, title="Link sent", message=message), 202
+    return render_template("errors/error.html", status=202, title=phrase("Link sent"), message=message), 202
 
 
 # -- after submitting ------------------------------------------------------------------

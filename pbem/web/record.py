@@ -8,6 +8,7 @@ from flask import Blueprint, jsonify, render_template, request
 from .. import messages, store
 from ..games.base import GENERIC_NOTATION
 from ..games.errors import GameError
+from ..games.phrases import phrase
 from ..mail import deliver as delivery
 from ..mail.words import winner_names
 from ..seatview import called_off_because, outcome_json
@@ -33,7 +34,7 @@ def entries(loaded: store.Loaded, left: dict[int, store.Left] | None = None,
         seat = event.get("seat")
         name = loaded.names[seat] if seat is not None else ""
         if seat in left and seq > left[seat].seq:
-            name += " (bot)"
+            name = phrase("{name} (bot)", name=name)
         out.append({"seq": seq, "seat": seat, "name": name,
                     "type": event["type"], "notation": engine.notation(event, None),   # as spectators see it
                     "scores": series[-1], "view": engine.view(state, None)})

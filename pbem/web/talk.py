@@ -17,6 +17,7 @@ from flask import Blueprint, jsonify, redirect, request
 
 from .. import messages, notes, settings, small, store, vacation
 from ..errors import BadInput
+from ..games.phrases import phrase
 from .access import Access, open_seat
 from .errors import wants_json
 from .pages import seat_path
@@ -29,7 +30,7 @@ def _field(name: str) -> str:
     if request.is_json:
         body = request.get_json(silent=True)
         if not isinstance(body, dict) or not isinstance(body.get(name, ""), str):
-            raise BadInput(f'Send a JSON object like {{"{name}": "..."}}.')
+            raise BadInput(phrase('Send a JSON object like {example}.', example=f'{{"{name}": "..."}}'))
         return str(body.get(name, ""))
     return str(request.form.get(name, ""))
 
@@ -61,7 +62,7 @@ def go_away(token: str):
     access = open_seat(token)
     address = store.address_of(access.loaded.id, access.seat)
     if not address:
-        raise BadInput("A computer plays this seat: it takes no vacation.")
+        raise BadInput(phrase("A computer plays this seat: it takes no vacation."))
     body = request.get_json(silent=True) if request.is_json else None
     if request.form.get("action") == "end" or (isinstance(body, dict) and body.get("end") is True):
         vacation.end(address)
@@ -69,7 +70,8 @@ def go_away(token: str):
         raw = body.get("days") if isinstance(body, dict) else request.form.get("days", "")
         days = raw if isinstance(raw, int) and not isinstance(raw, bool) else small.small_int(str(raw))
         if days is None:
-            raise BadInput(f"days={str(raw)[:20]!r}: a vacation is a number of whole days.")
+            raise BadInput(phrase("days={days}: a vacation is a number of whole days.",
+                                  days=repr(str(raw)[:20])))
         vacation.start(address, days)
     return _back(access, "vacation")
 

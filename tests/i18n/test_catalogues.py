@@ -100,3 +100,14 @@ def test_a_phrase_with_a_translation_is_said_in_the_language():
         assert i18n.say(phrase("Not possible")) == "Nelze"
     with app.test_request_context(headers={"Accept-Language": "fr"}):
         assert i18n.say(phrase("Not possible")) == "Not possible"
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_a_sentence_in_two_areas_is_translated_the_same(language):
+    """The catalogues are merged into one: a sentence two areas both translate must read the
+    same in both, or which one a reader sees depends on the order the files are read in."""
+    seen: dict[str, dict[str, str]] = defaultdict(dict)
+    for area, m in entries(language):
+        seen[m.id if isinstance(m.id, str) else m.id[0]][area] = str(m.string)
+    differ = {msgid: by for msgid, by in seen.items() if len(set(by.values())) > 1}
+    assert not differ, "\n".join(f"{msgid!r}: {by}" for msgid, by in differ.items())

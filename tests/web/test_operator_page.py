@@ -406,3 +406,12 @@ def test_a_quarantined_message_is_shown_escaped(site, client, smtp):
     raw = response.get_data(as_text=True)
     assert "<script>alert" not in raw and "&lt;script&gt;alert(1)&lt;/script&gt;\ufffd" in raw
     assert client.get(f"/admin/quarantine/{shown + 1}").status_code == 404
+
+
+def test_the_operators_pages_are_english_whatever_his_browser_prefers(site, client, smtp):
+    csrf_of_session = sign_in(site, client, smtp)
+    assert csrf_of_session
+    game = create(client, time_limit=3)
+    shown = page(client.get(f"/admin/games/{game}", headers={"Accept-Language": "de"}))
+    assert "3 days per move" in shown or "3 days" in shown, shown
+    assert "Tage" not in shown and "Anna gegen Bob" not in shown

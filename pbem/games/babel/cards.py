@@ -7,15 +7,17 @@ supply, discard pile) is written bottom -> top: the last element is the top.
 
 from __future__ import annotations
 
+from ..phrases import phrase
+
 TRIBES = "AHMPS"
 TRIBE_INDEX = {t: i for i, t in enumerate(TRIBES)}
 
 NAMES = {
-    "A": "Assyrians",
-    "H": "Hittites",
-    "M": "Medes",
-    "P": "Persians",
-    "S": "Sumerians",
+    "A": phrase("Assyrians"),
+    "H": phrase("Hittites"),
+    "M": phrase("Medes"),
+    "P": phrase("Persians"),
+    "S": phrase("Sumerians"),
 }
 
 #: The skill of each tribe's run of three (halving is open to every tribe).

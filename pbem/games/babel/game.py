@@ -27,11 +27,12 @@ from ..base import (
     required,
 )
 from ..errors import GameError
+from ..phrases import phrase, phrase_n
 from ..rng import Rng
-from ..words import count
 from . import bot, hidden, legal, notation, position, randomplay, rules, turn
 from . import explain as explaining
 from .cards import NAMES, TRIBES
+from .rules import listed
 from .state import ACTIONS, DRAW, SUMERIANS_ALL, SUMERIANS_TOP_RUN, State, deal
 from .steps import End
 from .view import OUTCOME_WORDS, ending, view
@@ -44,9 +45,10 @@ class Babel(Engine[State]):
     title = "Babel"
     min_seats = max_seats = 2
     options = (
-        Option("sumerians", "The Sumerians' switch takes",
-               ((SUMERIANS_TOP_RUN, "the opponent's top run of equal cards (German rules)"),
-                (SUMERIANS_ALL, "every opposing card of the top card's tribe (English rules)")),
+        Option("sumerians", phrase("The Sumerians' switch takes"),
+               ((SUMERIANS_TOP_RUN, phrase("the opponent's top run of equal cards (German rules)")),
+                (SUMERIANS_ALL, phrase("every opposing card of the top card's tribe (English "
+                                       "rules)"))),
                SUMERIANS_TOP_RUN),
     )
     board_template = "games/babel/board.html"
@@ -57,9 +59,11 @@ class Babel(Engine[State]):
     def start(self, seed: int, options: Mapping[str, str] | None = None, seats: int = 2,
               first: int | None = None) -> State:
         if seats != 2:
-            raise GameError(f"Babel is a game for two; {seats} seats were asked for.")
+            raise GameError(phrase("Babel is a game for two; {seats} seats were asked for.",
+                                   seats=seats))
         if first not in (None, 0, 1):
-            raise GameError(f"the first player must be seat 0 or 1, not {first!r}.")
+            raise GameError(phrase("the first player must be seat 0 or 1, not {first}.",
+                                   first=repr(first)))
         state = deal(seed, first, self.normalize_options(options)["sumerians"])
         turn.begin_turn(state)
         return state
@@ -92,10 +96,11 @@ class Babel(Engine[State]):
         kind = self.decision_kind(state, seat)
         if kind == DISCARD:
             due = state.discards_due(seat)
-            return [Decision(seat, DISCARD, f"discard {count(due, 'card')} (halving) "
-                                            "before you draw")]
+            return [Decision(seat, DISCARD, phrase_n("discard {n} card (halving) before you draw",
+                                                     "discard {n} cards (halving) before you draw",
+                                                     due))]
         if kind == TURN:
-            return [Decision(seat, TURN, "play your turn")]
+            return [Decision(seat, TURN, phrase("play your turn"))]
         return []
 
     def _require(self, state: State, seat: int) -> str:
@@ -154,7 +159,7 @@ class Babel(Engine[State]):
             return ABORTED
         words = OUTCOME_WORDS[result.reason]
         if result.winner is None:
-            words = "equal scores and equal hands when the temple supply ran out"
+            words = phrase("equal scores and equal hands when the temple supply ran out")
         return Outcome(result.winner, result.reason, words)
 
     def scores(self, state: State) -> list[int]:
@@ -180,24 +185,34 @@ class Babel(Engine[State]):
             return first or self.example_step, ""   # a step of this turn
         due = state.discards_due(seat)
         example = "discard " + " ".join(state.players[seat].hand_letters()[:due])
-        return example, (f"Answer with your {count(due, 'discard')} alone. You then draw 3 "
-                         "cards, and the mail for the rest of your turn, with the cards "
-                         "drawn, follows at once.")
+        return example, phrase_n("Answer with your {n} discard alone. You then draw 3 cards, and "
+                                 "the mail for the rest of your turn, with the cards drawn, "
+                                 "follows at once.",
+                                 "Answer with your {n} discards alone. You then draw 3 cards, and "
+                                 "the mail for the rest of your turn, with the cards drawn, "
+                                 "follows at once.", due)
 
     def summary(self, state: State, seat: int, names: Sequence[str] = ()) -> list[str]:
         """The seat's hand and columns, both sides' temples and rows, as lines of a mail."""
         v = view(state, seat)
         me, them = v["players"][seat], v["players"][1 - seat]
-        lines = [f"Your hand: {' '.join(me['hand']) or 'empty'}"
-                 + (f" (you owe {count(me['owes'], 'discard')})" if me["owes"] else ""),
-                 *_columns(_levels(me["column"]), _levels(them["column"])),
-                 f"Your figure: {_place(me['figure'])}; your opponent's: {_place(them['figure'])}"]
+        hand = " ".join(me["hand"])
+        lines: list[str] = [
+            phrase_n("Your hand: {hand} (you owe {n} discard)",
+                     "Your hand: {hand} (you owe {n} discards)", me["owes"], hand=hand)
+            if me["owes"] else phrase("Your hand: {hand}", hand=hand) if hand
+            else phrase("Your hand: empty"),
+            *_columns(_levels(me["column"]), _levels(them["column"])),
+            phrase("Your figure: {mine}; your opponent's: {theirs}", mine=_place(me["figure"]),
+                   theirs=_place(them["figure"]))]
         for t in TRIBES:
             mine, theirs = _site(me, t), _site(them, t)
             if mine or theirs:
-                lines.append(f"{NAMES[t]}: you {mine or '-'} | opponent {theirs or '-'}")
-        lines.append(f"Scores: you {me['score']}, your opponent {them['score']}; tribe supply "
-                     f"{v['tribe_supply']}, temple supply {v['temple_supply']}")
+                lines.append(phrase("{tribe}: you {mine} | opponent {theirs}", tribe=NAMES[t],
+                                    mine=mine or "-", theirs=theirs or "-"))
+        lines.append(phrase("Scores: you {mine}, your opponent {theirs}; tribe supply {tribes}, "
+                            "temple supply {temples}", mine=me["score"], theirs=them["score"],
+                            tribes=v["tribe_supply"], temples=v["temple_supply"]))
         return lines
 
     def explain(self, state: State, seat: int, text: str) -> list[str]:
@@ -214,8 +229,8 @@ class Babel(Engine[State]):
             text = "discard " + " ".join(event_field(event, "cards", str))
         else:
             text = event_field(event, "steps", str)
-        phrases, marks = explaining.recount(before, text, seat)
-        return Recount(_joined(phrases), marks)
+        told, marks = explaining.recount(before, text, seat)
+        return Recount(listed(told) if told else "", marks)
 
     def ending(self, state: State, seat: int | None, names: list[str]) -> str:
         return ending(state, seat, names) or super().ending(state, seat, names)
@@ -248,33 +263,45 @@ class Babel(Engine[State]):
 
 
 def _columns(mine: str, theirs: str) -> list[str]:
-    """Both columns on one line of a mail when they fit in 76 characters, else one each."""
-    line = f"Columns (top last): yours {mine}, your opponent's {theirs}"
+    """Both columns on one line of a mail when they fit in 76 characters (in English: the
+    other languages break where it does), else one each. An empty column has sentences of its
+    own ("empty" agrees with "column" in Czech, not with what other games call empty)."""
+    if mine and theirs:
+        line = phrase("Columns (top last): yours {mine}, your opponent's {theirs}", mine=mine,
+                      theirs=theirs)
+    elif theirs:
+        line = phrase("Columns (top last): yours empty, your opponent's {theirs}", theirs=theirs)
+    elif mine:
+        line = phrase("Columns (top last): yours {mine}, your opponent's empty", mine=mine)
+    else:
+        line = phrase("Columns (top last): yours empty, your opponent's empty")
     if len(line) <= 76:
         return [line]
-    return [f"Your column (top last): {mine}", f"Your opponent's column: {theirs}"]
-
-
-def _joined(phrases: list[str]) -> str:
-    """"moved to the Medes, settled 2 Medes there and built level 4 there"."""
-    if len(phrases) < 2:
-        return "".join(phrases)
-    return ", ".join(phrases[:-1]) + " and " + phrases[-1]
+    return [phrase("Your column (top last): {levels}", levels=mine) if mine
+            else phrase("Your column (top last): empty"),
+            phrase("Your opponent's column: {levels}", levels=theirs) if theirs
+            else phrase("Your opponent's column: empty")]
 
 
 def _levels(levels: Iterable[int]) -> str:
-    return " ".join(map(str, levels)) or "empty"
+    """"1 2 3": numbers, not words ("" for none)."""
+    return " ".join(map(str, levels))
 
 
 def _place(figure: str | None) -> str:
-    return NAMES[figure] if figure else "quarry"
+    return NAMES[figure] if figure else phrase("quarry")
 
 
 def _site(player: dict[str, Any], territory: str) -> str:
     """`temple 1 2 3, row SSA` (empty parts left out)."""
     temple, row = player["temples"][territory], player["rows"][territory]
-    parts = ([f"temple {_levels(temple)}"] if temple else []) + ([f"row {row}"] if row else [])
-    return ", ".join(parts)
+    if temple and row:
+        return phrase("temple {levels}, row {row}", levels=_levels(temple), row=row)
+    if temple:
+        return phrase("temple {levels}", levels=_levels(temple))
+    if row:
+        return phrase("row {row}", row=row)
+    return ""
 
 
 GAME = Babel()

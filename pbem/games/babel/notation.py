@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import difflib
 import re
+import unicodedata
 from collections.abc import Callable, Iterable
 
 from ..errors import NotationError
+from ..phrases import Phrase, phrase, phrase_n
 from ..text import split_steps
 from .cards import TRIBES
 from .steps import (
@@ -36,27 +38,48 @@ from .steps import (
 MAX_TEXT = 20_000     # characters; a whole turn is rarely over 300
 MAX_STEPS = 400
 
+#: Each tribe's letter and names, in English, German (the printed edition's, with the dative
+#: a sentence gives them: "settle 2 Perser bei den Hethitern") and Czech (plural and singular,
+#: in the cases a Czech reply writes them: "Peršané", "Peršany", "Peršanů"), lower-case and
+#: without diacritics: a word is looked up folded the same way (`fold`), so "Chetité",
+#: "CHETITE" and "chetite" are one word.
 _TRIBE_WORDS = {
-    "A": ("a", "assyrians", "assyrian", "assyrer"),
-    "H": ("h", "hittites", "hittite", "hitites", "hitite", "hethiter"),
-    "M": ("m", "medes", "mede", "meder"),
-    "P": ("p", "persians", "persian", "perser"),
-    "S": ("s", "sumerians", "sumerian", "sumerer"),
+    "A": ("a", "assyrians", "assyrian", "assyrer", "assyrern",
+          "asyrane", "asyran", "asyranu", "asyrany", "asyranum"),
+    "H": ("h", "hittites", "hittite", "hitites", "hitite", "hethiter", "hethitern",
+          "chetite", "chetita", "chetitu", "chetity", "chetitum"),
+    "M": ("m", "medes", "mede", "meder", "medern",
+          "medove", "med", "medu", "medy", "medum"),
+    "P": ("p", "persians", "persian", "perser", "persern",
+          "persane", "persan", "persanu", "persany", "persanum"),
+    "S": ("s", "sumerians", "sumerian", "sumerer", "sumerern",
+          "sumerove", "sumer", "sumeru", "sumery", "sumerum"),
 }
 TRIBE_WORDS = {word: t for t, words in _TRIBE_WORDS.items() for word in words}
+
+
+def fold(word: str) -> str:
+    """A word as the tribe names are listed: lower-case, without diacritics."""
+    decomposed = unicodedata.normalize("NFKD", word.lower())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
 COLUMN_WORDS = {"mine": MINE, "own": MINE, "theirs": THEIRS, "opp": THEIRS}
 
 _LETTERS = re.compile(r"[ahmps]+")
 _SPLIT_WORDS = re.compile(r"[\s,]+")
 
-TRIBE_HINT = "write A, H, M, P, S or a tribe's name"
+
+def not_a_tribe(word: str) -> Phrase:
+    """The error of a word that names no tribe: each language lists its own names (the
+    parser reads all three languages')."""
+    return phrase("{word} is not a tribe; write A, H, M, P, S or a tribe's name (Assyrians, "
+                  "Hittites, Medes, Persians, Sumerians).", word=repr(word))
 
 
 def tribe(word: str) -> str:
-    """One tribe from a letter or a name; raises NotationError."""
-    t = TRIBE_WORDS.get(word.lower())
+    """One tribe from a letter or a name (English, German or Czech); raises NotationError."""
+    t = TRIBE_WORDS.get(fold(word))
     if t is None:
-        raise NotationError(f"{word!r} is not a tribe; {TRIBE_HINT}.")
+        raise NotationError(not_a_tribe(word))
     return t
 
 
@@ -64,47 +87,57 @@ def _tribes(words: list[str]) -> tuple[str, ...]:
     """Tribes from names, letters, or runs of letters such as `SSA`."""
     out: list[str] = []
     for word in words:
-        low = word.lower()
+        low = fold(word)
         if low in TRIBE_WORDS:
             out.append(TRIBE_WORDS[low])
         elif _LETTERS.fullmatch(low):
             out.extend(c.upper() for c in low)
         else:
-            raise NotationError(f"{word!r} is not a tribe; {TRIBE_HINT}.")
+            raise NotationError(not_a_tribe(word))
     return tuple(out)
 
 
+MINE_OR_THEIRS = phrase("mine or theirs")
+ONE_TRIBE = phrase("one tribe (A, H, M, P or S)")
+TWO_TERRITORIES = phrase("two territories, from and to (e.g. migrate H S)")
+
+
 def _column(keyword: str, words: list[str]) -> str:
-    _arity(keyword, words, 1, "mine or theirs")
+    _arity(keyword, words, 1, MINE_OR_THEIRS)
     column = COLUMN_WORDS.get(words[0].lower())
     if column is None:
-        raise NotationError(f"{words[0]!r} is not a column; write mine or theirs.")
+        raise NotationError(phrase("{word} is not a column; write mine or theirs.",
+                                   word=repr(words[0])))
     return column
 
 
-def _arity(keyword: str, words: list[str], n: int, what: str) -> None:
+def _arity(keyword: str, words: list[str], n: int, what: Phrase) -> None:
     if len(words) != n:
-        raise NotationError(f"{keyword} takes {what}; got {len(words)} word(s) after it.")
+        raise NotationError(phrase_n("{keyword} takes {what}; got {n} word(s) after it.",
+                                     "{keyword} takes {what}; got {n} word(s) after it.",
+                                     len(words), keyword=keyword, what=what))
 
 
 def _one_tribe(keyword: str, words: list[str]) -> str:
-    _arity(keyword, words, 1, "one tribe (A, H, M, P or S)")
+    _arity(keyword, words, 1, ONE_TRIBE)
     return tribe(words[0])
 
 
 def _some_tribes(keyword: str, words: list[str]) -> tuple[str, ...]:
     if not words:
-        raise NotationError(f"{keyword} needs at least one tribe card, e.g. {keyword} S S.")
+        raise NotationError(phrase("{keyword} needs at least one tribe card, e.g. {keyword} S S.",
+                                   keyword=keyword))
     return _tribes(words)
 
 
 def _no_words(keyword: str, words: list[str]) -> None:
     if words:
-        raise NotationError(f"{keyword} takes nothing after it; got {' '.join(words)!r}.")
+        raise NotationError(phrase("{keyword} takes nothing after it; got {words}.",
+                                   keyword=keyword, words=repr(" ".join(words))))
 
 
 def _migrate(words: list[str]) -> Migrate:
-    _arity("migrate", words, 2, "two territories, from and to (e.g. migrate H S)")
+    _arity("migrate", words, 2, TWO_TERRITORIES)
     return Migrate(tribe(words[0]), tribe(words[1]))
 
 
@@ -141,14 +174,20 @@ def split(text: str) -> list[str]:
 def read_step(piece: str) -> Step:
     words = _SPLIT_WORDS.split(piece.strip())
     words = [w for w in words if w]
+    steps = ", ".join(KEYWORDS)     # notation, the same in every language
     if not words:   # only commas: the piece names no step
-        raise NotationError(f"{piece.strip()!r} is not a step; steps are {', '.join(KEYWORDS)}.")
+        raise NotationError(phrase("{word} is not a step; steps are {steps}.",
+                                   word=repr(piece.strip()), steps=steps))
     keyword = words[0].lower()
     reader = _READERS.get(keyword)
     if reader is None:
         guess = difflib.get_close_matches(keyword, KEYWORDS, n=1)
-        hint = f"did you mean {guess[0]}? " if guess else ""
-        raise NotationError(f"{words[0]!r} is not a step; {hint}steps are {', '.join(KEYWORDS)}.")
+        if guess:
+            raise NotationError(phrase("{word} is not a step; did you mean {guess}? steps are "
+                                       "{steps}.", word=repr(words[0]), guess=guess[0],
+                                       steps=steps))
+        raise NotationError(phrase("{word} is not a step; steps are {steps}.",
+                                   word=repr(words[0]), steps=steps))
     return reader(words[1:])
 
 

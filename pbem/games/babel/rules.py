@@ -13,7 +13,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..errors import IllegalStep
-from .cards import DRAW_TEMPLES, NAMES, TRIBE_INDEX, TRIBES, plural
+from ..phrases import Phrase, phrase, phrase_n
+from .cards import DRAW_TEMPLES, NAMES, TRIBE_INDEX, TRIBES
 from .state import ACTIONS, DRAW, SUMERIANS_ALL, Player, Result, State
 from .steps import (
     MINE,
@@ -35,24 +36,151 @@ from .steps import (
 FIFTEEN, TEN, TWENTY = 15, 10, 20
 
 
-def where(territory: str) -> str:
-    return f"the {NAMES[territory]} territory"
+# -- the tribes' names in the places a sentence puts them ----------------------
+# One phrase each, so every language says the whole piece in the case its sentence needs
+# (German "am Ort der Hethiter", Czech "ve městě Chetitů"); the English is what it was.
+
+#: "the Hittites territory": a territory named on its own.
+TERRITORY = {
+    "A": phrase("the Assyrians territory"), "H": phrase("the Hittites territory"),
+    "M": phrase("the Medes territory"), "P": phrase("the Persians territory"),
+    "S": phrase("the Sumerians territory"),
+}
+#: "in the Hittites territory": where something is.
+IN_TERRITORY = {
+    "A": phrase("in the Assyrians territory"), "H": phrase("in the Hittites territory"),
+    "M": phrase("in the Medes territory"), "P": phrase("in the Persians territory"),
+    "S": phrase("in the Sumerians territory"),
+}
+#: "of the Hittites territory": what a tribe is driven out of.
+OUT_OF_TERRITORY = {
+    "A": phrase("of the Assyrians territory"), "H": phrase("of the Hittites territory"),
+    "M": phrase("of the Medes territory"), "P": phrase("of the Persians territory"),
+    "S": phrase("of the Sumerians territory"),
+}
+#: "to the Hittites": where the figure or a migration goes.
+TO_TRIBE = {
+    "A": phrase("to the Assyrians"), "H": phrase("to the Hittites"), "M": phrase("to the Medes"),
+    "P": phrase("to the Persians"), "S": phrase("to the Sumerians"),
+}
+#: "from the Hittites": where a migration comes from.
+FROM_TRIBE = {
+    "A": phrase("from the Assyrians"), "H": phrase("from the Hittites"),
+    "M": phrase("from the Medes"), "P": phrase("from the Persians"),
+    "S": phrase("from the Sumerians"),
+}
 
 
-def cards(n: int, tribe: str | None = None) -> str:
-    return plural(n, f"{NAMES[tribe]} card" if tribe else "card")
+def where(territory: str) -> Phrase:
+    """"the Hittites territory"."""
+    return TERRITORY[territory]
 
 
-def tribe_cards(n: int) -> str:
-    return plural(n, "tribe card")
+def in_where(territory: str) -> Phrase:
+    """"in the Hittites territory"."""
+    return IN_TERRITORY[territory]
+
+
+def cards(n: int, tribe: str) -> Phrase:
+    """"3 Hittites cards"."""
+    match tribe:
+        case "A":
+            return phrase_n("{n} Assyrians card", "{n} Assyrians cards", n)
+        case "H":
+            return phrase_n("{n} Hittites card", "{n} Hittites cards", n)
+        case "M":
+            return phrase_n("{n} Medes card", "{n} Medes cards", n)
+        case "P":
+            return phrase_n("{n} Persians card", "{n} Persians cards", n)
+    return phrase_n("{n} Sumerians card", "{n} Sumerians cards", n)
+
+
+def tribe_cards(n: int) -> Phrase:
+    return phrase_n("{n} tribe card", "{n} tribe cards", n)
+
+
+def tribe_count(n: int, tribe: str) -> Phrase:
+    """"2 Persians" (cards of one tribe settled or discarded: the English has no singular)."""
+    match tribe:
+        case "A":
+            return phrase_n("{n} Assyrians", "{n} Assyrians", n)
+        case "H":
+            return phrase_n("{n} Hittites", "{n} Hittites", n)
+        case "M":
+            return phrase_n("{n} Medes", "{n} Medes", n)
+        case "P":
+            return phrase_n("{n} Persians", "{n} Persians", n)
+    return phrase_n("{n} Sumerians", "{n} Sumerians", n)
+
+
+def listed(items: Sequence[Phrase]) -> Phrase:
+    """"a, b and c" in every language, each item a phrase of its own."""
+    if len(items) == 1:
+        return items[0]
+    joined = items[0]
+    for item in items[1:-1]:
+        joined = phrase("{earlier}, {next}", earlier=joined, next=item)
+    return phrase("{earlier} and {last}", earlier=joined, last=items[-1])
+
+
+def commas(items: Sequence[Phrase]) -> Phrase:
+    """"a, b, c": a list of counted cards."""
+    joined = items[0]
+    for item in items[1:]:
+        joined = phrase("{earlier}, {next}", earlier=joined, next=item)
+    return joined
+
+
+def _no_figure(action: str, tribe: str | None) -> Phrase:
+    """Why a step needs the figure on the board, for each step that does."""
+    match action:
+        case "settle":
+            return phrase("your figure is still on the quarry; move to a territory before you settle.")
+        case "build":
+            return phrase("your figure is still on the quarry; move to a territory before you build.")
+        case "destroy":
+            return phrase("your figure is still on the quarry; move to a territory before you destroy.")
+        case "rob":
+            return phrase("your figure is still on the quarry; move to a territory before you rob.")
+        case "emigrate":
+            return phrase("your figure is still on the quarry; move to a territory before you emigrate.")
+        case "switch":
+            return phrase("your figure is still on the quarry; move to a territory before you switch.")
+        case "jump":
+            return phrase("your figure is still on the quarry; move to a territory before you jump.")
+    return phrase("your figure is still on the quarry; move to a territory before you halve with "
+                  "{tribe}.", tribe=NAMES[tribe or "A"])
+
+
+def _no_run(action: str, tribe: str, figure: str, have: int) -> Phrase:
+    """Why a skill needs a run of three of its tribe where the figure stands."""
+    place = in_where(figure)
+    match action:
+        case "destroy":
+            return phrase("destroy needs three Assyrians cards in a row {place}; you have {have} "
+                          "in a row there.", place=place, have=have)
+        case "rob":
+            return phrase("rob needs three Hittites cards in a row {place}; you have {have} "
+                          "in a row there.", place=place, have=have)
+        case "emigrate":
+            return phrase("emigrate needs three Medes cards in a row {place}; you have {have} "
+                          "in a row there.", place=place, have=have)
+        case "switch":
+            return phrase("switch needs three Sumerians cards in a row {place}; you have {have} "
+                          "in a row there.", place=place, have=have)
+        case "jump":
+            return phrase("jump needs three Persians cards in a row {place}; you have {have} "
+                          "in a row there.", place=place, have=have)
+    return phrase("halve with {tribe} needs three {tribe} cards in a row {place}; you have {have} "
+                  "in a row there.", tribe=NAMES[tribe], place=place, have=have)
 
 
 # -- pieces shared by several steps ----------------------------------------
 
-def _figure(state: State, action: str) -> str:
+def _figure(state: State, action: str, tribe: str | None = None) -> str:
     figure = state.mover.figure
     if figure is None:
-        raise IllegalStep(f"your figure is still on the quarry; move to a territory before you {action}.")
+        raise IllegalStep(_no_figure(action, tribe))
     return figure
 
 
@@ -65,23 +193,34 @@ def _take_from_hand(player: Player, tribes: Sequence[str], verb: str) -> None:
     for t in dict.fromkeys(tribes):   # in the order written, so the message is always the same
         wanted, held = tribes.count(t), hand[TRIBE_INDEX[t]]
         if wanted > held:
-            raise IllegalStep(f"you hold {cards(held, t)} but {verb} {wanted}.")
+            if verb == "settle":
+                raise IllegalStep(phrase("you hold {cards} but settle {wanted}.",
+                                         cards=cards(held, t), wanted=wanted))
+            raise IllegalStep(phrase("you hold {cards} but discard {wanted}.",
+                                     cards=cards(held, t), wanted=wanted))
     for t in tribes:
         hand[TRIBE_INDEX[t]] -= 1
 
 
 def _column_top(state: State, column: str) -> tuple[Player, int, str]:
-    """The player whose column it is, its top level, and how to name it."""
+    """The player whose column it is, its top level, and which column it is."""
     if column == MINE:
-        owner, whose = state.mover, "your column"
+        owner = state.mover
     else:
-        owner, whose = state.opponent, "your opponent's column"
+        owner = state.opponent
         if owner.first_turn:
-            raise IllegalStep("your opponent's column holds his starting card, reserved for him "
-                              "until he has played his first turn.")
+            raise IllegalStep(phrase("your opponent's column holds his starting card, reserved "
+                                     "for him until he has played his first turn."))
     if not owner.column:
-        raise IllegalStep(f"{whose} is empty.")
-    return owner, owner.column[-1], whose
+        raise IllegalStep(phrase("your column is empty.") if column == MINE
+                          else phrase("your opponent's column is empty."))
+    return owner, owner.column[-1], column
+
+
+def _top_card_of(column: str) -> Phrase:
+    """"the top card of your column" (the sentences below end with its level)."""
+    return (phrase("the top card of your column") if column == MINE
+            else phrase("the top card of your opponent's column"))
 
 
 def longest_run(row: str, tribe: str) -> int:
@@ -98,13 +237,11 @@ def _run(state: State, tribe: str, action: str) -> tuple[str, str, int]:
     Decision: with two runs of three or more of the same tribe in one row, the
     card is discarded from the topmost run (the most recently settled).
     """
-    figure = _figure(state, action)
+    figure = _figure(state, action, tribe)
     row = state.mover.rows[figure]
     at = row.rfind(tribe * 3)
     if at < 0:
-        have = longest_run(row, tribe)
-        raise IllegalStep(f"{action} needs three {NAMES[tribe]} cards in a row in {where(figure)}; "
-                          f"you have {have} in a row there.")
+        raise IllegalStep(_no_run(action, tribe, figure, longest_run(row, tribe)))
     return figure, row, at
 
 
@@ -124,7 +261,7 @@ def _raise(player: Player, territory: str, owner: Player, level: int) -> None:
 def move(state: State, step: Move) -> None:
     player, t = state.mover, step.tribe
     if not player.hand[TRIBE_INDEX[t]]:
-        raise IllegalStep(f"you hold no {NAMES[t]} card to move with.")
+        raise IllegalStep(phrase("you hold no {tribe} card to move with.", tribe=NAMES[t]))
     player.hand[TRIBE_INDEX[t]] -= 1
     state.discard += t
     player.figure = t
@@ -144,27 +281,34 @@ def build(state: State, step: Build) -> None:
     top = player.temple_top(figure)
     if level != top + 1:
         if top:
-            raise IllegalStep(f"your temple in {where(figure)} is level {top}, so it takes level "
-                              f"{top + 1} next; the top card of {whose} is level {level}.")
-        raise IllegalStep(f"an empty site in {where(figure)} takes level 1 first; the top card of "
-                          f"{whose} is level {level}.")
+            raise IllegalStep(phrase(
+                "your temple {place} is level {top}, so it takes level {next} next; {source} is "
+                "level {level}.", place=in_where(figure), top=top, next=top + 1,
+                source=_top_card_of(whose), level=level))
+        raise IllegalStep(phrase("an empty site {place} takes level 1 first; {source} is level "
+                                 "{level}.", place=in_where(figure), source=_top_card_of(whose),
+                                 level=level))
     have = len(player.rows[figure])
     if have < level:
-        raise IllegalStep(f"you need {tribe_cards(level)} in {where(figure)} to build level {level}; "
-                          f"you have {have}.")
+        raise IllegalStep(phrase("you need {cards} {place} to build level {level}; you have "
+                                 "{have}.", cards=tribe_cards(level), place=in_where(figure),
+                                 level=level, have=have))
     _raise(player, figure, owner, level)
 
 
 def migrate(state: State, step: Migrate) -> None:
     if state.migrated:
-        raise IllegalStep("you have already migrated this turn; migration is allowed once per turn.")
+        raise IllegalStep(phrase("you have already migrated this turn; migration is allowed once "
+                                 "per turn."))
     source, target = step.source, step.target
     if source == target:
-        raise IllegalStep(f"migration moves cards to another territory; both are {where(source)}.")
+        raise IllegalStep(phrase("migration moves cards to another territory; both are "
+                                 "{territory}.", territory=where(source)))
     rows = state.mover.rows
     row = rows[source]
     if len(row) < 3:
-        raise IllegalStep(f"migration moves exactly 3 cards; you have {len(row)} in {where(source)}.")
+        raise IllegalStep(phrase("migration moves exactly 3 cards; you have {have} {place}.",
+                                 have=len(row), place=in_where(source)))
     rows[source] = row[:-3]
     rows[target] += row[-3:]
     state.migrated = True
@@ -193,14 +337,18 @@ def rob(state: State, step: Rob) -> None:
     player, opponent = state.mover, state.opponent
     theirs = opponent.temples[figure]
     if not theirs:
-        raise IllegalStep(f"your opponent has no temple in {where(figure)} to rob.")
+        raise IllegalStep(phrase("your opponent has no temple {place} to rob.",
+                                 place=in_where(figure)))
     level, mine = theirs[-1], player.temple_top(figure)
     if level <= mine:
-        raise IllegalStep(f"you can rob only a level higher than your own temple in {where(figure)} "
-                          f"(level {mine}); their top card is level {level}.")
+        raise IllegalStep(phrase("you can rob only a level higher than your own temple {place} "
+                                 "(level {mine}); their top card is level {level}.",
+                                 place=in_where(figure), mine=mine, level=level))
     if len(row) < level:   # counted before the Hittite card is discarded
-        raise IllegalStep(f"you need {tribe_cards(level)} in {where(figure)} to hold the robbed level "
-                          f"{level}; you have {len(row)}, the Hittites card you discard included.")
+        raise IllegalStep(phrase("you need {cards} {place} to hold the robbed level {level}; you "
+                                 "have {have}, the Hittites card you discard included.",
+                                 cards=tribe_cards(level), place=in_where(figure), level=level,
+                                 have=len(row)))
     _spend(state, figure, row, at)
     opponent.temples[figure] = theirs[:-1]
     player.temples[figure] += (level,)
@@ -245,11 +393,14 @@ def jump(state: State, step: Jump) -> None:
     owner, level, whose = _column_top(state, step.column)
     top = player.temple_top(figure)
     if level != top + 2:
-        raise IllegalStep(f"a jump on your temple in {where(figure)} (level {top}) builds level "
-                          f"{top + 2}; the top card of {whose} is level {level}.")
+        raise IllegalStep(phrase("a jump on your temple {place} (level {top}) builds level "
+                                 "{next}; {source} is level {level}.", place=in_where(figure),
+                                 top=top, next=top + 2, source=_top_card_of(whose), level=level))
     if len(row) < level:   # counted before the Persian card is discarded
-        raise IllegalStep(f"you need {tribe_cards(level)} in {where(figure)} to jump to level {level}; "
-                          f"you have {len(row)}, the Persians card you discard included.")
+        raise IllegalStep(phrase("you need {cards} {place} to jump to level {level}; you have "
+                                 "{have}, the Persians card you discard included.",
+                                 cards=tribe_cards(level), place=in_where(figure), level=level,
+                                 have=len(row)))
     _spend(state, figure, row, at)
     _raise(player, figure, owner, level)
 
@@ -260,7 +411,7 @@ def halve(state: State, step: Halve) -> None:
     Halvings add up on the hand as it will be: 7 cards owe 3, then 4 owe 2 more.
     Decision: halving a hand of one card or none is legal and owes nothing.
     """
-    figure, row, at = _run(state, step.tribe, f"halve with {NAMES[step.tribe]}")
+    figure, row, at = _run(state, step.tribe, "halve")
     _spend(state, figure, row, at)
     seat = 1 - state.to_move
     due = state.discards_due(seat)
@@ -272,10 +423,12 @@ def halve(state: State, step: Halve) -> None:
 def discard(state: State, step: Discard) -> None:
     due = state.discards_due(state.to_move) if state.phase == DRAW else 0
     if not due:
-        raise IllegalStep("you owe no discards now; discards answer halvings at the start of "
-                          "your turn, before you draw.")
+        raise IllegalStep(phrase("you owe no discards now; discards answer halvings at the start "
+                                 "of your turn, before you draw."))
     if len(step.tribes) != due:
-        raise IllegalStep(f"you owe {cards(due)} from halvings; you discard {len(step.tribes)}.")
+        raise IllegalStep(phrase_n("you owe {n} card from halvings; you discard {discarding}.",
+                                   "you owe {n} cards from halvings; you discard {discarding}.",
+                                   due, discarding=len(step.tribes)))
     _take_from_hand(state.mover, step.tribes, "discard")
     state.discard += "".join(step.tribes)
     state.pending_discard = None
@@ -297,11 +450,12 @@ def act(state: State, step: Step) -> None:
     if state.phase != ACTIONS:
         if isinstance(step, Discard):
             return discard(state, step)
-        raise IllegalStep("you have not drawn yet: first discard what you owe from halvings.")
+        raise IllegalStep(phrase("you have not drawn yet: first discard what you owe from "
+                                 "halvings."))
     rule = ACTION_RULES.get(type(step))
     if rule is None:
-        raise IllegalStep("discards answer halvings only at the start of your turn, before you "
-                          "draw; you have drawn already.")
+        raise IllegalStep(phrase("discards answer halvings only at the start of your turn, "
+                                 "before you draw; you have drawn already."))
     rule(state, step)
     if rule in TEMPLE_RULES:
         check_end(state)
@@ -386,4 +540,4 @@ def end(state: State, loser: int | None, reason: str) -> None:
 
 
 __all__ = ["act", "check_end", "finish_turn", "draw_temples", "end", "starting_card_unbuilt",
-           "longest_run", "where", "TRIBES"]
+           "longest_run", "where", "in_where", "listed", "commas", "tribe_count", "TRIBES"]

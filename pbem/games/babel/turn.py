@@ -9,13 +9,13 @@ as `game.Babel` does, so nothing of a rejected submission is applied.
 from __future__ import annotations
 
 from ..errors import IllegalStep, NotationError, WrongDecision
-from ..words import count
+from ..phrases import phrase, phrase_n
 from .notation import parse_steps
 from .rules import act, finish_turn, pass_turn, starting_card_unbuilt
 from .state import ACTIONS, DRAW, State, draw_tribes
 from .steps import Discard, Parsed, Pass
 
-NO_STEPS = "the turn has no steps; write pass to play no action."
+NO_STEPS = phrase("the turn has no steps; write pass to play no action.")
 
 
 def play_actions(state: State, parsed: Parsed, first: int = 1) -> None:
@@ -23,11 +23,11 @@ def play_actions(state: State, parsed: Parsed, first: int = 1) -> None:
     alone = len(parsed) == 1
     for number, (step, text) in enumerate(parsed, first):
         if state.result is not None:
-            raise IllegalStep(f"the game ended after step {number - 1}; nothing may follow it.",
-                              number, text)
+            raise IllegalStep(phrase("the game ended after step {step}; nothing may follow it.",
+                                     step=number - 1), number, text)
         if isinstance(step, Pass) and not alone:
-            raise IllegalStep("pass means an empty phase 2 and cannot stand with other steps.",
-                              number, text)
+            raise IllegalStep(phrase("pass means an empty phase 2 and cannot stand with other "
+                                     "steps."), number, text)
         try:
             act(state, step)
         except IllegalStep as error:
@@ -39,8 +39,8 @@ def check_can_end(state: State, parsed: Parsed, first: int = 1) -> None:
     if state.result is None and starting_card_unbuilt(state.mover):
         number = first + len(parsed) - 1
         text = parsed[-1][1] if parsed else ""
-        raise IllegalStep("in your first turn you must build your starting level-1 card; "
-                          "it is still in your column.", max(number, 1), text)
+        raise IllegalStep(phrase("in your first turn you must build your starting level-1 card; "
+                                 "it is still in your column."), max(number, 1), text)
 
 
 def begin_turn(state: State) -> str:
@@ -61,8 +61,10 @@ def _discard_due(state: State, parsed: Parsed) -> Discard:
     step, text = parsed[0]
     if not isinstance(step, Discard):
         due = state.discards_due(state.to_move)
-        raise IllegalStep(f"you owe {count(due, 'discard')} from halvings; your turn starts with "
-                          f"discard, before you draw.", 1, text)
+        raise IllegalStep(phrase_n("you owe {n} discard from halvings; your turn starts with "
+                                   "discard, before you draw.",
+                                   "you owe {n} discards from halvings; your turn starts with "
+                                   "discard, before you draw.", due), 1, text)
     try:
         act(state, step)
     except IllegalStep as error:
@@ -73,10 +75,10 @@ def _discard_due(state: State, parsed: Parsed) -> Discard:
 def discard_only(state: State, parsed: Parsed) -> Discard:
     """The halving discards due, as a whole submission, without the draw after them."""
     if state.phase != DRAW or not state.discards_due(state.to_move):
-        raise WrongDecision("no discards are owed now.")
+        raise WrongDecision(phrase("no discards are owed now."))
     if len(parsed) > 1:
-        raise IllegalStep("after your discards you draw 3 cards; send the rest of your turn once "
-                          "you have seen them.", 2, parsed[1][1])
+        raise IllegalStep(phrase("after your discards you draw 3 cards; send the rest of your turn "
+                                 "once you have seen them."), 2, parsed[1][1])
     return _discard_due(state, parsed)
 
 
@@ -90,7 +92,7 @@ def play_discard(state: State, text: str) -> Discard:
 def play_turn(state: State, text: str) -> None:
     """A whole phase 2, then phase 3 and the next player's draw."""
     if state.phase != ACTIONS:
-        raise WrongDecision("this is not the moment for phase 2.")
+        raise WrongDecision(phrase("this is not the moment for phase 2."))
     parsed = _parsed(text)
     play_actions(state, parsed)
     check_can_end(state, parsed)

@@ -12,16 +12,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cards import NAMES, TRIBES, plural
+from ..phrases import Phrase, phrase, phrase_n
+from .cards import NAMES, TRIBES
 from .state import State
 
 OUTCOME_WORDS = {
-    "fifteen-ten": "reached 15 while the opponent had less than 10",
-    "twenty": "reached 20 in the end phase",
-    "below-ten": "the opponent fell below 10 in the end phase",
-    "supply-empty": "the temple supply ran out",
-    "resigned": "the opponent resigned",
-    "timeout": "the opponent's time ran out",
+    "fifteen-ten": phrase("reached 15 while the opponent had less than 10"),
+    "twenty": phrase("reached 20 in the end phase"),
+    "below-ten": phrase("the opponent fell below 10 in the end phase"),
+    "supply-empty": phrase("the temple supply ran out"),
+    "resigned": phrase("the opponent resigned"),
+    "timeout": phrase("the opponent's time ran out"),
 }
 
 
@@ -76,7 +77,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
 
 
 
-def ending(state: State, reader: int | None, names: list[str]) -> str | None:
+def ending(state: State, reader: int | None, names: list[str]) -> Phrase | None:
     """Why a game ended on the board, written for `reader` (None: a spectator), with the
     scores and tie-breaks that decided it; None while it runs or when it ended off the board
     (resigned, timed out, aborted: the engine interface words those)."""
@@ -87,26 +88,55 @@ def ending(state: State, reader: int | None, names: list[str]) -> str | None:
     hands = [p.hand_size - state.discards_due(s) for s, p in enumerate(state.players)]
     if result.winner is None:
         me = reader if reader is not None else 0
-        return (f"A draw: the temple supply ran out at {scores[me]} to {scores[1 - me]}, "
-                f"and both players hold {plural(hands[0], 'tribe card')}")
+        return phrase_n("A draw: the temple supply ran out at {mine} to {theirs}, and both "
+                        "players hold {n} tribe card",
+                        "A draw: the temple supply ran out at {mine} to {theirs}, and both "
+                        "players hold {n} tribe cards", hands[0],
+                        mine=scores[me], theirs=scores[1 - me])
     w, lost = result.winner, 1 - result.winner
+    why = _why(result.reason, w == reader, lost == reader, names[w], names[lost],
+               (scores[w], scores[lost]), (hands[w], hands[lost]))
+    if w == reader:
+        return phrase("You win: {why}", why=why)
+    return phrase("{winner} wins: {why}", winner=names[w], why=why)
 
-    def who(seat: int) -> str:
-        return "you" if seat == reader else names[seat]
 
-    def verb(seat: int, you: str, other: str) -> str:
-        return you if seat == reader else other
-
-    at = f"({scores[w]} to {scores[lost]})"
-    if result.reason == "fifteen-ten":
-        why = f"{who(w)} reached 15 points while {who(lost)} had fewer than 10 {at}"
-    elif result.reason == "twenty":
-        why = f"{who(w)} reached 20 points in the end phase {at}"
-    elif result.reason == "below-ten":
-        why = f"{who(lost)} fell below 10 points in the end phase {at}"
-    elif scores[w] != scores[lost]:
-        why = f"the temple supply ran out, and {who(w)} {verb(w, 'have', 'has')} more points {at}"
-    else:
-        why = (f"the temple supply ran out at {scores[w]} to {scores[lost]}, and {who(w)} "
-               f"{verb(w, 'hold', 'holds')} more tribe cards ({hands[w]} to {hands[lost]})")
-    return f"{'You win' if w == reader else names[w] + ' wins'}: {why}"
+def _why(reason: str, i_won: bool, i_lost: bool, winner: str, loser: str,
+         scores: tuple[int, int], hands: tuple[int, int]) -> Phrase:
+    """The reason of a won game, with "you" for the reader: one phrase for each reader
+    (the winner, the loser, a spectator), as every language conjugates its verb for him."""
+    won, lost = scores
+    if reason == "fifteen-ten":
+        if i_won:
+            return phrase("you reached 15 points while {loser} had fewer than 10 ({won} to "
+                          "{lost})", loser=loser, won=won, lost=lost)
+        if i_lost:
+            return phrase("{winner} reached 15 points while you had fewer than 10 ({won} to "
+                          "{lost})", winner=winner, won=won, lost=lost)
+        return phrase("{winner} reached 15 points while {loser} had fewer than 10 ({won} to "
+                      "{lost})", winner=winner, loser=loser, won=won, lost=lost)
+    if reason == "twenty":
+        if i_won:
+            return phrase("you reached 20 points in the end phase ({won} to {lost})",
+                          won=won, lost=lost)
+        return phrase("{winner} reached 20 points in the end phase ({won} to {lost})",
+                      winner=winner, won=won, lost=lost)
+    if reason == "below-ten":
+        if i_lost:
+            return phrase("you fell below 10 points in the end phase ({won} to {lost})",
+                          won=won, lost=lost)
+        return phrase("{loser} fell below 10 points in the end phase ({won} to {lost})",
+                      loser=loser, won=won, lost=lost)
+    if won != lost:
+        if i_won:
+            return phrase("the temple supply ran out, and you have more points ({won} to {lost})",
+                          won=won, lost=lost)
+        return phrase("the temple supply ran out, and {winner} has more points ({won} to "
+                      "{lost})", winner=winner, won=won, lost=lost)
+    more, fewer = hands
+    if i_won:
+        return phrase("the temple supply ran out at {won} to {lost}, and you hold more tribe "
+                      "cards ({more} to {fewer})", won=won, lost=lost, more=more, fewer=fewer)
+    return phrase("the temple supply ran out at {won} to {lost}, and {winner} holds more tribe "
+                  "cards ({more} to {fewer})", winner=winner, won=won, lost=lost, more=more,
+                  fewer=fewer)

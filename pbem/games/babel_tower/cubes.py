@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Container, Iterable
 from itertools import combinations
 
+from ..phrases import phrase, phrase_n
+
 FACES = "UDNESW"
 OPPOSITE = {"U": "D", "D": "U", "N": "S", "S": "N", "E": "W", "W": "E"}
 TYPES = (0, 1, 2, 3, 4)
@@ -50,14 +52,23 @@ SHAPES = {t: _shapes(t) for t in TYPES}
 
 
 def shape_error(t: int, bumps: frozenset[str]) -> str | None:
-    """Why these bump faces are not a type-t cube (None when they are)."""
+    """Why these bump faces are not a type-t cube (None when they are), without a full stop."""
     if len(bumps) != t:
-        return f"a {t} has {t} bump{'s' if t != 1 else ''}, not {len(bumps)}"
+        return phrase_n("a {n} has {n} bump, not {got}", "a {n} has {n} bumps, not {got}", t,
+                        got=len(bumps))
     if bumps not in SHAPES[t]:
         faces = frozenset(FACES) - bumps if t == 4 else bumps
         a, b = next((a, b) for a, b in combinations(canonical(faces), 2) if OPPOSITE[a] == b)
-        rule = {2: "a 2's bumps sit on two faces that share an edge",
-                3: "a 3's bumps sit on three faces around one corner",
-                4: "a 4's two hollows sit on faces that share an edge"}[t]
-        return f"{rule}; {a} and {b} are opposite"
+        return SHAPE_RULES[t](a, b)
     return None
+
+
+#: type -> the rule of its shape, naming the two faces that break it.
+SHAPE_RULES = {
+    2: lambda a, b: phrase("a 2's bumps sit on two faces that share an edge; {a} and {b} are "
+                           "opposite", a=a, b=b),
+    3: lambda a, b: phrase("a 3's bumps sit on three faces around one corner; {a} and {b} are "
+                           "opposite", a=a, b=b),
+    4: lambda a, b: phrase("a 4's two hollows sit on faces that share an edge; {a} and {b} are "
+                           "opposite", a=a, b=b),
+}

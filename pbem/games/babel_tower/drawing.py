@@ -17,9 +17,11 @@ from math import cos, radians
 from typing import Any
 
 from ..errors import NotationError
+from ..phrases import phrase
 from ..text import split_steps
 from .cubes import FLOORS, canonical
 from .notation import Place, read_step
+from .words import bumps_in_words
 
 SIZE = 30                   # a cube's edge, in SVG units
 GAP = 0.14                  # between the corners of a floor, in cube edges
@@ -30,7 +32,6 @@ _H = 0.5 * SIZE
 _V = SIZE
 #: corner -> (column eastwards, row southwards)
 PLACE = {"NW": (0, 0), "NE": (1, 0), "SW": (0, 1), "SE": (1, 1)}
-FACE_WORDS = {"U": "up", "D": "down", "N": "north", "E": "east", "S": "south", "W": "west"}
 
 Point = tuple[float, float, float]
 
@@ -98,13 +99,6 @@ def _mark(start: Point, u: Point, v: Point, radius: float = 0.26) -> str:
     return f"matrix({ux:.2f} {uy:.2f} {vx:.2f} {vy:.2f} {cx:.1f} {cy:.1f})"
 
 
-def bumps_in_words(bumps: str) -> str:
-    if bumps == "-":
-        return "no bumps"
-    faces = [FACE_WORDS[f] for f in bumps]
-    return "bumps " + (faces[0] if len(faces) == 1 else ", ".join(faces[:-1]) + " and " + faces[-1])
-
-
 def last_placed(view: Mapping[str, Any], step: str | None) -> tuple[int, str] | None:
     """The (floor, corner) of the cube a `place T CORNER FACES` step put on the tower: floors are
     built from the bottom, so it is the highest cube at that corner of that type and those bumps
@@ -142,8 +136,9 @@ def drawing(view: Mapping[str, Any], last_step: str | None = None) -> dict[str, 
             cubes.append({"kind": "cube", "floor": number + 1, "corner": corner,
                           "cube": cell["cube"], "seat": cell["seat"], "faces": faces,
                           "last": last == (number, corner),
-                          "title": f"floor {number + 1}, {corner}: a {cell['cube']}, "
-                                   f"{bumps_in_words(cell['bumps'])}"})
+                          "title": phrase("floor {floor}, {corner}: a {cube}, {bumps}",
+                                          floor=number + 1, corner=corner, cube=cell["cube"],
+                                          bumps=bumps_in_words(cell["bumps"]))})
     free: list[dict[str, Any]] = []
     building = view["floor"]
     if building < FLOORS and view.get("phase") != "over":

@@ -26,30 +26,31 @@ from ..base import (
     required,
 )
 from ..errors import GameError, IllegalStep, NotationError
+from ..phrases import Phrase, phrase
 from ..rng import Rng
 from . import drawing, position, rules
-from .cubes import CORNERS, FACES, canonical
+from .cubes import CORNERS, CUBES, FACES, canonical
 from .notation import Pick, Place, parse, parse_steps
 from .state import BUILD, DRAFT, PICK, RANDOM, Placed, Result, Tower, start
+from .words import bumps_in_words
 
 PICK_EVENT, PLACE_EVENT = "pick", "place"
-FACE_WORDS = {"U": "up", "D": "down", "N": "north", "E": "east", "S": "south", "W": "west"}
 OUTCOMES = {
-    "complete": "the tower is complete",
-    "blocked": "the opponent could not place any of his cubes",
-    "resigned": "the opponent resigned",
-    "timeout": "the opponent's time ran out",
+    "complete": phrase("the tower is complete"),
+    "blocked": phrase("the opponent could not place any of his cubes"),
+    "resigned": phrase("the opponent resigned"),
+    "timeout": phrase("the opponent's time ran out"),
 }
 
 
 class BabelTower(Engine[Tower]):
     name = "babel-tower"
-    title = "Babel Tower (cuboro)"
+    title = phrase("Babel Tower (cuboro)")
     min_seats = max_seats = 2
     options = (
-        Option("draft", "The 24 cubes are shared out",
-               ((PICK, "by picking in turn, one cube at a time (the printed rules)"),
-                (RANDOM, "at random, twelve each (a faster start by mail)")),
+        Option("draft", phrase("The 24 cubes are shared out"),
+               ((PICK, phrase("by picking in turn, one cube at a time (the printed rules)")),
+                (RANDOM, phrase("at random, twelve each (a faster start by mail)"))),
                PICK),
     )
     board_template = "games/babel-tower/board.html"
@@ -61,9 +62,11 @@ class BabelTower(Engine[Tower]):
     def start(self, seed: int, options: Mapping[str, str] | None = None, seats: int = 2,
               first: int | None = None) -> Tower:
         if seats != 2:
-            raise GameError(f"Babel Tower is a game for two; {seats} seats were asked for.")
+            raise GameError(phrase("Babel Tower is a game for two; {seats} seats were asked for.",
+                                   seats=seats))
         if first not in (None, 0, 1):
-            raise GameError(f"the first player must be seat 0 or 1, not {first!r}.")
+            raise GameError(phrase("the first player must be seat 0 or 1, not {first}.",
+                                   first=repr(first)))
         state = start(seed, self.normalize_options(options)["draft"], first)
         if state.phase == BUILD:
             rules.check_blocked(state)
@@ -84,8 +87,8 @@ class BabelTower(Engine[Tower]):
         parsed = parse(event_field(event, "step", str))
         wanted = Pick if event["type"] == PICK_EVENT else Place
         if len(parsed) != 1 or not isinstance(parsed[0], wanted):
-            raise GameError(f"a {event['type']} event holds one {event['type']} step, "
-                            f"not {event['step']!r}.")
+            raise GameError(phrase("a {type} event holds one {type} step, not {step}.",
+                                   type=str(event["type"]), step=repr(event["step"])))
         _act(state, parsed[0])
 
     def end_game(self, state: Tower, loser: int | None, reason: str) -> None:
@@ -95,16 +98,16 @@ class BabelTower(Engine[Tower]):
         kind = self.decision_kind(state, state.to_move)
         if kind is None:
             return []
-        label = "pick a cube" if kind == PICK_EVENT else "place a cube"
+        label = phrase("pick a cube") if kind == PICK_EVENT else phrase("place a cube")
         return [Decision(state.to_move, kind, label)]
 
     def _one_step(self, state: Tower, seat: int, text: str) -> tuple[Pick | Place, Tower]:
         kind = required(self.decision_kind(state, seat), state.result is not None)
         parsed = parse_steps(text)
         if not parsed:
-            raise NotationError(f"the turn has no step; write one {kind} step.", 1, "")
+            raise NotationError(phrase("the turn has no step; write one {kind} step.", kind=kind), 1, "")
         if len(parsed) > 1:
-            raise IllegalStep("a turn is exactly one step.", 2, parsed[1][1])
+            raise IllegalStep(phrase("a turn is exactly one step."), 2, parsed[1][1])
         step, piece = parsed[0]
         trial = state.copy()
         try:
@@ -177,7 +180,7 @@ class BabelTower(Engine[Tower]):
         except GameError:
             return []
 
-    score_word = "Cubes placed"
+    score_word = phrase("Cubes placed")
 
     def reply_help(self, state: Tower, seat: int) -> tuple[str, str]:
         """An example of the step owed: a pick from the pool in the draft, else a placement
@@ -186,20 +189,23 @@ class BabelTower(Engine[Tower]):
         if not options:
             return self.example_step, ""
         if self.decision_kind(state, seat) == PICK_EVENT:
-            return options[0].notation, "Answer with one pick: the number of a cube type in the pool."
-        return options[0].notation, "Answer with one placement: cube, corner and where its bumps face."
+            return options[0].notation, phrase(
+                "Answer with one pick: the number of a cube type in the pool.")
+        return options[0].notation, phrase(
+            "Answer with one placement: cube, corner and where its bumps face.")
 
     def summary(self, state: Tower, seat: int, names: Sequence[str] = ()) -> list[str]:
         def cubes(counts: list[int]) -> str:
-            return " ".join(str(t) for t, n in enumerate(counts) for _ in range(n)) or "none"
-        lines = [f"Your cubes: {cubes(state.hands[seat])}",
-                 f"Your opponent's cubes: {cubes(state.hands[1 - seat])}"]
+            # the cubes' numbers are notation: only "none" is a word
+            return " ".join(str(t) for t, n in enumerate(counts) for _ in range(n)) or phrase("none")
+        lines: list[str] = [phrase("Your cubes: {cubes}", cubes=cubes(state.hands[seat])),
+                 phrase("Your opponent's cubes: {cubes}", cubes=cubes(state.hands[1 - seat]))]
         if state.phase == DRAFT:
-            lines.append(f"Still in the pool: {cubes(state.pool)}")
+            lines.append(phrase("Still in the pool: {cubes}", cubes=cubes(state.pool)))
         for number, floor in enumerate(state.floors, 1):
             if floor:
-                lines.append(f"Floor {number}: " + ", ".join(
-                    f"{c} {p.cube} {canonical(p.bumps)}" for c, p in floor.items()))
+                lines.append(phrase("Floor {floor}: {cubes}", floor=number, cubes=", ".join(
+                    f"{c} {p.cube} {canonical(p.bumps)}" for c, p in floor.items())))
         return lines
 
     def snapshot(self, state: Tower) -> dict[str, Any]:
@@ -221,28 +227,36 @@ class BabelTower(Engine[Tower]):
         """A pick or a placement in words ("placed a 3 at SW on floor 2, bumps north"); a
         placement's marks name the cube placed: {"placed": {"floor": index, "corner": c}}."""
         step = parse(event_field(event, "step", str))[0]
-        said = words(step)
         if isinstance(step, Pick):
-            return Recount("picked" + said[len("pick"):])
+            return Recount(phrase("picked a {cube}", cube=step.cube))
         if after is None:
             after = before.copy()
             _act(after, step)
         floor = next(i for i, f in enumerate(after.floors)
                      if step.corner in f and (i >= len(before.floors)
                                               or step.corner not in before.floors[i]))
-        head, _, bumps = said.partition(", ")
-        text = f"placed{head[len('place'):]} on floor {floor + 1}" + (f", {bumps}" if bumps else "")
+        if step.bumps:
+            text = phrase("placed a {cube} at {corner} on floor {floor}, {bumps}", cube=step.cube,
+                          corner=step.corner, floor=floor + 1, bumps=bumps_in_words(step.bumps))
+        else:
+            text = phrase("placed a {cube} at {corner} on floor {floor}", cube=step.cube,
+                          corner=step.corner, floor=floor + 1)
         return Recount(text, {"placed": {"floor": floor, "corner": step.corner}})
 
     def ending(self, state: Tower, seat: int | None, names: list[str]) -> str:
         result = state.result
         if result is not None and result.reason == "complete":
-            return "A draw: the tower is complete, all 24 cubes placed"
+            return phrase("A draw: the tower is complete, all {n} cubes placed", n=CUBES)
         if result is not None and result.reason == "blocked" and result.winner is not None:
             w, lost = result.winner, 1 - result.winner
-            head = "You win" if w == seat else f"{names[w]} wins"
-            who = "you" if lost == seat else names[lost]
-            return f"{head}: {who} could not place any of {'your' if lost == seat else 'his'} cubes"
+            if lost == seat:
+                return phrase("{winner} wins: you could not place any of your cubes",
+                              winner=names[w])
+            if w == seat:
+                return phrase("You win: {loser} could not place any of his cubes",
+                              loser=names[lost])
+            return phrase("{winner} wins: {loser} could not place any of his cubes",
+                          winner=names[w], loser=names[lost])
         return super().ending(state, seat, names)
 
     def random_submission(self, state: Tower, seat: int, rng: Rng) -> str:
@@ -270,14 +284,13 @@ def _placed_json(placed: Placed | None) -> dict[str, Any] | None:
             "faces": {f: f in placed.bumps for f in FACES}}
 
 
-def words(step: Pick | Place) -> str:
+def words(step: Pick | Place) -> Phrase:
     if isinstance(step, Pick):
-        return f"pick a {step.cube}"
+        return phrase("pick a {cube}", cube=step.cube)
     if not step.bumps:
-        return f"place a {step.cube} at {step.corner}"
-    faces = [FACE_WORDS[f] for f in FACES if f in step.bumps]
-    listed = faces[0] if len(faces) == 1 else ", ".join(faces[:-1]) + " and " + faces[-1]
-    return f"place a {step.cube} at {step.corner}, bumps {listed}"
+        return phrase("place a {cube} at {corner}", cube=step.cube, corner=step.corner)
+    return phrase("place a {cube} at {corner}, {bumps}", cube=step.cube, corner=step.corner,
+                  bumps=bumps_in_words(step.bumps))
 
 
 GAME = BabelTower()

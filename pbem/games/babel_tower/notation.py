@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import NotationError
+from ..phrases import phrase
 from ..text import split_steps
 from .cubes import CORNERS, FACES, canonical
 
@@ -33,7 +34,8 @@ class Place:
 
 def _cube(word: str) -> int:
     if word not in ("0", "1", "2", "3", "4"):
-        raise NotationError(f"{word!r} is not a cube; cubes are 0, 1, 2, 3 and 4 (their bumps).")
+        raise NotationError(phrase("{word} is not a cube; cubes are 0, 1, 2, 3 and 4 (their bumps).",
+                                   word=repr(word)))
     return int(word)
 
 
@@ -43,9 +45,10 @@ def _faces(word: str) -> frozenset[str]:
     bad = [f for f in word if f.upper() not in FACES or not f.isascii()]   # not "ſ", which upper() makes S
     faces = word.upper()
     if bad:
-        raise NotationError(f"{bad[0]!r} is not a face; faces are U D N E S W, or - for none.")
+        raise NotationError(phrase("{face} is not a face; faces are U D N E S W, or - for none.",
+                                   face=repr(bad[0])))
     if len(set(faces)) != len(faces):
-        raise NotationError(f"{word!r} names a face twice.")
+        raise NotationError(phrase("{word} names a face twice.", word=repr(word)))
     return frozenset(faces)
 
 
@@ -54,16 +57,19 @@ def read_step(piece: str) -> Pick | Place:
     keyword = words[0].lower()
     if keyword == "pick":
         if len(words) != 2:
-            raise NotationError("pick takes one cube, e.g. pick 3.")
+            raise NotationError(phrase("pick takes one cube, e.g. {example}.", example="pick 3"))
         return Pick(_cube(words[1]))
     if keyword == "place":
         if len(words) != 4:
-            raise NotationError("place takes a cube, a corner and its bump faces, e.g. place 3 SW UNE.")
+            raise NotationError(phrase("place takes a cube, a corner and its bump faces, e.g. {example}.",
+                                      example="place 3 SW UNE"))
         corner = words[2].upper()
         if corner not in CORNERS:
-            raise NotationError(f"{words[2]!r} is not a corner; corners are NW, NE, SE and SW.")
+            raise NotationError(phrase("{word} is not a corner; corners are NW, NE, SE and SW.",
+                                      word=repr(words[2])))
         return Place(_cube(words[1]), corner, _faces(words[3]))
-    raise NotationError(f"{words[0]!r} is not a step; steps are pick and place.")
+    raise NotationError(phrase("{word} is not a step; steps are {pick} and {place}.",
+                              word=repr(words[0]), pick="pick", place="place"))
 
 
 def parse_steps(text: str) -> list[tuple[Pick | Place, str]]:

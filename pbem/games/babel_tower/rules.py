@@ -9,15 +9,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..errors import IllegalStep
+from ..phrases import phrase
 from .cubes import CORNERS, CUBES, OUTER, SHAPES, SIDES, TYPES, canonical, shape_error
 from .state import BUILD, DRAFT, Placed, Result, Tower
 
 
 def pick(state: Tower, cube: int) -> None:
     if state.phase != DRAFT:
-        raise IllegalStep("the draft is over: every cube has been picked.")
+        raise IllegalStep(phrase("the draft is over: every cube has been picked."))
     if not state.pool[cube]:
-        raise IllegalStep(f"no {cube} is left in the pool.")
+        raise IllegalStep(phrase("no {cube} is left in the pool.", cube=cube))
     state.pool[cube] -= 1
     state.hands[state.to_move][cube] += 1
     state.picks += 1
@@ -33,17 +34,20 @@ def violation(state: Tower, cube: int, corner: str, bumps: frozenset[str]) -> st
     floor_no = state.floor
     floor = state.floors[floor_no]
     if corner in floor:
-        return f"{corner} on floor {floor_no + 1} is taken; the lowest incomplete floor is built first."
+        return phrase("{corner} on floor {floor} is taken; the lowest incomplete floor is built "
+                      "first.", corner=corner, floor=floor_no + 1)
     problem = shape_error(cube, bumps)
     if problem:
-        return problem + "."
+        return phrase("{rule}.", rule=problem)
     if floor_no == 0 and floor and not any(n in floor for n in SIDES[corner]):
-        return f"on the ground floor a cube must share a side with one already placed; {corner} touches none."
+        return phrase("on the ground floor a cube must share a side with one already placed; "
+                      "{corner} touches none.", corner=corner)
     outward = sorted(bumps & OUTER[corner], key="NESW".index)
     if outward:
-        return f"a bump faces outward ({''.join(outward)}) at {corner}."
+        return phrase("a bump faces outward ({faces}) at {corner}.", faces="".join(outward),
+                      corner=corner)
     if floor_no == 0 and "D" in bumps:
-        return f"a bump faces down on the ground floor at {corner}."
+        return phrase("a bump faces down on the ground floor at {corner}.", corner=corner)
     for neighbour, face in SIDES[corner].items():
         other = floor.get(neighbour)
         if other is not None:
@@ -52,23 +56,26 @@ def violation(state: Tower, cube: int, corner: str, bumps: frozenset[str]) -> st
                 return problem
     if floor_no > 0:
         below = state.floors[floor_no - 1][corner]
-        return _joint("D" in bumps, "U" in below.bumps, "the cube below")
+        return _joint("D" in bumps, "U" in below.bumps, None)
     return None
 
 
-def _joint(mine: bool, theirs: bool, what: str) -> str | None:
-    if mine and theirs:
-        return f"the joint with {what} would be bump on bump."
-    if not mine and not theirs:
-        return f"the joint with {what} would be hollow on hollow."
+def _joint(mine: bool, theirs: bool, neighbour: str | None) -> str | None:
+    """What is wrong with a joint with the cube at corner `neighbour` (None: the cube below)."""
+    if mine == theirs and neighbour is None:
+        return (phrase("the joint with the cube below would be bump on bump.") if mine else
+                phrase("the joint with the cube below would be hollow on hollow."))
+    if mine == theirs:
+        return (phrase("the joint with {corner} would be bump on bump.", corner=neighbour) if mine
+                else phrase("the joint with {corner} would be hollow on hollow.", corner=neighbour))
     return None
 
 
 def place(state: Tower, cube: int, corner: str, bumps: frozenset[str]) -> None:
     if state.phase != BUILD:
-        raise IllegalStep("cubes are placed once the draft is over.")
+        raise IllegalStep(phrase("cubes are placed once the draft is over."))
     if not state.hands[state.to_move][cube]:
-        raise IllegalStep(f"you hold no {cube}.")
+        raise IllegalStep(phrase("you hold no {cube}.", cube=cube))
     problem = violation(state, cube, corner, bumps)
     if problem:
         raise IllegalStep(problem)

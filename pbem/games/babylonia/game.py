@@ -32,10 +32,11 @@ from ..base import (
     required,
 )
 from ..errors import GameError, IllegalStep, NotationError
+from ..phrases import phrase
 from ..rng import Rng
 from . import bot, hidden, position, turn
 from .board import board
-from .cards import CARD_WORDS
+from .cards import CARD_WORDS, listing
 from .legal import legal_steps, words
 from .notation import Card, Play, Step, parse, parse_steps
 from .state import State, deal
@@ -43,8 +44,8 @@ from .view import ending, recount, summary, view
 
 TURN, CARD = "turn", "card"
 BASIC, ADVANCED = "basic", "advanced"
-OUTCOMES = {"end": "the game ended; most points wins, then most cities",
-            "resigned": "a player resigned", "timeout": "a player's time ran out"}
+OUTCOMES = {"end": phrase("the game ended; most points wins, then most cities"),
+            "resigned": phrase("a player resigned"), "timeout": phrase("a player's time ran out")}
 
 
 def _named_unknown(event: Event) -> Event:
@@ -61,9 +62,9 @@ class Babylonia(Engine[State]):
     title = "Babylonia"
     min_seats, max_seats = 2, 4
     options = (
-        Option("ziggurat_cards", "Ziggurat cards",
-               ((BASIC, "cards 1 to 7 (basic)"),
-                (ADVANCED, "7 of the 9 cards, drawn at random (advanced)")), BASIC),
+        Option("ziggurat_cards", phrase("Ziggurat cards"),
+               ((BASIC, phrase("cards 1 to 7 (basic)")),
+                (ADVANCED, phrase("7 of the 9 cards, drawn at random (advanced)"))), BASIC),
     )
     board_template = "games/babylonia/board.html"
     example_step = "farmer g7"
@@ -77,9 +78,11 @@ class Babylonia(Engine[State]):
     def start(self, seed: int, options: Mapping[str, str] | None = None, seats: int = 2,
               first: int | None = None) -> State:
         if not 2 <= seats <= 4:
-            raise GameError(f"Babylonia is a game for 2 to 4; {seats} seats were asked for.")
+            raise GameError(phrase("Babylonia is a game for 2 to 4; {seats} seats were asked for.",
+                                   seats=seats))
         if first is not None and not 0 <= first < seats:
-            raise GameError(f"the first player must be a seat from 0 to {seats - 1}, not {first!r}.")
+            raise GameError(phrase("the first player must be a seat from 0 to {last}, not {first}.",
+                                   last=seats - 1, first=repr(first)))
         return deal(seed, seats, first, self.normalize_options(options)["ziggurat_cards"])
 
     def seat_count(self, state: State) -> int:
@@ -107,8 +110,9 @@ class Babylonia(Engine[State]):
             return []
         if state.card_due is not None:
             hex = state.current.order[state.current.resolved]
-            return [Decision(state.card_due, CARD, f"choose a ziggurat card for the ziggurat won at {hex}")]
-        return [Decision(state.to_move, TURN, "play your turn")]
+            return [Decision(state.card_due, CARD,
+                             phrase("choose a ziggurat card for the ziggurat won at {hex}", hex=hex))]
+        return [Decision(state.to_move, TURN, phrase("play your turn"))]
 
     def _require(self, state: State, seat: int) -> str:
         return required(decision_kind(state, seat), state.result is not None)
@@ -124,7 +128,8 @@ class Babylonia(Engine[State]):
         try:
             turn.finish_submission(trial, seat)
         except IllegalStep as error:
-            raise IllegalStep(f"the turn is not finished: {error.message}") from None
+            raise IllegalStep(phrase("the turn is not finished: {problem}",
+                                     problem=error.message)) from None
         return {"v": self.event_version, "type": TURN, "seat": seat,
                 "steps": "\n".join(str(s) for s in steps), "named": named}
 
@@ -134,7 +139,7 @@ class Babylonia(Engine[State]):
             kind = self._require(state, seat)
             if kind == CARD:
                 if not parse_steps(text):
-                    return Draft(trial, todo="choose a ziggurat card (card N)")
+                    return Draft(trial, todo=phrase("choose a ziggurat card (card N)"))
                 card = _answer(trial, seat, text)
                 return Draft(trial, [f"card {card}"], done=True)
             parsed = parse_steps(text)
@@ -165,7 +170,7 @@ class Babylonia(Engine[State]):
             return ABORTED
         words = OUTCOMES[result.reason]
         if len(result.winners) > 1:
-            words += "; equal points and cities: the win is shared"
+            words = phrase("{outcome}; equal points and cities: the win is shared", outcome=words)
         winner = result.winners[0] if len(result.winners) == 1 else None
         return Outcome(winner, result.reason, words, result.winners)
 
@@ -194,10 +199,10 @@ class Babylonia(Engine[State]):
         if not options:
             return self.example_step, ""
         if options[0].notation.startswith("card "):
-            return options[0].notation, "Answer with the one card you take."
-        return options[0].notation, ("Answer with your whole turn: your tokens, then, when "
-                                     "several became surrounded, the scoring order "
-                                     "(score c10) and any cards you take.")
+            return options[0].notation, phrase("Answer with the one card you take.")
+        return options[0].notation, phrase("Answer with your whole turn: your tokens, then, when "
+                                           "several became surrounded, the scoring order "
+                                           "(score c10) and any cards you take.")
 
     def is_turn(self, event: Event) -> bool:
         return event.get("type") == TURN      # not a card owed in another's turn
@@ -212,8 +217,7 @@ class Babylonia(Engine[State]):
         else:
             steps, named = parse(event_field(event, "steps", str)), list(event.get("named") or ())
         phrases, marks = recount(before, after, event["type"], steps, named, event["seat"], seat)
-        return Recount(", ".join(phrases[:-1]) + " and " + phrases[-1] if len(phrases) > 1
-                       else "".join(phrases), marks)
+        return Recount(listing(phrases), marks)
 
     def ending(self, state: State, seat: int | None, names: list[str]) -> str:
         return ending(state, seat, names) or super().ending(state, seat, names)
@@ -286,7 +290,8 @@ def _answer(state: State, seat: int, text: str) -> int:
     parsed = parse_steps(text)
     step, piece = parsed[0] if len(parsed) == 1 else (None, parsed[0][1] if parsed else "")
     if not isinstance(step, Card):
-        raise NotationError("answer with one step: card N, the ziggurat card you take.", 1, piece)
+        raise NotationError(phrase("answer with one step: card N, the ziggurat card you take."),
+                            1, piece)
     try:
         turn.take_card_due(state, seat, step.number)
     except IllegalStep as error:

@@ -7,9 +7,10 @@ from functools import cache
 
 from ..base import StepOption
 from ..errors import GameError
+from ..phrases import phrase
 from . import placing, turn
 from .board import board
-from .cards import CARD_WORDS
+from .cards import CARD_WORDS, tile_name
 from .notation import WORDS, Card, Extra, Play, Score, Step
 from .state import KIND_INDEX, KINDS, State
 from .state import playable as state_playable
@@ -32,7 +33,7 @@ def legal_steps(state: State, seat: int) -> list[StepOption]:
         if turn.step_problem(closed, seat, step) is None:
             options.append(StepOption(str(step), words(state, step)))
     if turn.unfinished(closed, seat) is None:
-        options.append(StepOption("", "end your turn", ends=True))
+        options.append(StepOption("", phrase("end your turn"), ends=True))
     return options
 
 
@@ -107,18 +108,34 @@ def _plays(state: State, seat: int) -> list[StepOption]:
 def _plain(players: int) -> tuple[tuple[StepOption, ...], ...]:
     """For each kind (in KINDS order), the option of playing it onto each playable hex
     without a tile, by the hex's place in `playable`."""
-    return tuple(tuple(_option(kind, hex, f"{hex} (river)" if river else hex)
+    return tuple(tuple(_option(kind, hex, phrase("{hex} (river)", hex=hex) if river else hex)
                        for hex, river in state_playable(players)) for kind in KINDS)
 
 
 @cache
 def _field_option(kind: str, hex: str, tile: str) -> StepOption:
-    return _option(kind, hex, f"{hex} ({tile})")
+    return _option(kind, hex, phrase("{hex} ({tile})", hex=hex, tile=tile_name(tile)))
+
+
+#: The groups of the options (the token played): "Play a farmer".
+GROUPS = {"F": phrase("Play a farmer"), "P": phrase("Play a priest"),
+          "M": phrase("Play a merchant"), "O": phrase("Play an official")}
+
+
+def _onto(kind: str, where: str) -> str:
+    """A play in words: "a farmer onto g7 (river, face down)" (a sentence per kind: each
+    language declines its token)."""
+    if kind == "F":
+        return phrase("a farmer onto {where}", where=where)
+    if kind == "P":
+        return phrase("a priest onto {where}", where=where)
+    if kind == "M":
+        return phrase("a merchant onto {where}", where=where)
+    return phrase("an official onto {where}", where=where)
 
 
 def _option(kind: str, hex: str, where: str) -> StepOption:
-    word = WORDS[kind]
-    return StepOption(f"{word} {hex}", where, group=f"Play {_article(word)}")
+    return StepOption(f"{WORDS[kind]} {hex}", where, group=GROUPS[kind])
 
 
 @cache
@@ -146,23 +163,24 @@ def _hex_order(name: str) -> tuple[str, int]:
 def _where(state: State, hex: str) -> str:
     tile = state.tiles.get(hex)
     if hex not in state.board.hexes:
-        return f"{hex} (not in play)"
+        return phrase("{hex} (not in play)", hex=hex)
     if state.board.is_river(hex):
-        return f"{hex} (river, face down)"
-    return f"{hex} ({tile})" if tile else hex
+        return phrase("{hex} (river, face down)", hex=hex)
+    return phrase("{hex} ({tile})", hex=hex, tile=tile_name(tile)) if tile else hex
 
 
 def words(state: State, step: Step) -> str:
     """A step in plain words."""
     if isinstance(step, Play):
-        return f"{_article(WORDS[step.kind])} onto {_where(state, step.hex)}"
+        return _onto(step.kind, _where(state, step.hex))
     if isinstance(step, Score):
-        what = "ziggurat" if step.hex in state.board.ziggurats else state.tiles.get(step.hex, "city")
-        return f"score the {what} at {step.hex}"
+        if step.hex in state.board.ziggurats:
+            return phrase("score the ziggurat at {hex}", hex=step.hex)
+        tile = state.tiles.get(step.hex)
+        if tile is None:
+            return phrase("score the city at {hex}", hex=step.hex)
+        return phrase("score the {tile} at {hex}", tile=tile_name(tile), hex=step.hex)
     if isinstance(step, Card):
-        return f"take ziggurat card {step.number} ({CARD_WORDS[step.number]})"
-    return "take another turn after this one (card 2)"
-
-
-def _article(word: str) -> str:
-    return ("an " if word[0] in "aeiou" else "a ") + word
+        return phrase("take ziggurat card {number} ({effect})", number=step.number,
+                      effect=CARD_WORDS[step.number])
+    return phrase("take another turn after this one (card 2)")

@@ -5,6 +5,8 @@ others' face-down river tokens are `?`, their stands only counted. What matters 
 the players (by name), the seat's stand, each city and ziggurat not yet scored with the hexes
 around it and whose tokens are there, and the hexes his tokens may go onto now, by region.
 Every line fits a mail read at 80 columns (at most `WIDTH` characters, the mail indents them).
+Its words are phrases (the letters of the map are notation): a line is wrapped as the English
+reads, each of its pieces said in the reader's language (`_wrap_pieces`).
 """
 
 from __future__ import annotations
@@ -14,45 +16,52 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..base import StepOption
+from ..phrases import phrase, phrase_n
 from .board import board
+from .cards import joined, tile_name
 from .notation import WORDS
 from .state import KINDS, State
 
 WIDTH = 76
-REGIONS = (("north", "northern land"), ("center", "central land"), ("south", "southern land"),
-           (None, "river (tokens lie face down there)"))
+REGIONS = (("north", phrase("northern land")), ("center", phrase("central land")),
+           ("south", phrase("southern land")), (None, phrase("river (tokens lie face down there)")))
 
 
 def lines(state: State, seat: int, names: Sequence[str], v: dict[str, Any],
           options: list[StepOption]) -> list[str]:
     """The text board for `seat` (`v`: its view; `options`: its legal next steps)."""
-    names = list(names) or [f"Player {s + 1}" for s in range(v["players"])]
+    names = list(names) or [phrase("Player {number}", number=s + 1) for s in range(v["players"])]
     hexes = {h["name"]: h for h in v["hexes"]}
-    out: list[str] = ["Players:"]
+    out: list[str] = [phrase("Players:")]
     for s in range(v["players"]):
-        cities = ", ".join(c.split(" ", 1)[1] for c in v["cities"][s]) or "none"
-        cards = " ".join(map(str, v["cards"][s])) or "none"
-        you = " (you)" if s == seat else ""
-        out += _wrap(f"{names[s]}{you}: {_points(v['scores'][s])}; stand "
-                     f"{v['stand_sizes'][s]}, supply {v['supply_sizes'][s]}; cities {cities}; "
-                     f"cards {cards}", "  ", "      ")
+        cities = ", ".join(c.split(" ", 1)[1] for c in v["cities"][s]) or phrase("none")
+        cards = " ".join(map(str, v["cards"][s])) or phrase("none")
+        points = _points(v["scores"][s])
+        who = (phrase("{name} (you): {points}; stand {stand}", name=names[s], points=points,
+                      stand=v["stand_sizes"][s]) if s == seat else
+               phrase("{name}: {points}; stand {stand}", name=names[s], points=points,
+                      stand=v["stand_sizes"][s]))
+        out += _wrap_pieces([who, phrase("supply {supply}; cities {cities}; cards {cards}",
+                                         supply=v["supply_sizes"][s], cities=cities, cards=cards)],
+                            "  ", "      ")
     stand = v["stands"][seat] or {}
-    out += _wrap("Your stand: " + (" ".join(w[0].upper() for w, n in stand.items()
-                                            for _ in range(n)) or "empty")
-                 + "  (F farmer, P priest, M merchant, O official)", "", "  ")
+    tokens = " ".join(w[0].upper() for w, n in stand.items() for _ in range(n)) or phrase("empty")
+    out += _wrap_pieces([phrase("Your stand: {tokens}  (F farmer, P priest, M merchant, O official)",
+                                tokens=tokens)], "", "  ")
     out.append("")
-    out.append("Cities and ziggurats, with the hexes around them (F P M O: tokens,")
-    out.append("? face down, - free):")
+    out.append(phrase("Cities and ziggurats, with the hexes around them (F P M O: tokens,"))
+    out.append(phrase("? face down, - free):"))
     around = board(v["players"]).neighbours
     short = _short(names)
     sites = [h for h in v["hexes"] if (h["tile"] or "").startswith("city")
              or (h["kind"] == "ziggurat" and not h["scored"])]
     for h in sorted(sites, key=lambda h: _order(h["name"])):
-        what = h["tile"] if h["kind"] != "ziggurat" else "ziggurat"
-        near = ", ".join(_near(hexes[n], short) for n in sorted(around[h["name"]], key=_order))
-        out += _wrap(f"{h['name']} {what}: {near}", "  ", "      ")
+        what = tile_name(h["tile"]) if h["kind"] != "ziggurat" else phrase("ziggurat")
+        near = [_near(hexes[n], short) for n in sorted(around[h["name"]], key=_order)]
+        head = phrase("{hex} {what}: {near}", hex=h["name"], what=what, near=near[0])
+        out += _wrap_pieces([head, *near[1:]], "  ", "      ")
     if not sites:
-        out.append("  none left")
+        out.append(joined(["  ", phrase("none left")]))
     out.append("")
     out += _options(state, seat, v, hexes, options)
     return out
@@ -65,7 +74,7 @@ def _short(names: list[str]) -> list[str]:
 
 
 def _points(n: int) -> str:
-    return f"{n} point" + ("" if n == 1 else "s")
+    return phrase_n("{n} point", "{n} points", n)
 
 
 def _near(h: dict[str, Any], names: Sequence[str]) -> str:
@@ -73,9 +82,9 @@ def _near(h: dict[str, Any], names: Sequence[str]) -> str:
     if token is not None:
         return f"{h['name']} {names[token['seat']]} {token['kind']}"
     if h["kind"] == "ziggurat":
-        return f"{h['name']} ziggurat"
+        return phrase("{hex} ziggurat", hex=h["name"])
     if h["tile"]:
-        return f"{h['name']} {h['tile']}"
+        return phrase("{hex} {tile}", hex=h["name"], tile=tile_name(h["tile"]))
     return f"{h['name']} -"
 
 
@@ -84,9 +93,10 @@ def _options(state: State, seat: int, v: dict[str, Any], hexes: dict[str, dict[s
     """What the seat may answer now: the hexes each token may go onto, or the cards."""
     cards = [o.notation for o in options if o.notation.startswith("card ")]
     if cards:
-        out = ["Choose one ziggurat card (answer e.g. \"" + cards[0] + "\"):"]
+        out: list[str] = [phrase("Choose one ziggurat card (answer e.g. \"{card}\"):", card=cards[0])]
         for number in v["available"]:
-            out += _wrap(f"{number}: {v['card_words'][str(number)]}", "  ", "     ")
+            out += _wrap_pieces([phrase("{number}: {effect}", number=number,
+                                        effect=v["card_words"][str(number)])], "  ", "     ")
         return out
     kinds_at: dict[str, set[str]] = {}
     for o in options:
@@ -97,7 +107,8 @@ def _options(state: State, seat: int, v: dict[str, Any], hexes: dict[str, dict[s
         return []
     every = set().union(*kinds_at.values())
     letters = " ".join(k for k in KINDS if k in every)
-    out = [f"Where your tokens ({letters}) may go now (a field: the tokens it takes):"]
+    out = [phrase("Where your tokens ({letters}) may go now (a field: the tokens it takes):",
+                  letters=letters)]
     for area, title in REGIONS:
         here = [h for h in kinds_at if hexes[h]["area"] == area and hexes[h]["kind"] != "river"
                 or area is None and hexes[h]["kind"] == "river"]
@@ -105,14 +116,17 @@ def _options(state: State, seat: int, v: dict[str, Any], hexes: dict[str, dict[s
             continue
         plain = [h for h in here if kinds_at[h] == every and not hexes[h]["tile"]]
         marked = sorted((h for h in here if h not in plain), key=_order)
-        words = _runs(plain) + [f"{h} ({_tile(hexes[h])}{_only(kinds_at[h], every)})"
-                                for h in marked]
-        out += _wrap(f"{title}: " + ", ".join(words), "  ", "    ")
+        words = _runs(plain) + [_marked(h, hexes[h], _only(kinds_at[h], every)) for h in marked]
+        out += _wrap_pieces([phrase("{region}: {hexes}", region=title, hexes=words[0]),
+                             *words[1:]], "  ", "    ")
     return out
 
 
-def _tile(h: dict[str, Any]) -> str:
-    return h["tile"] or ""
+def _marked(hex: str, h: dict[str, Any], only: str) -> str:
+    """A hex named with its field and the tokens it takes: "f4 (field 6: F)"."""
+    if not h["tile"]:
+        return f"{hex} ({only})"
+    return phrase("{hex} ({tile}{only})", hex=hex, tile=tile_name(h["tile"]), only=only)
 
 
 def _only(kinds: set[str], every: set[str]) -> str:
@@ -135,6 +149,40 @@ def _runs(names: list[str]) -> list[str]:
         else:
             runs.append((col, row, row))
     return [f"{c}{a}" if a == b else f"{c}{a}-{b}" for c, a, b in runs]
+
+
+def _wrap_pieces(pieces: list[str], first: str, rest: str) -> list[str]:
+    """`_wrap` of the pieces joined by commas, each line made of whole pieces kept as phrases
+    (the English decides where lines break; another language keeps those breaks). A line
+    that cuts a piece stays English, as do the lines after it."""
+    english = _wrap(", ".join(pieces), first, rest)
+    out: list[str] = []
+    start = 0
+    for number, line in enumerate(english):
+        indent = first if number == 0 else rest
+        taken = _whole(line[len(indent):], pieces, start) if line.startswith(indent) else None
+        if taken is None:
+            return out + english[number:]
+        end, comma = taken
+        parts = [indent]
+        for i, piece in enumerate(pieces[start:end]):
+            parts += [", ", piece] if i else [piece]
+        out.append(joined([p for p in parts + ([","] if comma else []) if p]))
+        start = end
+    return out
+
+
+def _whole(body: str, pieces: list[str], start: int) -> tuple[int, bool] | None:
+    """(the piece after the line, whether it ends with a comma) when `body` is whole pieces
+    from `start` joined by commas; None when it cuts one."""
+    text = ""
+    for end in range(start, len(pieces)):
+        text = text + ", " + pieces[end] if end > start else pieces[end]
+        if body in (text, text + ","):
+            return end + 1, body != text
+        if not body.startswith(text + ", "):
+            return None
+    return None
 
 
 def _wrap(text: str, first: str, rest: str) -> list[str]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import NotationError
+from ..phrases import phrase
 from ..text import split_steps
 from .board import raw
 
@@ -61,21 +62,24 @@ def parse_one(text: str, number: int = 1) -> Step:
     if words == ["extra"]:
         return Extra()
     if len(words) != 2:
-        raise NotationError("a step is a token and a hex (farmer g7), score HEX, card N or extra.",
+        raise NotationError(phrase("a step is a token and a hex (farmer g7), score HEX, card N or "
+                                   "extra."),
                             number, text)
     head, arg = words
     if head == "card":
         # Read as one digit after leading zeros: int() of a 5000-digit string raises ValueError.
         digits = arg.lstrip("0")
         if not (arg.isascii() and arg.isdigit()) or len(digits) != 1 or digits == "0":
-            raise NotationError(f"{arg!r} is not a ziggurat card; cards are numbered 1 to 9.",
-                                number, text)
+            raise NotationError(phrase("{arg} is not a ziggurat card; cards are numbered 1 to 9.",
+                                       arg=repr(arg)), number, text)
         return Card(int(digits))
     if head != "score" and head not in KIND_OF:
-        raise NotationError(f"{head!r} is not a step; write farmer, priest, merchant, official "
-                            f"(F, P, M, O), score, card or extra.", number, text)
+        raise NotationError(phrase("{head} is not a step; write farmer, priest, merchant, "
+                                   "official (F, P, M, O), score, card or extra.", head=repr(head)),
+                            number, text)
     if arg not in HEXES:
-        raise NotationError(f"{arg!r} is not a hex of the board (a1 to q13).", number, text)
+        raise NotationError(phrase("{arg} is not a hex of the board (a1 to q13).", arg=repr(arg)),
+                            number, text)
     return Score(arg) if head == "score" else Play(KIND_OF[head], arg)
 
 

@@ -13,13 +13,17 @@ from __future__ import annotations
 from functools import cache
 
 from ..errors import IllegalStep
+from ..phrases import phrase
 from .board import board
-from .notation import WORDS
 from .state import KIND_INDEX, NOBLES, State, Token
 
-ROUND_ONE = {0: "in the first round the first player plays exactly 1 token",
-             1: "in the first round the second player plays exactly 2 tokens"}
-WAYS = "a turn plays exactly 2 tokens, or 3 or more farmers"
+ROUND_ONE = {0: phrase("in the first round the first player plays exactly 1 token"),
+             1: phrase("in the first round the second player plays exactly 2 tokens")}
+WAYS = phrase("a turn plays exactly 2 tokens, or 3 or more farmers")
+#: "your stand holds no farmer": one sentence per kind (each language declines the token).
+NONE_OF = {"F": phrase("your stand holds no farmer"), "P": phrase("your stand holds no priest"),
+           "M": phrase("your stand holds no merchant"),
+           "O": phrase("your stand holds no official")}
 #: The tokens of a turn as played: (kind, hex) in order.
 Way = list[tuple[str, str]]
 
@@ -71,10 +75,10 @@ def _farmers(state: State, seat: int, stand: list[int], placed: Way, complete: b
     nobles = sum(1 for kind, _ in placed if kind != "F")
     farmers = len(placed) - nobles
     if nobles > (1 if state.has(seat, 5) else 0):
-        return ("with card 5, at most 1 noble goes with 3 or more farmers" if state.has(seat, 5)
-                else "only farmers can be played as 3 or more tokens")
+        return (phrase("with card 5, at most 1 noble goes with 3 or more farmers")
+                if state.has(seat, 5) else phrase("only farmers can be played as 3 or more tokens"))
     if any(state.board.is_river(h) for _, h in placed):
-        return "tokens played with 3 or more farmers may not go onto a river"
+        return phrase("tokens played with 3 or more farmers may not go onto a river")
     if stand[KIND_INDEX["F"]] < 3:
         return WAYS
     if complete and farmers < 3:
@@ -85,15 +89,15 @@ def _farmers(state: State, seat: int, stand: list[int], placed: Way, complete: b
 def _nobles(state: State, stand: list[int], placed: Way, complete: bool) -> str | None:
     kinds = [kind for kind, _ in placed]
     if len(kinds) > 3:
-        return "with card 4, play exactly 3 different nobles"
+        return phrase("with card 4, play exactly 3 different nobles")
     if "F" in kinds or len(set(kinds)) < len(kinds):
-        return "with card 4, the three nobles must all differ"
+        return phrase("with card 4, the three nobles must all differ")
     if any(state.board.is_river(h) for _, h in placed):
-        return "with card 4, the nobles are played face up, so not onto a river"
+        return phrase("with card 4, the nobles are played face up, so not onto a river")
     if any(stand[KIND_INDEX[k]] == 0 for k in NOBLES):
         return WAYS
     if complete and len(kinds) != 3:
-        return "with card 4, play exactly 3 different nobles"
+        return phrase("with card 4, play exactly 3 different nobles")
     return None
 
 
@@ -101,16 +105,16 @@ def check_play(state: State, seat: int, kind: str, hex: str) -> None:
     """Raise IllegalStep (message only) when this token may not go onto this hex now."""
     b = state.board
     if state.stands[seat][KIND_INDEX[kind]] == 0:
-        raise IllegalStep(f"your stand holds no {_word(kind)}")
+        raise IllegalStep(NONE_OF[kind])
     if hex not in b.hexes:
-        raise IllegalStep(f"{hex} is not on the board in play")
+        raise IllegalStep(phrase("{hex} is not on the board in play", hex=hex))
     if b.hexes[hex].kind == "ziggurat":
-        raise IllegalStep(f"{hex} is a ziggurat")
+        raise IllegalStep(phrase("{hex} is a ziggurat", hex=hex))
     if hex in state.tokens:
-        raise IllegalStep(f"{hex} already holds a token")
+        raise IllegalStep(phrase("{hex} already holds a token", hex=hex))
     tile = state.tiles.get(hex)
     if tile and tile.startswith("city"):
-        raise IllegalStep(f"{hex} holds a city; nothing may go onto it")
+        raise IllegalStep(phrase("{hex} holds a city; nothing may go onto it", hex=hex))
     if tile:
         _check_field(state, seat, kind, hex)
     problem = way_problems(state, seat, state.current.placed + [(kind, hex)], complete=False)
@@ -142,10 +146,11 @@ def _neighbour_sets(players: int) -> dict[str, frozenset[str]]:
 def field_problem(state: State, seat: int, kind: str, hex: str) -> str | None:
     """Why this token may not go onto the field at `hex` (None: it may, as far as the field goes)."""
     if kind != "F":
-        return None if state.has(seat, 6) else "a noble cannot go onto a field without card 6"
+        return None if state.has(seat, 6) else phrase("a noble cannot go onto a field without card 6")
     tokens = state.tokens
     if not any(tokens.get(n, _NOBODY).seat == seat for n in state.board.neighbours[hex]):
-        return f"a farmer goes onto the field at {hex} only next to another token of yours"
+        return phrase("a farmer goes onto the field at {hex} only next to another token of yours",
+                      hex=hex)
     return None
 
 
@@ -174,7 +179,3 @@ def next_to(state: State, hex: str, seat: int) -> int:
     """How many tokens of this seat lie next to the hex."""
     return sum(1 for n in state.board.neighbours[hex]
                if n in state.tokens and state.tokens[n].seat == seat)
-
-
-def _word(kind: str) -> str:
-    return WORDS[kind]

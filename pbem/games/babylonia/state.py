@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from ..errors import WrongDecision
+from ..phrases import phrase
 from ..rng import Rng
 from .board import RIVER, ZIGGURAT, Board, board
 
@@ -157,7 +158,7 @@ class State:
     def current(self) -> Turn:
         """The turn in progress; a game that is over has none, and nothing is played then."""
         if self.turn is None:
-            raise WrongDecision("the game is over; no turn is in progress.")
+            raise WrongDecision(phrase("the game is over; no turn is in progress."))
         return self.turn
 
     def has(self, seat: int, card: int) -> bool:

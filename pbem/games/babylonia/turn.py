@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..errors import IllegalStep, WrongDecision
+from ..phrases import phrase
 from . import placing, scoring
 from .notation import Card, Extra, Play, Score, Step, parse_steps
 from .state import Result, State, Turn, refill
@@ -54,7 +55,7 @@ def _apply_step(state: State, seat: int, step: Step) -> None:
     turn = state.current
     if isinstance(step, Play):
         if turn.closed:
-            raise IllegalStep("tokens are played before scoring, cards and extra")
+            raise IllegalStep(phrase("tokens are played before scoring, cards and extra"))
         placing.check_play(state, seat, step.kind, step.hex)
         placing.play(state, seat, step.kind, step.hex)
         return
@@ -88,11 +89,11 @@ def _extra_problem(state: State, seat: int) -> str | None:
     turn = state.current
     if turn.waiting:
         # Fix: the card comes right after the score step of a ziggurat he wins (Decision).
-        return f"first name your card for the ziggurat at {turn.waiting}"
+        return phrase("first name your card for the ziggurat at {hex}", hex=turn.waiting)
     if turn.extra:
-        return "extra is said once"
+        return phrase("extra is said once")
     if not state.has(seat, 2):
-        return "extra needs ziggurat card 2, unused"
+        return phrase("extra needs ziggurat card 2, unused")
     return None
 
 
@@ -103,7 +104,7 @@ def close(state: State, seat: int) -> None:
         return
     problem = placing.way_problems(state, seat, turn.placed, complete=True)
     if problem:
-        raise IllegalStep(problem if turn.placed else "play your tokens first")
+        raise IllegalStep(problem if turn.placed else phrase("play your tokens first"))
     turn.closed = True
     turn.candidates = scoring.newly_surrounded(state)
     if len(turn.candidates) == 1:
@@ -119,17 +120,17 @@ def declare(state: State, hex: str) -> None:
 def _declare_problem(state: State, hex: str) -> str | None:
     turn = state.current
     if hex not in turn.candidates:
-        return (f"nothing at {hex} became surrounded this turn" if turn.candidates
-                else "nothing became surrounded this turn")
+        return (phrase("nothing at {hex} became surrounded this turn", hex=hex) if turn.candidates
+                else phrase("nothing became surrounded this turn"))
     if hex in turn.order and turn.candidates == [hex]:
         # Fix (message): a sole candidate is scored without a `score` step (its card, if he
         # wins it, comes right after the tokens); say so rather than "already in the
         # scoring order", which the player never wrote.
-        return f"only {hex} became surrounded: it is scored without a score step"
+        return phrase("only {hex} became surrounded: it is scored without a score step", hex=hex)
     if hex in turn.order:
-        return f"{hex} is already in the scoring order"
+        return phrase("{hex} is already in the scoring order", hex=hex)
     if turn.waiting:
-        return f"first name your card for the ziggurat at {turn.waiting}"
+        return phrase("first name your card for the ziggurat at {hex}", hex=turn.waiting)
     return None
 
 
@@ -149,9 +150,9 @@ def _card_problem(state: State, seat: int, card: int) -> str | None:
     if turn.waiting:
         return _unavailable(state, card)
     if state.card_due is None or len(turn.cards) >= _wins_ahead(state, seat):
-        return "no ziggurat of yours waits for a card"
+        return phrase("no ziggurat of yours waits for a card")
     if card in turn.cards:
-        return f"card {card} is already named"
+        return phrase("card {card} is already named", card=card)
     return _unavailable(state, card)
 
 
@@ -161,8 +162,10 @@ def _check_available(state: State, card: int) -> None:
 
 def _unavailable(state: State, card: int) -> str | None:
     if card not in state.available:
-        left = ", ".join(map(str, state.available)) or "none"
-        return f"card {card} is not available; available: {left}"
+        if not state.available:
+            return phrase("card {card} is not available; available: none", card=card)
+        return phrase("card {card} is not available; available: {left}", card=card,
+                      left=", ".join(map(str, state.available)))
     return None
 
 
@@ -209,22 +212,23 @@ def unfinished(state: State, seat: int) -> str | None:
     if not turn.closed:
         problem = placing.way_problems(state, seat, turn.placed, complete=True)
         if problem:
-            return problem if turn.placed else "play your tokens"
+            return problem if turn.placed else phrase("play your tokens")
         trial = state.copy()
         close(trial, seat)
         return unfinished(trial, seat)
     missing = [h for h in turn.candidates if h not in turn.order]
     if missing:
-        return "say the order in which to score: " + ", ".join(f"score {h}" for h in missing)
+        return phrase("say the order in which to score: {steps}",
+                      steps=", ".join(f"score {h}" for h in missing))
     if turn.waiting:
-        return f"you won the ziggurat at {turn.waiting}: name your card (card N)"
+        return phrase("you won the ziggurat at {hex}: name your card (card N)", hex=turn.waiting)
     # Fix and Decision: named cards differ and must be available, so the mover names at most
     # as many cards as are left now (three ziggurats in one turn with one card left could
     # otherwise never finish); a win whose card is gone by then is owed, or gets nothing
     # when no card is left.
     if state.card_due is not None and len(turn.cards) < min(_wins_ahead(state, seat),
                                                          len(state.available)):
-        return "name a card for each ziggurat of yours still to score (card N)"
+        return phrase("name a card for each ziggurat of yours still to score (card N)")
     return None
 
 
@@ -250,7 +254,7 @@ def take_card_due(state: State, seat: int, card: int) -> None:
     """The owed `card N` taken, the paused turn not yet resumed: what the seat's own preview
     shows. Resuming may take cards the mover named ahead, a secret until the answer is in."""
     if state.card_due != seat:
-        raise WrongDecision("no ziggurat card is owed by you now.")
+        raise WrongDecision(phrase("no ziggurat card is owed by you now."))
     _check_available(state, card)
     scoring.take_card(state, seat, card)
     state.card_due = None

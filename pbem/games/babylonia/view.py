@@ -11,8 +11,9 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from ..phrases import phrase, phrase_n
 from .board import Hex
-from .cards import CARD_WORDS
+from .cards import CARD_WORDS, commas, listing, tile_name
 from .legal import legal_steps
 from .mailboard import lines
 from .notation import WORDS, Card, Extra, Play, Score, Step
@@ -33,7 +34,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "stand_sizes": [state.stand_size(s) for s in range(state.players)],
         "supply_sizes": [len(x) for x in state.supplies],
         "scores": list(state.scores),
-        "causes": [[[points, shown_tile(cause)] for points, cause in x] for x in state.causes],
+        "causes": [[[points, cause_words(cause)] for points, cause in x] for x in state.causes],
         "cities": [[shown_tile(c) for c in x] for x in state.cities],
         "cards": [list(x) for x in state.cards],
         "used": [list(x) for x in state.used],
@@ -67,6 +68,34 @@ def shown_tile(text: str | None) -> str | None:
     if text is None:
         return None
     return _CITY.sub(lambda m: "city " + m.group(1).replace("S", "O"), text)
+
+
+_CAUSES = (
+    (re.compile(r"token next to a ziggurat at (\w+)"),
+     lambda m: phrase("token next to a ziggurat at {hex}", hex=m[1])),
+    (re.compile(r"nobles for the (city \w+) at (\w+)"),
+     lambda m: phrase("nobles for the {tile} at {hex}", tile=_tile(m[1]), hex=m[2])),
+    (re.compile(r"cities in front, after the (city \w+) at (\w+)"),
+     lambda m: phrase("cities in front, after the {tile} at {hex}", tile=_tile(m[1]), hex=m[2])),
+    (re.compile(r"ziggurat card 1"), lambda m: phrase("ziggurat card 1")),
+    (re.compile(r"(field \w+) at (\w+)"),
+     lambda m: phrase("{tile} at {hex}", tile=_tile(m[1]), hex=m[2])),
+)
+
+
+def cause_words(cause: str) -> str:
+    """Why points were scored, as players read it (`shown_tile`), in words a server
+    translates. The state keeps the cause as the English the scoring wrote (positions hold
+    it): its few shapes are read back here."""
+    for pattern, words in _CAUSES:
+        match = pattern.fullmatch(cause)
+        if match:
+            return words(match)
+    return shown_tile(cause) or cause
+
+
+def _tile(tile: str) -> str:
+    return tile_name(shown_tile(tile) or tile)
 
 
 def _stand(state: State, seat: int) -> dict[str, int]:
@@ -111,25 +140,40 @@ def recount(before: State, after: State, kind: str, steps: list[Step], named: li
     placed: list[str] = []
     plays = [s for s in steps if isinstance(s, Play)]
     if plays:
-        shown = [f"{_article(WORDS[p.kind])} on {p.hex}" if mine or not river(p.hex)
-                 else f"a face-down token on {p.hex}" for p in plays]
-        phrases.append("placed " + _listing(shown))
+        shown = [_on(p.kind, p.hex) if mine or not river(p.hex)
+                 else phrase("a face-down token on {hex}", hex=p.hex) for p in plays]
+        phrases.append(phrase("placed {tokens}", tokens=listing(shown)))
         placed = [p.hex for p in plays]
     for number, step in enumerate(steps, 1):
         if isinstance(step, Score):
-            what = "ziggurat" if step.hex in before.board.ziggurats else "city"
-            phrases.append(f"scored the {what} at {step.hex}")
+            phrases.append(phrase("scored the ziggurat at {hex}", hex=step.hex)
+                           if step.hex in before.board.ziggurats
+                           else phrase("scored the city at {hex}", hex=step.hex))
         elif isinstance(step, Card):
-            phrases.append(f"took ziggurat card {step.number} ({CARD_WORDS[step.number]})"
-                           if mine or number not in named else "named a ziggurat card for later")
+            phrases.append(phrase("took ziggurat card {number} ({effect})", number=step.number,
+                                  effect=CARD_WORDS[step.number])
+                           if mine or number not in named
+                           else phrase("named a ziggurat card for later"))
         elif isinstance(step, Extra):
-            phrases.append("took another turn (card 2)")
+            phrases.append(phrase("took another turn (card 2)"))
     if kind == "card" and not phrases:
-        phrases.append("took a ziggurat card")
+        phrases.append(phrase("took a ziggurat card"))
     gained = after.scores[mover] - before.scores[mover]
     if gained and phrases:
-        phrases[-1] += f", gaining {gained} point{'s' if gained != 1 else ''}"
+        phrases[-1] = phrase_n("{did}, gaining {n} point", "{did}, gaining {n} points", gained,
+                               did=phrases[-1])
     return phrases, {"hexes": placed}
+
+
+def _on(kind: str, hex: str) -> str:
+    """A token told as placed: "a farmer on g7" (a sentence per kind)."""
+    if kind == "F":
+        return phrase("a farmer on {hex}", hex=hex)
+    if kind == "P":
+        return phrase("a priest on {hex}", hex=hex)
+    if kind == "M":
+        return phrase("a merchant on {hex}", hex=hex)
+    return phrase("an official on {hex}", hex=hex)
 
 
 def ending(state: State, reader: int | None, names: list[str]) -> str | None:
@@ -141,43 +185,37 @@ def ending(state: State, reader: int | None, names: list[str]) -> str | None:
         return None
 
     def who(seat: int) -> str:
-        return "you" if seat == reader else names[seat]
+        return phrase("you") if seat == reader else names[seat]
 
     empty = [s for s in range(state.players) if state.stand_size(s) == 0]
     cities = len(state.city_hexes())
-    left = f"{cities} cit{'y' if cities == 1 else 'ies'} left on the board"
+    left = phrase_n("{n} city left on the board", "{n} cities left on the board", cities)
     if empty:
-        whose = "your" if empty[0] == reader else f"{names[empty[0]]}'s"
-        why = f"{whose} stand ran empty, with {left}"
+        why = (phrase("your stand ran empty, with {left}", left=left) if empty[0] == reader
+               else phrase("{name}'s stand ran empty, with {left}", name=names[empty[0]], left=left))
     else:
-        why = f"only {left}"
+        why = phrase("only {left}", left=left)
     winners = list(result.winners)
     order = sorted(range(state.players), key=lambda s: (-state.scores[s], -len(state.cities[s]), s))
-    points = ", ".join(f"{who(s)} {state.scores[s]}" for s in order)
+    points = commas([phrase("{who} {points}", who=who(s), points=state.scores[s]) for s in order])
     best = state.scores[winners[0]]
     level = [s for s in range(state.players) if state.scores[s] == best]
     if len(winners) > 1:
-        head = _listing([who(s) for s in winners])
-        head = head[0].upper() + head[1:] + " share the win"
-        tie = (f"; equal points ({best}) and equal cities in front "
-               f"({len(state.cities[winners[0]])})")
-    else:
-        w = winners[0]
-        head = "You win" if w == reader else f"{names[w]} wins"
-        tie = ""
-        if len(level) > 1:
-            others = [s for s in level if s != w]
-            tie = (f"; equal points ({best}), and {who(w)} "
-                   f"{'have' if w == reader else 'has'} more cities "
-                   f"({len(state.cities[w])} to "
-                   + " and ".join(str(len(state.cities[s])) for s in others) + ")")
-    text = f"{head}: {why}. Points: {points}{tie}"
-    return text
-
-
-def _article(word: str) -> str:
-    return ("an " if word[0] in "aeiou" else "a ") + word
-
-
-def _listing(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+        head = phrase("{players} share the win", players=listing([who(s) for s in winners]))
+        return phrase("{head}: {why}. Points: {points}; equal points ({best}) and equal cities in "
+                      "front ({cities})", head=head.capitalized(), why=why, points=points,
+                      best=best, cities=len(state.cities[winners[0]]))
+    w = winners[0]
+    head = phrase("You win") if w == reader else phrase("{name} wins", name=names[w])
+    if len(level) == 1:
+        return phrase("{head}: {why}. Points: {points}", head=head, why=why, points=points)
+    theirs: object = None
+    for other in (len(state.cities[s]) for s in level if s != w):     # "2 and 1 and 0"
+        theirs = other if theirs is None else phrase("{items} and {last}", items=theirs, last=other)
+    if w == reader:
+        return phrase("{head}: {why}. Points: {points}; equal points ({best}), and you have more "
+                      "cities ({mine} to {theirs})", head=head, why=why, points=points, best=best,
+                      mine=len(state.cities[w]), theirs=theirs)
+    return phrase("{head}: {why}. Points: {points}; equal points ({best}), and {name} has more "
+                  "cities ({mine} to {theirs})", head=head, why=why, points=points, best=best,
+                  name=names[w], mine=len(state.cities[w]), theirs=theirs)

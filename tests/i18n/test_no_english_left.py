@@ -115,7 +115,8 @@ def every_kind_of_game(app, client) -> dict[str, str]:
     mail = newest_turn_mail(app, waiting, address)
     held = loaded.state.players[decision.seat].hand_letters()
     missing = [t for t in "AHMPS" if t not in held]
-    mailed_in(app, mail, f"move {missing[0]}" if missing else "settle " + " ".join("A" * 9))
+    mailed_in(app, mail, f"move {missing[0]}" if missing
+              else "settle " + " ".join("A" * (held.count("A") + 1)))
     from pbem.games.rng import Rng
     mailed_in(app, mail, loaded.engine.random_submission(loaded.state, decision.seat, Rng(3)))
     mailed_in(app, mail, "pass")                                  # stale: already answered
@@ -209,10 +210,11 @@ def pages_read(app, client, games: dict[str, str], language: str) -> list[Read]:
     waiting_turn = turn_path(app, games["waiting"], owed(app, games["waiting"])[1].seat)
     loaded, decision = owed(app, games["waiting"])
     held = loaded.state.players[decision.seat].hand_letters()
-    missing = [t for t in "AHMPS" if t not in held] or ["A"]
-    wrong = f"move {missing[0]}"
-    reads.append(page_read(client.post(waiting_turn, data={"steps": wrong, "action": "submit"}),
-                           f"Babel page refusing {wrong!r}"))
+    missing = [t for t in "AHMPS" if t not in held]
+    wrong = f"move {missing[0]}" if missing else "settle " + " ".join("A" * (held.count("A") + 1))
+    refused = client.post(waiting_turn, data={"steps": wrong, "action": "submit"})
+    assert refused.status_code == 422, (wrong, refused.status_code)
+    reads.append(page_read(refused, f"Babel page refusing {wrong!r}"))
     reads.append(page_read(client.post("/links", data={"email": EMAILS[0]}), "lost links answer"))
     reads.append(page_read(client.get(f"/games/{games['babylonia-running']}/record"), "record"))
     reads.append(page_read(client.get(f"/games/{games['babel']}/record?turn=3&step=1"), "record, turn 3"))

@@ -8,6 +8,8 @@ Accept-Language. Pages are every link the mails hold (a GET acts on nothing), an
 only a form reaches: the start page and its answers, a step's preview, the confirmation, a
 refused step, the resign page, a broken, an expired and an unknown link.
 
+The JSON answers' fields meant for people are read too (not the names programs read).
+
 A failure lists each page or mail (its kind, game and subject, or its path and title), the
 English words found in it and their context.
 """
@@ -228,6 +230,46 @@ def pages_read(app, client, games: dict[str, str], language: str) -> list[Read]:
     return reads
 
 
+#: Keys of the JSON answers whose values are names for programs, not words for people (an
+#: engine's `view` is its data: tiles, kinds of hexes, cities as "city MP").
+MACHINE_KEYS = {"kind", "tile", "game", "type", "reason", "notation", "steps", "status", "phase",
+                "url", "seat", "address", "deadline", "lang", "language", "view"}
+
+
+def said_in_json(value, path: str = ""):
+    """The strings of a JSON answer meant for people, each with its path."""
+    if path.rsplit(".", 1)[-1].split("[")[0] in MACHINE_KEYS:
+        return
+    if isinstance(value, str):
+        yield path, value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from said_in_json(item, f"{path}.{key}")
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from said_in_json(item, f"{path}[{i}]")
+
+
+def json_read(app, client, games: dict[str, str], language: str) -> list[Read]:
+    """The JSON answers' human-readable fields (issue 18: pages, mails and the JSON API):
+    each running game's turn and seat, and each game's record."""
+    from pbem_web import seat_path, turn_path
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
+    wanted = {"Accept": "application/json"}
+    answers = {}
+    for name in ("waiting", "babylonia-running", "tower-running"):
+        seat = owed(app, games[name])[1].seat
+        answers[f"turn JSON ({name})"] = client.get(turn_path(app, games[name], seat), headers=wanted)
+        answers[f"seat JSON ({name})"] = client.get(seat_path(app, games[name], seat), headers=wanted)
+    for name in ("babel", "babel-tower", "babylonia-3", "babylonia-running"):
+        answers[f"record JSON ({name})"] = client.get(f"/games/{games[name]}/record", headers=wanted)
+    reads = []
+    for where, response in answers.items():
+        assert response.status_code == 200, (where, response.status_code)
+        reads += [Read(f"{where} {path}", text) for path, text in said_in_json(response.get_json())]
+    return reads
+
+
 def checked(reads: list[Read], what: str, language: str) -> None:
     found = report(reads, NAMES)
     failing = sum(1 for read in reads if english_in(read.text, NAMES))
@@ -261,6 +303,13 @@ def test_no_mail_has_english_left(app, played):
 def test_no_page_has_english_left(app, client, played):
     language, games = played
     checked(pages_read(app, client, games, language), "pages", language)
+
+
+def test_no_json_answer_has_english_left(app, client, played):
+    language, games = played
+    reads = json_read(app, client, games, language)
+    assert len(reads) > 200 and any(".told" in read.where for read in reads)   # labels, last turns…
+    checked(reads, "JSON fields", language)
 
 
 def test_the_reading_finds_english_words_and_skips_notation_and_names():

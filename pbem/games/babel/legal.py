@@ -51,7 +51,7 @@ _HELD = range(1 << len(TRIBES))
 MOVES_HELD = [[MOVES[i] for i in range(5) if held >> i & 1] for held in _HELD]
 SETTLES_HELD = [[SETTLES[i] for i in range(5) if held >> i & 1] for held in _HELD]
 MIGRATES_FROM = [(x, [MIGRATES[x, y] for y in TRIBES if y != x]) for x in TRIBES]
-RUNS_OF_THREE = [(t, t * 3) for t in TRIBES]
+HALVES_RUNS = [[HALVES[t] for i, t in enumerate(TRIBES) if runs >> i & 1] for runs in _HELD]
 
 
 def legal_steps(state: State) -> list[Choice]:
@@ -93,25 +93,25 @@ def _site_steps(out: list[Choice], player: Player, opponent: Player, figure: str
         out.append(BUILD_THEIRS)
     if have < 3:
         return
-    runs = [t for t, three in RUNS_OF_THREE if three in row]
-    if not runs:
-        return
-    if "A" in runs:
+    # Each tribe's run of three tested once, as a flag (no list of runs: this is listed at
+    # every playout step); the halvings come from a table by the runs, in the order of TRIBES.
+    a, h, m, p, s = "AAA" in row, "HHH" in row, "MMM" in row, "PPP" in row, "SSS" in row
+    if a:
         out.append(DESTROY)
-    if "H" in runs:
+    if h:
         robbed = opponent.temples[figure]
         if robbed and top < robbed[-1] <= have:
             out.append(ROB)
-    if "M" in runs:
+    if m:
         out += EMIGRATES
-    if "S" in runs:
+    if s:
         out.append(SWITCH)
-    if "P" in runs:
+    if p:
         if mine == top + 2 and have >= mine:
             out.append(JUMP_MINE)
         if theirs == top + 2 and have >= theirs:
             out.append(JUMP_THEIRS)
-    out += [HALVES[t] for t in runs]
+    out += HALVES_RUNS[a | h << 1 | m << 2 | p << 3 | s << 4]
 
 
 def discard_options(hand: list[int], due: int) -> list[Discard]:

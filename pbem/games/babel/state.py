@@ -68,7 +68,11 @@ class Player:
         return "".join(t * n for t, n in zip(TRIBES, self.hand))
 
     def score(self) -> int:
-        return sum([t[-1] for t in self.temples.values() if t])
+        total = 0     # a loop, not sum() of a list: the end checks ask after most steps
+        for temple in self.temples.values():
+            if temple:
+                total += temple[-1]
+        return total
 
     def temple_top(self, territory: str) -> int:
         temple = self.temples[territory]
@@ -128,7 +132,8 @@ class State:
         return self.result is not None
 
     def scores(self) -> list[int]:
-        return [p.score() for p in self.players]
+        first, second = self.players    # two players, without a list comprehension's frame
+        return [first.score(), second.score()]
 
     def discards_due(self, seat: int) -> int:
         """Cards `seat` must still discard from halvings, before his draw (0: none are due)."""

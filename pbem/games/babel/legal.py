@@ -45,12 +45,14 @@ DESTROY, ROB, SWITCH = Destroy(), Rob(), Switch()
 BUILD_MINE, BUILD_THEIRS = BUILDS[MINE], BUILDS[THEIRS]
 JUMP_MINE, JUMP_THEIRS = JUMPS[MINE], JUMPS[THEIRS]
 
-# Listed for every bot playout step, so the lists are looked up rather than built: by the set
-# of tribes held (bit i: a card of TRIBES[i]), and by the territory a migration leaves.
+# Listed for every bot playout step, so the lists are looked up rather than built, by a set of
+# tribes (bit i: TRIBES[i]): the tribes held, the rows a migration may leave (three cards or
+# more), the runs of three in the figure's row.
 _HELD = range(1 << len(TRIBES))
 MOVES_HELD = [[MOVES[i] for i in range(5) if held >> i & 1] for held in _HELD]
 SETTLES_HELD = [[SETTLES[i] for i in range(5) if held >> i & 1] for held in _HELD]
-MIGRATES_FROM = [(x, [MIGRATES[x, y] for y in TRIBES if y != x]) for x in TRIBES]
+MIGRATES_FULL = [[MIGRATES[x, y] for i, x in enumerate(TRIBES) if full >> i & 1
+                  for y in TRIBES if y != x] for full in _HELD]
 HALVES_RUNS = [[HALVES[t] for i, t in enumerate(TRIBES) if runs >> i & 1] for runs in _HELD]
 
 
@@ -63,18 +65,21 @@ def legal_steps(state: State) -> list[Choice]:
     player, opponent = state.players[state.to_move], state.players[1 - state.to_move]
     out: list[Choice] = [] if player.first_turn and starting_card_unbuilt(player) else [END]
     hand = player.hand
-    held = ((hand[0] > 0) | (hand[1] > 0) << 1 | (hand[2] > 0) << 2 | (hand[3] > 0) << 3
-            | (hand[4] > 0) << 4)
+    # Bits by conditional expressions: adding exact ints is about twice as fast as shifting bools.
+    held = ((1 if hand[0] else 0) + (2 if hand[1] else 0) + (4 if hand[2] else 0)
+            + (8 if hand[3] else 0) + (16 if hand[4] else 0))
     out += MOVES_HELD[held]
     figure = player.figure
     if figure is not None:
         out += SETTLES_HELD[held]
         _site_steps(out, player, opponent, figure)
     if not state.migrated:
-        rows = player.rows
-        for source, migrations in MIGRATES_FROM:
-            if len(rows[source]) >= 3:
-                out += migrations
+        rows = player.rows   # the rows of three cards or more, as bits (`held` above)
+        full = ((1 if len(rows["A"]) >= 3 else 0) + (2 if len(rows["H"]) >= 3 else 0)
+                + (4 if len(rows["M"]) >= 3 else 0) + (8 if len(rows["P"]) >= 3 else 0)
+                + (16 if len(rows["S"]) >= 3 else 0))
+        if full:
+            out += MIGRATES_FULL[full]
     return out
 
 

@@ -62,7 +62,7 @@ def legal_steps(state: State) -> list[Choice]:
     if state.phase == DRAW:
         due = state.discards_due(state.to_move)
         return list(discard_options(state.mover.hand, due)) if due else []
-    player, opponent = state.players[state.to_move], state.players[1 - state.to_move]
+    player = state.players[state.to_move]
     out: list[Choice] = [] if player.first_turn and starting_card_unbuilt(player) else [END]
     hand = player.hand
     # Bits by conditional expressions: adding exact ints is about twice as fast as shifting bools.
@@ -72,7 +72,8 @@ def legal_steps(state: State) -> list[Choice]:
     figure = player.figure
     if figure is not None:
         out += SETTLES_HELD[held]
-        _site_steps(out, player, opponent, figure)
+        if player.rows[figure]:   # every site step needs cards in the row (often none: just moved)
+            _site_steps(out, player, state.players[1 - state.to_move], figure)
     if not state.migrated:
         rows = player.rows   # the rows of three cards or more, as bits (`held` above)
         full = ((1 if len(rows["A"]) >= 3 else 0) + (2 if len(rows["H"]) >= 3 else 0)

@@ -47,7 +47,7 @@ def _random_actions(state: State, rng: Rng) -> list[Step]:
     unbuilt, so not even End is legal); such a draft is thrown away and drawn anew.
     Later turns can always end, so only a first turn keeps a copy to go back to.
     """
-    start = state.copy() if starting_card_unbuilt(state.mover) else state
+    start = state.copy() if starting_card_unbuilt(state.players[state.to_move]) else state
     while True:
         steps: list[Step] = []
         while state.result is None:

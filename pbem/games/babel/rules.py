@@ -50,7 +50,7 @@ def tribe_cards(n: int) -> str:
 # -- pieces shared by several steps ----------------------------------------
 
 def _figure(state: State, action: str) -> str:
-    figure = state.mover.figure
+    figure = state.players[state.to_move].figure   # not `mover`: see `move`
     if figure is None:
         raise IllegalStep(f"your figure is still on the quarry; move to a territory before you {action}.")
     return figure
@@ -122,7 +122,8 @@ def _raise(player: Player, territory: str, owner: Player, level: int) -> None:
 # -- the steps of phase 2 ---------------------------------------------------
 
 def move(state: State, step: Move) -> None:
-    player, t = state.mover, step.tribe
+    # Not `state.mover` in the steps a playout takes most: a property call costs a frame.
+    player, t = state.players[state.to_move], step.tribe
     if not player.hand[TRIBE_INDEX[t]]:
         raise IllegalStep(f"you hold no {NAMES[t]} card to move with.")
     player.hand[TRIBE_INDEX[t]] -= 1
@@ -359,7 +360,7 @@ def draw_temples(state: State) -> tuple[int, ...]:
     drawn = supply[-DRAW_TEMPLES:]
     state.temple_supply = supply[:len(supply) - len(drawn)]
     state.temple_known = max(0, state.temple_known - len(drawn))
-    state.mover.column += tuple(sorted(drawn, reverse=True))
+    state.players[state.to_move].column += tuple(sorted(drawn, reverse=True))
     return drawn
 
 
@@ -373,7 +374,7 @@ def finish_turn(state: State) -> tuple[int, ...]:
 
 def pass_turn(state: State) -> None:
     """The turn is over: the other player is to move, before his draw."""
-    state.mover.first_turn = False
+    state.players[state.to_move].first_turn = False
     state.migrated = False
     state.to_move = 1 - state.to_move
     state.phase = DRAW

@@ -185,7 +185,7 @@ def draw_tribes(state: State, n: int = DRAW_TRIBES) -> str:
     supply (the rulings put it in the draw), not the moment the last card is
     taken; cards discarded in between are shuffled in with the rest.
     """
-    hand = state.mover.hand
+    hand = state.players[state.to_move].hand   # not `mover`: a property call costs a frame
     supply = state.tribe_supply
     if len(supply) >= n:    # no reshuffle: the top n at once (the top card is the last)
         drawn = supply[len(supply) - n:][::-1]

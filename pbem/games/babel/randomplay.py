@@ -55,14 +55,14 @@ def _random_actions(state: State, rng: Rng) -> list[Step]:
             if not options:
                 break
             step = rng.choice(options)
-            if step is END:
+            if step is END:     # not isinstance, for speed: legal_steps lists this one End
                 return steps or [Pass()]
             # `act` without its checks, for speed: a listed step is a legal step of phase 2.
-            rule = ACTION_RULES[type(step)]
+            rule = ACTION_RULES[type(step)]   # type: ignore[index]  # mypy: `is END` narrows nothing
             rule(state, step)
             if rule in TEMPLE_RULES:
                 check_end(state)
-            steps.append(step)
+            steps.append(step)   # type: ignore[arg-type]
         if state.result is not None:
             return steps
         _restore(state, start)

@@ -72,8 +72,9 @@ def legal_steps(state: State) -> list[Choice]:
     figure = player.figure
     if figure is not None:
         out += SETTLES_HELD[held]
-        if player.rows[figure]:   # every site step needs cards in the row (often none: just moved)
-            _site_steps(out, player, state.players[1 - state.to_move], figure)
+        row = player.rows[figure]
+        if row:   # every site step needs cards in the row (often none: just moved)
+            _site_steps(out, player, state.players[1 - state.to_move], figure, row)
     if not state.migrated:
         rows = player.rows   # the rows of three cards or more, as bits (`held` above)
         full = ((1 if len(rows["A"]) >= 3 else 0) + (2 if len(rows["H"]) >= 3 else 0)
@@ -84,8 +85,7 @@ def legal_steps(state: State) -> list[Choice]:
     return out
 
 
-def _site_steps(out: list[Choice], player: Player, opponent: Player, figure: str) -> None:
-    row = player.rows[figure]
+def _site_steps(out: list[Choice], player: Player, opponent: Player, figure: str, row: str) -> None:
     have = len(row)
     temple = player.temples[figure]
     top = temple[-1] if temple else 0

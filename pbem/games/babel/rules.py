@@ -50,7 +50,7 @@ def tribe_cards(n: int) -> str:
 # -- pieces shared by several steps ----------------------------------------
 
 def _figure(state: State, action: str) -> str:
-    figure = state.players[state.to_move].figure   # not `mover`: see `move`
+    figure = state.mover.figure
     if figure is None:
         raise IllegalStep(f"your figure is still on the quarry; move to a territory before you {action}.")
     return figure

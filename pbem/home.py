@@ -204,6 +204,10 @@ YOU = phrase("you")
 def result_words(winners: list[int], seat: int, names: list[str], description: str,
                  reason: str) -> str:
     """A result as its player reads it: "You won: …", "Anna won: …", "Drawn: …"."""
+    if not isinstance(description, Phrase):
+        # Stored as English (game_results): said in his language where the engine's sentence
+        # had no parameters ("the opponent resigned"), else left in English.
+        description = Phrase(description, {})
     if reason == ABORTED_REASON:
         return phrase("Called off: {description}", description=description)
     if not winners:

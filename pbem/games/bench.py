@@ -4,12 +4,15 @@ to time the engine from outside, never to decide anything in a game."""
 
 from __future__ import annotations
 
+import argparse
+import json
 import statistics
 import sys
 import time
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
+from . import INSTALLED, get
 from .rng import SearchRng
 
 if TYPE_CHECKING:
@@ -64,3 +67,30 @@ def playouts(engine: Engine[Any], games: int, seed: int, seats: int,
         times.append(time.perf_counter() - start)
     return {"random_playouts_per_second": round(games / sum(times), 1),
             "random_playout_ms": milliseconds(times)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m pbem.games.bench playouts`: one game's random playouts a second alone, without
+    the random games and replays of its `bench` (a short run). Run it under valgrind's
+    cachegrind too: instruction counts repeat exactly where a shared machine's timings do not
+    (with PYTHONHASHSEED fixed), and those of `--games 101` less those of `--games 1`, over
+    100, are the instructions of one playout, its deal included."""
+    parser = argparse.ArgumentParser(prog="python -m pbem.games.bench",
+                                     description="Random playouts a second of one game.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    play = sub.add_parser("playouts", help="random playouts a second, from dealt games")
+    play.add_argument("--game", choices=sorted(INSTALLED), default="babel")
+    play.add_argument("--games", type=int, default=300)
+    play.add_argument("--seed", type=int, default=1)
+    play.add_argument("--seats", type=int, default=None, help="default: the game's fewest")
+    args = parser.parse_args(argv)
+    engine = get(args.game)
+    seats = args.seats or engine.min_seats
+    report = {"game": engine.name, "seats": seats, "games": args.games,
+              **playouts(engine, args.games, args.seed, seats, engine.normalize_options(None))}
+    print(json.dumps(report, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -206,6 +206,8 @@ def test_the_home_s_results_and_vacation_in_czech(make_app):
     path = home_path(app, ANNA)
     page = client.get(path).get_data(as_text=True)
     assert "Vyhráli jste:" in page and "Skončené" in page and "Hrát odvetu" not in page
+    # the stored result (English in game_results) is said in Czech too
+    assert "Vyhráli jste: soupeř se vzdal" in page and "resigned" not in page
     assert "Odveta" in page
     assert "Letos vám zbývají <strong>3 dny</strong>" in page
     answer = client.post(path + "/vacation", data={"csrf": csrf_of(page), "days": "4"})

@@ -13,11 +13,11 @@ from typing import Any
 
 from ..base import EVENT_VERSION
 from ..rng import Rng
-from .legal import discard_options, legal_steps
+from .legal import END, discard_options, legal_steps
 from .notation import format_steps
-from .rules import act, finish_turn, starting_card_unbuilt
+from .rules import ACTION_RULES, TEMPLE_RULES, act, check_end, finish_turn, starting_card_unbuilt
 from .state import DRAW, State, deal
-from .steps import End, Pass, Step
+from .steps import Pass, Step
 from .turn import begin_turn
 
 MAX_TURNS = 2_000   # a safety net far above any real game
@@ -47,7 +47,7 @@ def _random_actions(state: State, rng: Rng) -> list[Step]:
     unbuilt, so not even End is legal); such a draft is thrown away and drawn anew.
     Later turns can always end, so only a first turn keeps a copy to go back to.
     """
-    start = state.copy() if starting_card_unbuilt(state.mover) else state
+    start = state.copy() if starting_card_unbuilt(state.players[state.to_move]) else state
     while True:
         steps: list[Step] = []
         while state.result is None:
@@ -55,10 +55,14 @@ def _random_actions(state: State, rng: Rng) -> list[Step]:
             if not options:
                 break
             step = rng.choice(options)
-            if isinstance(step, End):
+            if step is END:     # not isinstance, for speed: legal_steps lists this one End
                 return steps or [Pass()]
-            act(state, step)
-            steps.append(step)
+            # `act` without its checks, for speed: a listed step is a legal step of phase 2.
+            rule = ACTION_RULES[type(step)]   # type: ignore[index]  # mypy: `is END` narrows nothing
+            rule(state, step)
+            if rule in TEMPLE_RULES:
+                check_end(state)
+            steps.append(step)   # type: ignore[arg-type]
         if state.result is not None:
             return steps
         _restore(state, start)

@@ -259,7 +259,8 @@ def _raise(player: Player, territory: str, owner: Player, level: int) -> None:
 # -- the steps of phase 2 ---------------------------------------------------
 
 def move(state: State, step: Move) -> None:
-    player, t = state.mover, step.tribe
+    # Not `state.mover` in the steps a playout takes most: a property call costs a frame.
+    player, t = state.players[state.to_move], step.tribe
     if not player.hand[TRIBE_INDEX[t]]:
         raise IllegalStep(phrase("you hold no {tribe} card to move with.", tribe=NAMES[t]))
     player.hand[TRIBE_INDEX[t]] -= 1
@@ -513,7 +514,7 @@ def draw_temples(state: State) -> tuple[int, ...]:
     drawn = supply[-DRAW_TEMPLES:]
     state.temple_supply = supply[:len(supply) - len(drawn)]
     state.temple_known = max(0, state.temple_known - len(drawn))
-    state.mover.column += tuple(sorted(drawn, reverse=True))
+    state.players[state.to_move].column += tuple(sorted(drawn, reverse=True))
     return drawn
 
 
@@ -527,7 +528,7 @@ def finish_turn(state: State) -> tuple[int, ...]:
 
 def pass_turn(state: State) -> None:
     """The turn is over: the other player is to move, before his draw."""
-    state.mover.first_turn = False
+    state.players[state.to_move].first_turn = False
     state.migrated = False
     state.to_move = 1 - state.to_move
     state.phase = DRAW

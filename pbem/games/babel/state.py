@@ -68,7 +68,11 @@ class Player:
         return "".join(t * n for t, n in zip(TRIBES, self.hand))
 
     def score(self) -> int:
-        return sum([t[-1] for t in self.temples.values() if t])
+        total = 0     # a loop, not sum() of a list: the end checks ask after most steps
+        for temple in self.temples.values():
+            if temple:
+                total += temple[-1]
+        return total
 
     def temple_top(self, territory: str) -> int:
         temple = self.temples[territory]
@@ -128,7 +132,8 @@ class State:
         return self.result is not None
 
     def scores(self) -> list[int]:
-        return [p.score() for p in self.players]
+        first, second = self.players    # two players, without a list comprehension's frame
+        return [first.score(), second.score()]
 
     def discards_due(self, seat: int) -> int:
         """Cards `seat` must still discard from halvings, before his draw (0: none are due)."""
@@ -180,7 +185,7 @@ def draw_tribes(state: State, n: int = DRAW_TRIBES) -> str:
     supply (the rulings put it in the draw), not the moment the last card is
     taken; cards discarded in between are shuffled in with the rest.
     """
-    hand = state.mover.hand
+    hand = state.players[state.to_move].hand   # not `mover`: a property call costs a frame
     supply = state.tribe_supply
     if len(supply) >= n:    # no reshuffle: the top n at once (the top card is the last)
         drawn = supply[len(supply) - n:][::-1]

@@ -33,7 +33,7 @@ from .games.base import ABORTED_REASON
 from .games.phrases import Phrase, phrase, phrase_n
 from .mail import notify
 from .mail.compose import queue
-from .mail.words import match_title
+from .mail.words import listing, match_title
 from .models import Clock, Event, Game, GameResult, Rematch, Seat, SeatNonce, utcnow
 from .settings import Settings
 from .transaction import transaction
@@ -185,19 +185,6 @@ def _title(kind: str) -> str:
         return kind
 
 
-def listed(items) -> str:
-    """Names (or phrases such as "you") as people list them, in the reader's language:
-    "Anna", "Anna and Bob", "Anna, Bob and Carl" (a phrase per shape, so each language
-    joins them its own way)."""
-    items = list(items)
-    if len(items) <= 1:
-        return items[0] if items else ""
-    first = items[0]
-    for item in items[1:-1]:
-        first = phrase("{first}, {next}", first=first, next=item)
-    return phrase("{first} and {last}", first=first, last=items[-1])
-
-
 YOU = phrase("you")
 
 
@@ -214,7 +201,7 @@ def result_words(winners: list[int], seat: int, names: list[str], description: s
         return phrase("Drawn: {description}", description=description)
     if winners == [seat]:
         return phrase("You won: {description}", description=description)
-    who = listed(YOU if w == seat else names[w] for w in winners)
+    who = listing(YOU if w == seat else names[w] for w in winners)
     if isinstance(who, Phrase):
         return phrase("{who} won: {description}", who=who, description=description).capitalized()
     return phrase("{who} won: {description}", who=who[:1].upper() + who[1:], description=description)
@@ -289,7 +276,7 @@ def links_entry(entry: Entry) -> dict:
             "name": entry.name, "seat_url": entry.seat_url,
             "turn_url": entry.url if entry.your_turn else None,
             "deadline_local": entry.deadline_local, "time_left": entry.time_left,
-            "waiting_for": listed(entry.waiting_for)}
+            "waiting_for": listing(entry.waiting_for)}
 
 
 def _rematch_state(rematch_id: str | None, started: bool | None, confirmed: list | None,

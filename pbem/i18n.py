@@ -20,12 +20,14 @@ import logging
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from functools import lru_cache
 from io import BytesIO
 from pathlib import Path
 from typing import Any
 
 from babel import Locale
+from babel.dates import format_datetime
 from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
@@ -33,6 +35,7 @@ from babel.numbers import format_decimal
 from babel.support import NullTranslations, Translations
 from flask import g, has_request_context, request
 from flask_babel import Babel, Domain, force_locale, get_locale, refresh  # type: ignore[import-untyped]
+from jinja2 import pass_context
 
 from .games.phrases import Phrase
 from .games.phrases import say as _say_phrase
@@ -172,15 +175,43 @@ def say_all(value: Any) -> Any:
     return value
 
 
+def moment(at: datetime) -> str:
+    """A moment in UTC for people: in English as it always was ("2026-05-01 14:30 UTC"), in the
+    other languages as their locale writes dates ("01.05.26, 14:30 UTC")."""
+    at = at if at.tzinfo else at.replace(tzinfo=UTC)
+    if current() == ENGLISH:
+        return at.strftime("%Y-%m-%d %H:%M UTC")
+    return format_datetime(at, "short", tzinfo=UTC, locale=current()) + " UTC"
+
+
+def capital(value: Any) -> str:
+    """Said, and its first letter a capital (Jinja's `capitalize` lowers the rest: German nouns)."""
+    text = str(say(value))
+    return text[:1].upper() + text[1:]
+
+
 def locale_name(language: str) -> str:
     return Locale.parse(language).get_display_name(language) or language
+
+
+def _saying_parameters(translate):
+    """A template's gettext whose parameters are said first: Jinja fills `%(name)s` itself,
+    which would write a phrase given as a parameter in English."""
+    @pass_context
+    def translated(context, *args, **variables):
+        return context.call(translate, *args, **{k: say(v) for k, v in variables.items()})
+    return translated
 
 
 def init_app(app) -> None:
     babel = _Babel()
     babel.init_app(app, locale_selector=_selected)
+    for name in ("gettext", "_", "ngettext"):
+        app.jinja_env.globals[name] = _saying_parameters(app.jinja_env.globals[name])
     # Jinja says every phrase it prints: an engine's sentence needs no filter in a template.
     app.jinja_env.finalize = say
     app.add_template_filter(say, "say")
+    app.add_template_filter(moment, "moment")
+    app.add_template_filter(capital, "capital")
     app.add_template_global(LANGUAGES, "LANGUAGES")
     app.add_template_global(current, "current_language")

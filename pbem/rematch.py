@@ -18,8 +18,8 @@ from . import limits, links, store, turns
 from .errors import AlreadySubmitted, BadInput, LinkTampered, NotFound, ServerError
 from .extensions import db
 from .games.phrases import phrase
+from .mail import notify
 from .mail.compose import queue
-from .mail.words import match_title
 from .models import Clock, Game, Rematch, Seat
 from .transaction import transaction
 
@@ -94,7 +94,8 @@ def _mail_ask(row: Rematch, spec: turns.Spec, seat: int, asker: str) -> None:
           phrase("{title}: {asker} asks for a rematch", title=engine.title, asker=asker),
           {"title": engine.title, "names": names, "asker": asker,
            "confirm_url": links.url_of(links.REMATCH, [row.id, seat])},
-          from_name=f"{engine.title}: {match_title(names)}")
+          from_name=notify.from_name(engine.title, names),
+          language=spec.languages[seat] if seat < len(spec.languages) else None)
 
 
 def read_link(token: str) -> tuple[Rematch, int, turns.Spec]:
@@ -156,4 +157,4 @@ def mail_home_for(game_id: str, address: str, client: str) -> None:
             return
         queue("rematch_link", seat.name, address,
               phrase("{title}: your rematch", title=loaded.engine.title),
-              {"title": loaded.engine.title, "names": loaded.names})
+              {"title": loaded.engine.title, "names": loaded.names}, language=seat.language)

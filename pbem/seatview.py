@@ -20,7 +20,7 @@ from . import clocks, deadlines, i18n, links, messages, notes, settings, store, 
 from .games.base import ABORT, ABORTED, GENERIC_NOTATION, Decision, Draft, Outcome, StepOption
 from .games.errors import GameError
 from .games.phrases import phrase
-from .mail.words import winner_names
+from .mail.words import listing, winner_names
 from .messages import Said
 from .models import utcnow
 from .store import Loaded
@@ -136,13 +136,13 @@ class SeatView:
     def page_title(self) -> str:
         """Whose turn it is first, for a browser tab: "Your turn · Babel with Bob"."""
         players = self.opponents if self.seat is not None else list(self.names)
-        game = phrase("{game} with {players}", game=self.title, players=listed(players))
+        game = phrase("{game} with {players}", game=self.title, players=listing(players))
         if self.outcome is not None:
             return phrase("Game over · {game}", game=game)
         if self.seat is not None and not self.bot and any(w.seat == self.seat for w in self.to_act):
             return phrase("Your turn · {game}", game=game)
         waiting = [w.name for w in self.to_act if w.seat != self.seat]
-        return (phrase("{names}'s turn · {game}", names=listed(waiting), game=game) if waiting
+        return (phrase("{names}'s turn · {game}", names=listing(waiting), game=game) if waiting
                 else game)
 
     def context(self) -> dict[str, Any]:
@@ -152,7 +152,7 @@ class SeatView:
             "game_id": self.game_id, "kind": self.kind, "title": self.title,
             "example_step": self.example_step, "seat": self.seat, "seq": self.seq,
             "names": list(self.names), "opponents": self.opponents,
-            "opponents_listed": listed(self.opponents),
+            "opponents_listed": listing(self.opponents),
             "decision": self.decision, "live": self.live, "view": self.view,
             "last_turn": self.last_turn.notation if self.last_turn else None,
             "last_name": self.last_turn.name if self.last_turn else None,
@@ -161,7 +161,8 @@ class SeatView:
             "last_words": self.last_turn.words if self.last_turn else None,
             "told": [t.words for t in self.told], "marks": self.marks, "ending": self.ending,
             "told_notation": ([t.notation for t in self.told] if len(self.told) < 2 else
-                              [f"{t.name}: {t.notation}" for t in self.told]),
+                              [phrase("{name}: {notation}", name=t.name, notation=t.notation)
+                               for t in self.told]),
             "page_title": self.page_title,
             "outcome": outcome, "winner_names": self.winner_names,
             "winner_name": (self.names[outcome.winner]
@@ -428,14 +429,6 @@ def merged_marks(all_marks: Any) -> dict[str, Any]:
             else:
                 out[key] = value
     return out
-
-
-def listed(names: list[str]) -> str:
-    """"Bob", "Bob and Carl", "Bob, Carl and Dora": a phrase (its "and" in the reader's
-    language) once there are two."""
-    if len(names) < 2:
-        return "".join(names)
-    return phrase("{names} and {last}", names=", ".join(names[:-1]), last=names[-1])
 
 
 def called_off_because(loaded: Loaded) -> str:

@@ -15,7 +15,7 @@ whether a move it mailed is confirmed by a short answer. Stored per address
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
@@ -26,7 +26,7 @@ from . import i18n, links
 from .errors import BadInput
 from .extensions import db
 from .games.phrases import phrase, phrase_n
-from .models import PENDING, AddressSettings, Mail, Seat, utcnow
+from .models import PENDING, AddressSettings, Game, Mail, Seat, utcnow
 from .store import new_nonce
 from .transaction import changed, transaction
 
@@ -49,8 +49,6 @@ class Settings:
     mail_mode: str = EACH
     confirm_replies: bool = False
     home_nonce: str = ""
-    # The address has a row (its language stored there); else its pages speak the browser's.
-    chosen: bool = field(default=False, compare=False)
 
     @property
     def zone(self) -> ZoneInfo:
@@ -66,7 +64,7 @@ def _zone(name: str) -> ZoneInfo:
 
 def _of_row(row: AddressSettings) -> Settings:
     return Settings(row.address, row.time_zone, row.language, row.mail_mode,
-                    bool(row.confirm_replies), row.home_nonce or "", chosen=True)
+                    bool(row.confirm_replies), row.home_nonce or "")
 
 
 def of(address: str) -> Settings:
@@ -126,9 +124,7 @@ def checked(time_zone: str, language: str, mail_mode: str) -> tuple[str, str, st
     if time_zone != "UTC" and time_zone not in available_timezones():
         raise BadInput(phrase("{zone} is not a time zone; choose one like Europe/Berlin.",
                               zone=repr(time_zone[:60])))
-    if language not in LANGUAGES:
-        raise BadInput(phrase("{language} is not a language offered here.",
-                              language=repr(language[:20])))
+    language = checked_language(language)
     if mail_mode not in MAIL_MODES:
         raise BadInput(phrase("Choose a mail for every turn, or a daily digest."))
     return time_zone, language, mail_mode
@@ -142,7 +138,7 @@ def change(address: str, time_zone: str, language: str, mail_mode: str,
     time_zone, language, mail_mode = checked(time_zone, language, mail_mode)
     with transaction():
         row = _row(address, lock=True)
-        if row.language != language:
+        if language_of(row.address) != language:   # what he read until now, in his newest game
             db.session.execute(update(Seat).where(Seat.email == row.address).values(language=language)
                                .execution_options(synchronize_session=False))
         row.time_zone, row.language, row.confirm_replies = time_zone, language, confirm_replies
@@ -163,21 +159,39 @@ def seat_languages(players: list[tuple[str, str]], chosen: tuple[str | None, ...
             or i18n.language_or_english(own.get(address)) for i, (_, address) in enumerate(players)]
 
 
+def checked_language(language: str, what: str | None = None) -> str:
+    """A language offered here, as stored ("de"); BadInput naming it (and `what` asked for it)."""
+    code = (language or "").strip().lower()
+    if code in LANGUAGES:
+        return code
+    if what:
+        raise BadInput(phrase("{what}: {language} is not a language offered here; languages are "
+                              "{languages}.", what=what, language=repr(language[:20]),
+                              languages=", ".join(LANGUAGES)))
+    raise BadInput(phrase("{language} is not a language offered here.", language=repr(language[:20])))
+
+
 def change_seat_language(game_id: str, seat: int, language: str) -> str:
     """The language one seat's pages and mails speak from now on (his other games keep theirs)."""
-    if language not in LANGUAGES:
-        raise BadInput(phrase("{language} is not a language offered here.",
-                              language=repr(language[:20])))
+    language = checked_language(language)
     with transaction():
         db.session.execute(update(Seat).where(Seat.game_id == game_id, Seat.seat == seat)
                            .values(language=language).execution_options(synchronize_session=False))
     return language
 
 
-def language_of(address: str) -> str:
-    """The language of mail to an address about no one game (its links, its home)."""
-    row = db.session.get(AddressSettings, address.strip().lower())
-    return i18n.language_or_english(row.language if row is not None else None)
+def language_of(address: str, default: str = i18n.ENGLISH) -> str:
+    """The language of an address where no one game decides it (its home, its links, its
+    reminders and digest): its newest game's (a choice on the home is every game's, so this is
+    it after any), else its home's choice, else `default`."""
+    address = address.strip().lower()
+    newest = db.session.execute(select(Seat.language).join(Game, Game.id == Seat.game_id)
+                                .where(Seat.email == address)
+                                .order_by(Game.created_at.desc()).limit(1)).scalar()
+    if newest:
+        return i18n.language_or_english(newest)
+    row = db.session.get(AddressSettings, address)
+    return i18n.language_or_english(row.language) if row is not None else default
 
 
 def release_stale() -> int:

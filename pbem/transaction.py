@@ -15,6 +15,7 @@ from sqlalchemy.exc import IntegrityError
 
 from .errors import AlreadySubmitted
 from .extensions import db
+from .games.phrases import phrase
 
 
 @contextmanager
@@ -29,7 +30,7 @@ def transaction() -> Iterator[None]:
         db.session.commit()
     except IntegrityError:
         db.session.rollback()
-        raise AlreadySubmitted("This turn was already submitted.") from None
+        raise AlreadySubmitted(phrase("This turn was already submitted.")) from None
     except BaseException:
         db.session.rollback()
         raise

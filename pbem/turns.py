@@ -29,7 +29,7 @@ from flask import current_app
 from sqlalchemy import delete, func, select, update
 
 from . import bots as computer
-from . import clocks, deadlines, games, i18n, limits, messages, settings, store, vacation
+from . import clocks, deadlines, games, limits, messages, settings, store, vacation
 from .errors import AlreadySubmitted, BadInput, NotFound, ServerError
 from .extensions import db
 from .games.base import RESIGNED, TIMED_OUT, Engine
@@ -147,15 +147,6 @@ def _level(level: str, what: str) -> str:
                               levels=", ".join(computer.LEVELS))) from None
 
 
-def _language(language: str, what: str) -> str:
-    code = language.strip().lower()
-    if code not in i18n.LANGUAGES:
-        raise BadInput(phrase("{what}: {language} is not a language offered here; languages are "
-                              "{languages}.", what=what, language=repr(language[:20]),
-                              languages=", ".join(i18n.LANGUAGES)))
-    return code
-
-
 def checked(spec: Spec) -> Spec:
     """The spec with names cleaned (no control or bidirectional characters, capped), addresses
     checked, computers' levels checked and named, and the game's options filled in; BadInput
@@ -177,7 +168,7 @@ def checked(spec: Spec) -> Spec:
     if spec.bank and spec.time_limit_days:
         raise BadInput(phrase("A game has one clock: a time per move or a time bank, not both."))
     clock = spec.clock   # checked: BadInput naming the figures
-    languages = tuple(_language(language, phrase("Player {n}", n=i + 1)) if language else None
+    languages = tuple(settings.checked_language(language, phrase("Player {n}", n=i + 1)) if language else None
                       for i, language in enumerate(spec.languages[:len(spec.players)]))
     spec = Spec(spec.kind, players, spec.options, spec.first, clock.time_limit_days, spec.seed,
                 levels, takeover, clock.bank, languages)

@@ -23,7 +23,7 @@ from sqlalchemy import select
 from .. import i18n, links, settings
 from ..config import mail_domain
 from ..extensions import db
-from ..models import AddressSettings, Game, Mail, Seat
+from ..models import Mail, Seat
 
 # Control characters, C1 controls too: "\x85" and the like break lines for str.splitlines(),
 # and the email package refuses header values that do. Lone surrogates (from JSON "\ud800")
@@ -122,20 +122,12 @@ def queue(kind: str, to_name: str, to_addr: str, subject: str, context: dict, *,
 
 def language_for(to_addr: str, game_id: str | None, seat: int | None) -> str:
     """The language a mail speaks: the seat's for a mail about a game, else the address's
-    (his home's choice); an address that never chose one reads the language of his newest
-    seat (a reminder of a game he reads in German is German too)."""
+    (`settings.language_of`: a reminder of a game he reads in German is German too)."""
     if game_id is not None and seat is not None:
         spoken = db.session.execute(select(Seat.language).where(Seat.game_id == game_id,
                                                                Seat.seat == seat)).scalar()
         if spoken:
             return spoken
-    address = to_addr.strip().lower()
-    if db.session.get(AddressSettings, address) is None:
-        newest = db.session.execute(select(Seat.language).join(Game, Game.id == Seat.game_id)
-                                    .where(Seat.email == address)
-                                    .order_by(Game.created_at.desc()).limit(1)).scalar()
-        if newest:
-            return i18n.language_or_english(newest)
     return settings.language_of(to_addr)
 
 

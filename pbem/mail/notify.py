@@ -88,13 +88,6 @@ def opponents(game_id: str, kind: str, names, seat: int, address: str) -> str:
     return phrase("{others} (game {number})", others=others, number=number) if number > 1 else others
 
 
-def game_number(game_id: str, kind: str, address: str) -> str:
-    """" (game 2)" for the address's second game of this kind against the same other players
-    (addresses, or names for computers), by the order they were created in; "" for the first."""
-    number = game_index(game_id, kind, address)
-    return f" (game {number})" if number > 1 else ""
-
-
 def game_index(game_id: str, kind: str, address: str) -> int:
     """Which of the address's games of this kind against the same other players this is (1 for
     the first, by the order they were created in)."""
@@ -141,7 +134,7 @@ def carry_talk(game_id: str, seat: int, said: list | tuple) -> list[dict]:
     own left out: he knows what he said), marked as carried in the mail's transaction."""
     talk = messages.unmailed(game_id, seat, list(said))
     messages.mark_mailed(game_id, seat, talk)
-    return [{"name": m.name, "at": m.at.strftime("%Y-%m-%d %H:%M UTC"), "text": m.text,
+    return [{"name": m.name, "at": m.at, "text": m.text,
              "lines": wrapped(m.text)} for m in talk if m.seat != seat]
 
 
@@ -173,7 +166,8 @@ def confirm_game(proposal, spec) -> None:
            "addresses": [address for _, address in spec.players],
            "confirm_url": links.url_of(links.CONFIRM, proposal.id),
            "hours": current_app.config["PROPOSAL_HOURS"]},
-          from_name=from_name(engine.title, names))
+          from_name=from_name(engine.title, names),   # in the language chosen for him (lang0)
+          language=spec.languages[0] if spec.languages else None)
 
 
 def game_created(loaded: Loaded) -> None:
@@ -213,7 +207,7 @@ def vacation_started(loaded: Loaded, seat: int, away, days_left: int) -> None:
     """The seat's clock ran out while its player had vacation days left: a vacation started by
     itself; every player of the game is told (he too), with when it ends."""
     name = loaded.names[seat]
-    until = away.ends_at.strftime("%Y-%m-%d %H:%M UTC")
+    until = away.ends_at   # written in each recipient's language by the mail (`moment`)
     for other in range(len(loaded.seats)):
         what = (phrase("your clock ran out: vacation started") if other == seat
                 else phrase("{name}'s clock ran out: vacation started", name=name))

@@ -11,15 +11,16 @@ from ..games.phrases import Phrase, phrase, phrase_n
 
 
 def listing(names: Iterable[object]) -> str:
-    """Names as people list them: "Anna", "Anna and Bob", "Anna, Bob and Carl" (a phrase, said
-    in the reader's language: "Anna und Bob", "Anna a Bob")."""
+    """Names (or phrases such as "you") as people list them: "Anna", "Anna and Bob", "Anna, Bob
+    and Carl" — a phrase per shape, each name kept a phrase where it is one (a computer's "(bot
+    from turn 12)"), so every language joins and says them its own way ("Anna und Bob")."""
     words = list(names)
     if len(words) < 2:
         return (words[0] if isinstance(words[0], str) else str(words[0])) if words else ""
-    if len(words) == 2:
-        return phrase("{first} and {last}", first=words[0], last=words[1])
-    # Names are not words: the first ones joined by commas in every language.
-    return phrase("{first} and {last}", first=", ".join(str(w) for w in words[:-1]), last=words[-1])
+    first = words[0]
+    for word in words[1:-1]:
+        first = phrase("{first}, {next}", first=first, next=word)
+    return phrase("{first} and {last}", first=first, last=words[-1])
 
 
 def match_title(names) -> str:

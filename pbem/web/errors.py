@@ -26,6 +26,12 @@ _WERKZEUG = {
     404: (phrase("Not Found"), phrase("The requested URL was not found on the server. If you entered "
                                       "the URL manually please check your spelling and try again.")),
     405: (phrase("Method Not Allowed"), phrase("The method is not allowed for the requested URL.")),
+    400: (phrase("Bad Request"), phrase("The browser (or proxy) sent a request that this server could "
+                                        "not understand.")),
+    413: (phrase("Request Entity Too Large"), phrase("The data value transmitted exceeds the capacity "
+                                                     "limit.")),
+    415: (phrase("Unsupported Media Type"), phrase("The server does not support the media type "
+                                                   "transmitted in the request.")),
 }
 
 
@@ -70,7 +76,8 @@ def init_app(app) -> None:
         said = _WERKZEUG.get(error.code or 500)
         if said and error.description == type(error).description:   # werkzeug's own words
             return respond(error.code or 500, said[0], said[1])
-        return respond(error.code or 500, error.name, error.description or error.name)
+        title = said[0] if said else error.name   # our own words (a phrase) under its title
+        return respond(error.code or 500, title, error.description or title)
 
     @app.errorhandler(OperationalError)
     @app.errorhandler(InterfaceError)

@@ -26,6 +26,7 @@ from .. import home, i18n, rematch, settings, small, turns, vacation
 from ..errors import BadInput, NotFound, ServerError
 from ..extensions import db
 from ..games.phrases import phrase
+from ..mail.words import listing
 from ..models import Seat
 from ..people import email_address
 from .access import open_seat
@@ -70,10 +71,9 @@ def _check_csrf(token: str) -> None:
 
 def _open(token: str) -> settings.Settings:
     """The home a link opens, its pages in the address's language (the browser's while the
-    address has chosen none)."""
+    address has neither games nor a choice)."""
     mine = home.open_home(token)
-    if mine.chosen:
-        i18n.use(mine.language)
+    i18n.use(settings.language_of(mine.address, default=i18n.browser_language()))
     return mine
 
 
@@ -84,7 +84,7 @@ def render(token: str, listed: home.Home, message: str | None = None, error: str
     return render_template("home/home.html", home=listed, path=f"/h/{token}", csrf=csrf_token(token),
                            message=message, error=error, zones=settings.zones(),
                            languages=settings.LANGUAGES, mail_modes=settings.MAIL_MODES,
-                           listed=home.listed,
+                           listed=listing,
                            local=lambda moment: settings.local_deadline(moment, listed.settings)
                            ), status
 
@@ -173,7 +173,7 @@ def _rematch_answer(row) -> RematchAnswer:
                          "mailed a link).", who=waiting[0])
     else:
         message = phrase("The rematch is asked for: it starts when {who} say yes (they were "
-                         "mailed a link).", who=home.listed(waiting))
+                         "mailed a link).", who=listing(waiting))
     if wants_json():
         return {"rematch": row.id, "started": row.started, "message": message}, 200
     return render_template("errors/error.html", status=200, title=phrase("Rematch"),
@@ -211,7 +211,7 @@ def rematch_confirm(token: str):
     if row.started:
         return _rematch_answer(row)
     waiting = [spec.players[s][0] for s in rematch.people(spec) if s not in row.confirmed and s != seat]
-    return render_template("home/rematch.html", title=spec.engine().title, listed=home.listed,
+    return render_template("home/rematch.html", title=spec.engine().title, listed=listing,
                            names=[n for n, _ in spec.players], waiting=waiting, path=request.path)
 
 

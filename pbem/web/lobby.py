@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 
-from .. import bots, clocks, games, i18n, links, turns
+from .. import bots, clocks, games, i18n, links, settings, turns
 from ..errors import BadInput, LinkTampered
 from ..games.phrases import phrase, phrase_n
 from ..people import email_address, player_name
@@ -143,14 +143,18 @@ def spec_from(form) -> turns.Spec:
     return turns.Spec(engine.name, players, options, _first(form, len(players)),
                       clock.time_limit_days, None, levels,
                       field(form, "takeover", turns.DEFAULT_TAKEOVER).lower(), clock.bank,
-                      _languages(form, len(players)))
+                      _languages(form, players))
 
 
-def _languages(form, seats: int) -> tuple[str | None, ...]:
-    """Seat by seat, the language chosen for it (`lang0`, `lang1`...); the creator's is his
-    browser's unless chosen, the others' their own choice (their home), else English."""
-    chosen = tuple(field(form, f"lang{i}") or None for i in range(seats))
-    return (chosen[0] or i18n.browser_language(),) + chosen[1:] if chosen else ()
+def _languages(form, players: list[tuple[str, str]]) -> tuple[str | None, ...]:
+    """Seat by seat, the language chosen for it (`lang0`, `lang1`...); else the creator's is
+    his own (his games', his home's) or his browser's, the others' their own, else English."""
+    chosen = tuple(field(form, f"lang{i}") or None for i in range(len(players)))
+    if not chosen or chosen[0]:
+        return chosen
+    creator = players[0][1]
+    own = settings.language_of(creator, default=i18n.browser_language()) if creator else None
+    return (own or i18n.browser_language(),) + chosen[1:]
 
 
 def _form():

@@ -6,6 +6,8 @@ from __future__ import annotations
 from flask import current_app, request
 from werkzeug.exceptions import BadRequest, RequestEntityTooLarge, UnsupportedMediaType
 
+from ..games.phrases import phrase
+
 BODY_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -27,14 +29,14 @@ def init_app(app) -> None:
         except RequestEntityTooLarge:
             raise
         except Exception:   # what the WSGI server raises for a malformed chunked body varies
-            raise BadRequest("The request's body could not be read.") from None
+            raise BadRequest(phrase("The request's body could not be read.")) from None
         if request.mimetype in BODY_TYPES:
             try:
                 request.form.get("")   # parsed now: a form that cannot be read is refused here
             except ValueError:
-                raise BadRequest("The form could not be read.") from None
+                raise BadRequest(phrase("The form could not be read.")) from None
         elif (request.content_length or request.headers.get("Transfer-Encoding")) and not request.is_json:
-            raise UnsupportedMediaType("Send a form or JSON (application/json).")
+            raise UnsupportedMediaType(phrase("Send a form or JSON (application/json)."))
 
     @app.after_request
     def headers(response):

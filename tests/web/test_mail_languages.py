@@ -254,7 +254,10 @@ def mails_read_module():
 def test_every_kind_of_mail_fits_80_columns_in_german_and_czech(app, client, monkeypatch, language):
     """The 80-column test of every mail of played games, every mail in German, then Czech:
     longer words, still folded; no greeting or footer left in English."""
+    from pbem import settings
     from pbem.mail import compose, notify
+    monkeypatch.setattr(settings, "language_of", lambda *_, **__: language)   # a creator's default
+    monkeypatch.setattr(settings, "seat_languages", lambda players, _: [language] * len(players))
     monkeypatch.setattr(compose, "language_for", lambda *_: language)
     monkeypatch.setattr(notify, "language_for", lambda *_: language)
     mails_read_module().test_every_mail_of_every_game_fits_80_columns(app, client)

@@ -161,13 +161,13 @@ def test_the_record_speaks_the_visitors_language(app, client):
     german = html(client.get(path, headers={"Accept-Language": "de"}))
     assert '<html lang="de">' in german
     for words in ("Der Beginn der Partie", "Es wurde noch kein Zug gespielt.", "Die Partie läuft.",
-                  "Züge", "gespielte Züge", "Protokoll: Babel, Anna vs Bob", "▶ Abspielen",
+                  "Züge", "gespielte Züge", "Protokoll: Babel, Anna gegen Bob", "▶ Abspielen",
                   'data-pause-label="⏸ Pause"'):
         assert words in german, words
     assert absent(german, ENGLISH_RECORD) == []
     czech = html(client.get(path, headers={"Accept-Language": "cs, de;q=0.5"}))
     for words in ("Začátek hry", "Zatím nebyl odehrán žádný tah.", "Hra probíhá.", "Tahy",
-                  "odehrané tahy", "Záznam: Babel, Anna vs Bob", "▶ Přehrát"):
+                  "odehrané tahy", "Záznam: Babel, Anna vs. Bob", "▶ Přehrát"):
         assert words in czech, words
     assert absent(czech, ENGLISH_RECORD) == []
     # After a turn: the heading of the board names it, in the visitor's language.

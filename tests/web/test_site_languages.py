@@ -15,6 +15,7 @@ from sqlalchemy import func, select
 
 from pbem import clocks, home, i18n, settings, turns
 from pbem.extensions import db
+from pbem.mail.words import listing
 from pbem.models import Mail, Proposal, Seat
 from pbem_web import confirm, text_of  # tests/helpers
 
@@ -171,9 +172,14 @@ def test_the_home_speaks_the_address_s_language(app, client):
         assert english not in page, english
 
 
-def test_a_home_without_a_choice_speaks_the_browser_s_language(app, client):
-    new_game(app, [("Anna", ANNA), ("Bob", BOB)], 1)
-    page = client.get(home_path(app, ANNA), headers={"Accept-Language": "de"}).get_data(as_text=True)
+def test_a_home_speaks_the_language_of_his_games_else_the_browser_s(app, client):
+    path = home_path(app, ANNA)
+    page = client.get(path, headers={"Accept-Language": "de"}).get_data(as_text=True)
+    assert "Deine Spiele" in page and "Your games" not in page   # no game yet: the browser's
+    with app.app_context():
+        turns.create_game(turns.Spec("babel", [("Anna", ANNA), ("Bob", BOB)], {"sumerians": "top-run"},
+                                     1, languages=("de", "cs")))
+    page = client.get(path, headers={"Accept-Language": "en"}).get_data(as_text=True)
     assert "Deine Spiele" in page and "Warten auf andere" in page and "am Zug: Bob" in page
     assert "Your games" not in page
 
@@ -267,9 +273,9 @@ def test_clocks_time_left_and_refusals_in_each_language(app):
 
 def test_the_home_lists_names_in_the_reader_s_language(app):
     with app.app_context():
-        assert home.listed(["Anna", "Bob", "Carl"]) == "Anna, Bob and Carl"
+        assert listing(["Anna", "Bob", "Carl"]) == "Anna, Bob and Carl"
         with i18n.speaking("de"):
-            assert i18n.say(home.listed(["Anna", home.YOU, "Carl"])) == "Anna, du und Carl"
+            assert i18n.say(listing(["Anna", home.YOU, "Carl"])) == "Anna, du und Carl"
         with i18n.speaking("cs"):
             assert i18n.say(home.result_words([0, 1], 1, ["Anna", "Bob"], "x", "")) == \
                 "Vítězství: Anna a vy – x"

@@ -150,13 +150,11 @@ def change(address: str, time_zone: str, language: str, mail_mode: str,
 
 
 def seat_languages(players: list[tuple[str, str]], chosen: tuple[str | None, ...]) -> list[str]:
-    """The language of each seat of a new game: the one its creator chose, else the one its
-    address chose on its home, else English (one query for the addresses' choices)."""
-    addresses = [address for _, address in players if address]
-    own = dict(db.session.execute(select(AddressSettings.address, AddressSettings.language)
-                                  .where(AddressSettings.address.in_(addresses))).all()) if addresses else {}
+    """The language of each seat of a new game: the one its creator chose, else its address's
+    own (`language_of`: his games', his home's), else English; a computer's is English."""
     return [(chosen[i] if i < len(chosen) and chosen[i] else None)
-            or i18n.language_or_english(own.get(address)) for i, (_, address) in enumerate(players)]
+            or (language_of(address) if address else i18n.ENGLISH)
+            for i, (_, address) in enumerate(players)]
 
 
 def checked_language(language: str, what: str | None = None) -> str:

@@ -82,3 +82,21 @@ def test_the_home_preselects_the_language_it_speaks(app, client):
     page = client.get(path, headers={"Accept-Language": "de"}).get_data(as_text=True)
     assert '<html lang="cs">' in page
     assert re.search(r'<option value="cs"[^>]*selected', page), page
+
+
+def test_a_new_game_s_seat_speaks_the_address_s_language(app):
+    from pbem.models import Seat
+    with app.app_context():
+        turns.create_game(turns.Spec("babel", [("Anna", ANNA), ("Bob", BOB)], {"sumerians": "top-run"},
+                                    0, languages=("de", "cs")))
+        home.replace_home(ANNA)   # a settings row, English by default, that she never chose
+        game = turns.create_game(turns.Spec("babel", [("Bob", BOB), ("Anna", ANNA)],
+                                            {"sumerians": "top-run"}, 0)).id
+        other = turns.create_game(turns.Spec("babel", [("Carl", CARL), ("Anna", ANNA)],
+                                             {"sumerians": "top-run"}, 0, languages=(None, "cs"))).id
+        spoken = dict(db.session.execute(db.select(Seat.email, Seat.language)
+                                         .where(Seat.game_id == game)).all())
+        chosen = dict(db.session.execute(db.select(Seat.email, Seat.language)
+                                         .where(Seat.game_id == other)).all())
+    assert spoken == {BOB: "cs", ANNA: "de"}
+    assert chosen == {CARL: "en", ANNA: "cs"}   # the creator's choice first

@@ -197,7 +197,12 @@ GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,16}")
 
 
 def new_id() -> str:
-    return secrets.token_urlsafe(9)
+    """A game's id; never starting with "-", which a command line would read as an option
+    (`flask messages list -x2…`: "No such option")."""
+    while True:
+        made = secrets.token_urlsafe(9)
+        if not made.startswith("-"):
+            return made
 
 
 def new_nonce() -> str:

@@ -525,3 +525,8 @@ def test_a_replaced_or_forged_seat_link_cannot_resign(app, client, smtp):
     # The live link still can.
     assert client.post(new + "/resign", data={"confirm": "yes"}).status_code == 303
     assert loaded(app, game).events[-1]["type"] == "resign"
+
+
+def test_a_game_id_never_starts_like_a_command_line_option():
+    from pbem import store
+    assert not any(store.new_id().startswith("-") for _ in range(2000))

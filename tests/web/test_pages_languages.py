@@ -151,7 +151,7 @@ def test_a_message_is_dated_as_the_readers_language_writes_dates(app, client):
     assert re.search(r"<time>\d\d\.\d\d\.\d\d, \d\d:\d\d UTC</time><p>Viel Glück!</p>", german)
     czech = html(client.get(seat_path(app, game, 1)))
     assert re.search(r"<time>\d\d\.\d\d\.\d\d \d{1,2}:\d\d UTC</time><p>Viel Glück!</p>", czech)
-    english = html(client.get(seat_path(app, create(app, languages=()), 0)))
+    english = html(client.get(seat_path(app, create(app, languages=("en", "en")), 0)))
     assert "Nothing said yet" in english
 
 

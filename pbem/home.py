@@ -29,6 +29,7 @@ from sqlalchemy import func, or_, select
 from . import clocks, games, limits, links, settings, store, vacation
 from .errors import LinkReplaced, LinkTampered
 from .extensions import db
+from .games import phrases
 from .games.base import ABORTED_REASON
 from .games.phrases import Phrase, phrase, phrase_n
 from .mail import notify
@@ -158,7 +159,7 @@ def _rows(address: str):
     query = (select(Seat.game_id, Seat.seat, Seat.name, Seat.bot, Game.kind, Game.owed,
                     Game.created_at, Game.time_limit_days, _last(Event.seq), _last(Event.owed),
                     _last(Event.created_at), _nonce(), _turn_start(), GameResult.winners,
-                    GameResult.reason, GameResult.description, GameResult.ended_at,
+                    GameResult.reason, GameResult.description, GameResult.said, GameResult.ended_at,
                     Rematch.id, Rematch.started, Rematch.confirmed, Clock.game_id)
              .join(Game, Game.id == Seat.game_id)
              .outerjoin(Clock, Clock.game_id == Seat.game_id)
@@ -220,8 +221,10 @@ def build(address: str, now: datetime | None = None) -> Home:
     home = Home(address, mine, away=away, vacation_days_left=days_left)
     for row in _rows(address):
         (game_id, seat, name, bot, kind, start_owed, created, days, seq, owed, last_at, nonce,
-         turn_start, winners, reason, description, ended, rematch_id, rematch_started,
+         turn_start, winners, reason, description, said, ended, rematch_id, rematch_started,
          rematch_yes, banked) = row
+        if said:   # the engine's sentence as it made it, said in the reader's language
+            description = phrases.from_data(said)
         names = [n for _, n, _ in seats.get(game_id, [])]
         bots = {s: b for s, _, b in seats.get(game_id, []) if b}
         seq = seq or 0

@@ -259,6 +259,9 @@ class GameResult(Model):
     winners: Mapped[list] = mapped_column(JSON)     # seats
     reason: Mapped[str] = mapped_column(String(32))
     description: Mapped[str] = mapped_column(Text)
+    # The description as a phrase's data (pbem.games.phrases.to_data): said in each reader's
+    # language; None for results written before it was kept.
+    said: Mapped[dict | None] = mapped_column(JSON)
     ended_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 

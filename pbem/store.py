@@ -27,7 +27,7 @@ from sqlalchemy.exc import IntegrityError
 from . import games
 from .errors import AlreadySubmitted, NotFound
 from .extensions import db
-from .games import base
+from .games import base, phrases
 from .games.base import Decision, Engine
 from .games.phrases import phrase
 from .models import Event, Game, GameResult, Seat, SeatNonce, Snapshot, Takeover
@@ -371,7 +371,8 @@ def append(loaded: Loaded, event: dict) -> Loaded:
                          owed=owed_seats(engine, state)))
     if (outcome := engine.outcome(state)) is not None:   # the home lists it without a replay
         db.session.add(GameResult(game_id=loaded.id, winners=list(outcome.winners),
-                                  reason=outcome.reason, description=outcome.description))
+                                  reason=outcome.reason, description=outcome.description,
+                                  said=phrases.to_data(outcome.description)))
     every = current_app.config.get("SNAPSHOT_EVERY", 16)
     if every and seq % every == 0 and (data := engine.snapshot(state)) is not None:
         db.session.add(Snapshot(game_id=loaded.id, seq=seq, rules=engine.rules_version, state=data))

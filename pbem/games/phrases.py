@@ -59,6 +59,28 @@ def phrase_n(singular: str, plural: str, n: int, **params: Any) -> Phrase:
     return Phrase(singular, {"n": n, **params}, plural, n)
 
 
+def to_data(value: Any) -> Any:
+    """A phrase as JSON data (to be stored and said later, in another language): its ids,
+    count and parameters, each parameter a phrase's data in turn; anything else as it is."""
+    if not isinstance(value, Phrase):
+        return value
+    return {"msgid": value.msgid, "plural": value.plural, "n": value.n, "capital": value.capital,
+            "params": {k: {"phrase": to_data(v)} if isinstance(v, Phrase) else _plain(v)
+                       for k, v in value.params.items()}}
+
+
+def _plain(value: Any) -> Any:
+    """A parameter as JSON holds it: numbers and text as they are, anything else as its text."""
+    return value if isinstance(value, (str, int, float, bool)) or value is None else str(value)
+
+
+def from_data(data: Mapping[str, Any]) -> Phrase:
+    """The phrase `to_data` stored."""
+    params = {k: from_data(v["phrase"]) if isinstance(v, dict) and "phrase" in v else v
+              for k, v in data["params"].items()}
+    return Phrase(data["msgid"], params, data.get("plural"), data.get("n"), bool(data.get("capital")))
+
+
 def say(value: Any, gettext: Callable[[str], str], ngettext: Callable[[str, str, int], str],
         number: Callable[[Any], str] = str) -> Any:
     """`value` in another language: a Phrase is looked up (`gettext`, `ngettext`) and its

@@ -48,3 +48,14 @@ def test_copies_and_pickles_keep_the_phrase():
     for twin in (copy.deepcopy(p), pickle.loads(pickle.dumps(p))):
         assert isinstance(twin, Phrase) and twin == p
         assert say(twin, gettext, ngettext) == "du hast 2 Karten."
+
+
+def test_a_phrase_stored_as_data_is_said_as_before():
+    import json
+
+    from pbem.games.phrases import from_data, to_data
+    p = phrase("{who} won: {why}", who="Anna", why=phrase_n("{n} card", "{n} cards", 2)).capitalized()
+    back = from_data(json.loads(json.dumps(to_data(p))))
+    assert back == p and isinstance(back, Phrase)
+    assert say(back, gettext, ngettext) == say(p, gettext, ngettext)
+    assert to_data("plain") == "plain"

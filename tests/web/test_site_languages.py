@@ -212,7 +212,7 @@ def test_the_home_s_results_and_vacation_in_czech(make_app):
     path = home_path(app, ANNA)
     page = client.get(path).get_data(as_text=True)
     assert "Vyhráli jste:" in page and "Skončené" in page and "Hrát odvetu" not in page
-    # the stored result (English in game_results) is said in Czech too
+    # the stored result (game_results keeps the engine's phrase) is said in Czech too
     assert "Vyhráli jste: soupeř se vzdal" in page and "resigned" not in page
     assert "Odveta" in page
     assert "Letos vám zbývají <strong>3 dny</strong>" in page
@@ -222,6 +222,21 @@ def test_the_home_s_results_and_vacation_in_czech(make_app):
     answer = client.post(path + "/vacation", data={"csrf": csrf_of(page), "days": "2"})
     text = answer.get_data(as_text=True)
     assert "Jste na dovolené do" in text and "Jsem zpět: ukončit dovolenou" in text
+
+
+def test_a_stored_result_with_parameters_is_said_in_the_home_s_language(app, client):
+    from pbem.models import GameResult
+    game = new_game(app, [("Anna", ANNA), ("Bob", BOB)])
+    with app.app_context():
+        settings.change(ANNA, "UTC", "de", settings.EACH, False)
+        turns.resign(game, 1)
+        row = db.session.get(GameResult, game)
+        assert row.said is not None and row.description == "the opponent resigned"
+        # a sentence with a parameter, as an engine's ending makes it
+        row.said = {"msgid": "{n} hour", "plural": "{n} hours", "n": 3, "capital": False, "params": {"n": 3}}
+        db.session.commit()
+    page = client.get(home_path(app, ANNA)).get_data(as_text=True)
+    assert "Du hast gewonnen: 3 Stunden" in page, page
 
 
 # -- words of the services -----------------------------------------------------------------

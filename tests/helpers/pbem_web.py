@@ -101,3 +101,44 @@ def turn_path(app, game: str, seat: int) -> str:
     from pbem import links, store
     with app.app_context():
         return links.path(links.TURN, game, seat, store.load(game).seq)
+
+
+#: The longest line of a mail's text part (pbem.mail.compose.TEXT_WIDTH): read at 80 columns.
+MAIL_WIDTH = 78
+
+
+def too_long(text: str) -> list[str]:
+    """The lines of a text part longer than 78 characters, but for a link alone on its line
+    (which cannot be broken)."""
+    import re
+    return [line for line in text.splitlines()
+            if len(line) > MAIL_WIDTH and not re.fullmatch(r"\s*https?://\S+", line)]
+
+
+def outbox(app) -> list:
+    """Every mail written, oldest first: (kind, subject, text, html, to, game)."""
+    from sqlalchemy import select
+
+    from pbem.extensions import db
+    from pbem.models import Mail
+    with app.app_context():
+        return [(m.kind, m.subject, m.text, m.html, m.to_addr, m.game_id)
+                for m in db.session.scalars(select(Mail).order_by(Mail.id))]
+
+
+def play(app, game: str, seed: int, decisions: int | None = None) -> int:
+    """Random legal decisions through the turn service (as the operator: no rate limits),
+    to the end of the game or for `decisions`; how many were made."""
+    from pbem import store, turns
+    from pbem.games.rng import Rng
+    rng, made = Rng(seed), 0
+    while decisions is None or made < decisions:
+        with app.app_context():
+            loaded = store.load(game)
+            if loaded.over:
+                return made
+            seat = loaded.engine.to_act(loaded.state)[0].seat
+            text = loaded.engine.random_submission(loaded.state, seat, rng)
+            turns.submit(game, seat, loaded.seq, text, turns.Origin(turns.OPERATOR))
+        made += 1
+    return made

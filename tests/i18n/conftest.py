@@ -140,22 +140,6 @@ def report(reads: list[Read], names: tuple[str, ...] = ()) -> str:
 
 # -- games played through the turn service --------------------------------------------------
 
-def play(app, game: str, seed: int, decisions: int | None = None) -> int:
-    """Random legal decisions through the turn service (as the operator: no rate limits), to
-    the end of the game or for `decisions`; how many were made."""
-    from pbem import store, turns
-    from pbem.games.rng import Rng
-    rng, made = Rng(seed), 0
-    while decisions is None or made < decisions:
-        with app.app_context():
-            loaded = store.load(game)
-            if loaded.over:
-                return made
-            seat = loaded.engine.to_act(loaded.state)[0].seat
-            text = loaded.engine.random_submission(loaded.state, seat, rng)
-            turns.submit(game, seat, loaded.seq, text, turns.Origin(turns.OPERATOR))
-        made += 1
-    return made
 
 
 def speak(app, addresses, language: str, confirm_replies: bool = True) -> None:

@@ -22,9 +22,9 @@ from pathlib import Path
 
 import pytest
 
-from pbem_web import reply_to
+from pbem_web import play, reply_to
 
-from .conftest import Read, english_in, plain, play, report, speak, visible
+from .conftest import Read, english_in, plain, report, speak, visible
 
 ROOT = Path(__file__).resolve().parents[2]
 NAMES = ("Anna", "Bob", "Carl")

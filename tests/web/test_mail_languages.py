@@ -14,7 +14,7 @@ from email.message import EmailMessage
 import pytest
 
 from pbem.games.errors import GameError
-from pbem.games.rng import Rng
+from pbem_web import outbox, play, too_long  # tests/helpers
 
 ANNA, BOB = "anna@example.org", "bob@example.org"
 WIDTH = 78
@@ -69,36 +69,10 @@ def found(sentence, part: str) -> bool:
     return bool(sentence.search(part)) if isinstance(sentence, re.Pattern) else sentence in part
 
 
-def too_long(text: str) -> list[str]:
-    """Lines longer than 78 characters, but for a link alone on its line (as test_mails_read)."""
-    return [line for line in text.splitlines()
-            if len(line) > WIDTH and not re.fullmatch(r"\s*https?://\S+", line)]
 
 
-def outbox(app) -> list:
-    from sqlalchemy import select
-
-    from pbem.extensions import db
-    from pbem.models import Mail
-    with app.app_context():
-        return [(m.kind, m.subject, m.text, m.html, m.to_addr, m.game_id)
-                for m in db.session.scalars(select(Mail).order_by(Mail.id))]
 
 
-def play(app, game: str, seed: int, decisions: int | None = None) -> int:
-    """Random legal decisions through the turn service, to the end or for `decisions`."""
-    from pbem import store, turns
-    rng, made = Rng(seed), 0
-    while decisions is None or made < decisions:
-        with app.app_context():
-            loaded = store.load(game)
-            if loaded.over:
-                return made
-            seat = loaded.engine.to_act(loaded.state)[0].seat
-            text = loaded.engine.random_submission(loaded.state, seat, rng)
-            turns.submit(game, seat, loaded.seq, text, turns.Origin(turns.OPERATOR))
-        made += 1
-    return made
 
 
 def languages_game(app) -> str:

@@ -15,7 +15,7 @@ from pathlib import Path
 from pbem import home, settings
 from pbem.games.errors import GameError
 from pbem.games.rng import Rng
-from pbem_web import html_of, reply_to, text_of
+from pbem_web import html_of, outbox, play, reply_to, text_of, too_long
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Long names, as people write them: the lines naming them are the long ones.
@@ -25,21 +25,8 @@ EMAILS = ("anna@example.org", "bob@example.org", "carl@example.org")
 WIDTH = 78
 
 
-def too_long(text: str) -> list[str]:
-    """The lines of a text part longer than 78 characters, but for a link alone on its line
-    (which cannot be broken)."""
-    return [line for line in text.splitlines()
-            if len(line) > WIDTH and not re.fullmatch(r"\s*https?://\S+", line)]
 
 
-def outbox(app) -> list:
-    from sqlalchemy import select
-
-    from pbem.extensions import db
-    from pbem.models import Mail
-    with app.app_context():
-        return [(m.kind, m.subject, m.text, m.html, m.to_addr, m.game_id)
-                for m in db.session.scalars(select(Mail).order_by(Mail.id))]
 
 
 def new_game(app, kind: str, players: int, options=None, first: int | None = 0,
@@ -50,21 +37,6 @@ def new_game(app, kind: str, players: int, options=None, first: int | None = 0,
         return turns.create_game(spec).id
 
 
-def play(app, game: str, seed: int, decisions: int | None = None) -> int:
-    """Random legal decisions through the turn service (as the operator: no rate limits),
-    to the end of the game or for `decisions`; how many were made."""
-    from pbem import store, turns
-    rng, made = Rng(seed), 0
-    while decisions is None or made < decisions:
-        with app.app_context():
-            loaded = store.load(game)
-            if loaded.over:
-                return made
-            seat = loaded.engine.to_act(loaded.state)[0].seat
-            text = loaded.engine.random_submission(loaded.state, seat, rng)
-            turns.submit(game, seat, loaded.seq, text, turns.Origin(turns.OPERATOR))
-        made += 1
-    return made
 
 
 def loaded_game(app, game: str):

@@ -41,6 +41,9 @@ WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 URL = re.compile(r"https?://\S+")
 #: Names that are no words: time zones (America/Port_of_Spain), paths, addresses.
 IDENTIFIER = re.compile(r"\S*[/_@]\S*")
+#: A Babel column is named by its tribes' letters, the same in every edition ("HAS" is the
+#: Hittites', Assyrians' and Sumerians' column, "Hethiter, Assyrer, Sumerer" in German).
+COLUMN = re.compile(r"[AHMPS]+")
 HIDDEN = {"code", "pre", "kbd", "samp", "textarea", "script", "style"}
 SHOWN_ATTRIBUTES = ("title", "alt", "placeholder", "aria-label")
 
@@ -97,7 +100,7 @@ def english_in(text: str, names: tuple[str, ...] = ()) -> list[tuple[str, str]]:
         text = text.replace(name, " ")
     found = []
     for match in WORD.finditer(text):
-        if match.group().lower() in ENGLISH:
+        if match.group().lower() in ENGLISH and not COLUMN.fullmatch(match.group()):
             start, end = max(0, match.start() - 40), match.end() + 40
             found.append((match.group(), "…" + text[start:end] + "…"))
     return found

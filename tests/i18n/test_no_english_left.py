@@ -319,4 +319,6 @@ def test_the_reading_finds_english_words_and_skips_notation_and_names():
     assert [w for w, _ in english_in(visible(html), NAMES)] == ["Your", "turn", "Submit"]
     assert english_in("Babel Tower: Würfel im Turm", ()) == []
     assert english_in("Zugriff, Karten, Spielerin; othello", ()) == []   # whole words only
+    assert english_in("Gegner Kolonne HAS Punkte", ()) == []   # a column: its tribes' letters
+    assert [w for w, _ in english_in("Anna has Karten", ())] == ["has"]
     assert english_in("Zeitzone America/Port_of_Spain, anna@the.example", ()) == []

@@ -142,3 +142,22 @@ def play(app, game: str, seed: int, decisions: int | None = None) -> int:
             turns.submit(game, seat, loaded.seq, text, turns.Origin(turns.OPERATOR))
         made += 1
     return made
+
+
+def to_act(app, game: str) -> int:
+    """The seat that owes the game's next decision."""
+    from pbem import store
+    with app.app_context():
+        loaded = store.load(game)
+        assert not loaded.over, f"{game} is over"
+        return loaded.engine.to_act(loaded.state)[0].seat
+
+
+def play_until_owed(app, game: str, seat: int, seed: int) -> None:
+    """Random decisions until another seat owes one, then until `seat` does: his turn comes
+    anew, with its turn mail (a deal can give a player two decisions in a row, so a count of
+    decisions cannot say whose turn comes next)."""
+    while to_act(app, game) == seat:
+        play(app, game, seed, decisions=1)
+    while to_act(app, game) != seat:
+        play(app, game, seed, decisions=1)

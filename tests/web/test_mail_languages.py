@@ -14,9 +14,8 @@ from email.message import EmailMessage
 import pytest
 
 from pbem.games.errors import GameError
-from pbem_web import outbox, play, too_long  # tests/helpers
+from pbem_web import ANNA, BOB, outbox, play, play_until_owed, to_act, too_long  # tests/helpers
 
-ANNA, BOB = "anna@example.org", "bob@example.org"
 WIDTH = 78
 
 #: English sentences of the mails' own words: none may be left in a German or Czech mail. (The
@@ -83,13 +82,6 @@ def languages_game(app) -> str:
         return turns.create_game(spec).id
 
 
-def to_act(app, game: str) -> int:
-    from pbem import store
-    with app.app_context():
-        loaded = store.load(game)
-        return loaded.engine.to_act(loaded.state)[0].seat
-
-
 def reply_fails(app, game: str, seat: int) -> None:
     """A step the engine refuses, mailed back to the seat as a reply that failed."""
     from pbem import store, turns
@@ -108,15 +100,14 @@ def remind(app, days: int) -> None:
     assert app.test_cli_runner().invoke(args=["remind", "--now", later]).exit_code == 0
 
 
-def digest_of_next_turn(app, game: str) -> None:
-    """The seat to act next asked for a daily digest: its turn mail is held, the digest sent."""
+def digest_of_next_turn(app, game: str, address: str) -> None:
+    """The address asked for a daily digest: his next turn mail is held, the digest sent."""
     from pbem import digest, settings
     from pbem.extensions import db
-    address = (ANNA, BOB)[1 - to_act(app, game)]   # the one who will owe the next decision
-    language = "de" if address == ANNA else "cs"
+    seat, language = (0, "de") if address == ANNA else (1, "cs")
     with app.app_context():
         settings.change(address, "UTC", language, settings.DIGEST, False)
-    play(app, game, 11, decisions=1)
+    play_until_owed(app, game, seat, 11)
     with app.app_context():
         assert digest.send(address)
         db.session.commit()
@@ -131,13 +122,14 @@ def mails(app):
     from pbem.mail import notify
     game = languages_game(app)
     play(app, game, 3, decisions=2)                  # turn mails
+    first = to_act(app, game)
     remind(app, 3)                                   # the seat to act: a reminder
-    reply_fails(app, game, to_act(app, game))
-    play(app, game, 4, decisions=1)
+    reply_fails(app, game, first)
+    play_until_owed(app, game, 1 - first, 4)
     remind(app, 6)                                   # the other seat: a reminder
-    reply_fails(app, game, to_act(app, game))
-    digest_of_next_turn(app, game)
-    digest_of_next_turn(app, game)
+    reply_fails(app, game, 1 - first)
+    digest_of_next_turn(app, game, ANNA)
+    digest_of_next_turn(app, game, BOB)
     with app.app_context():
         loaded = store.load(game)
         notify.current_links(loaded, 0)

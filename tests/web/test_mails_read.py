@@ -15,7 +15,7 @@ from pathlib import Path
 from pbem import home, settings
 from pbem.games.errors import GameError
 from pbem.games.rng import Rng
-from pbem_web import html_of, outbox, play, reply_to, text_of, too_long
+from pbem_web import html_of, outbox, play, play_until_owed, reply_to, text_of, too_long
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Long names, as people write them: the lines naming them are the long ones.
@@ -93,7 +93,7 @@ def every_home_mail(app, game: str, finished: str) -> None:
         rematch.ask(finished, 0)
         rematch.mail_home_for(finished, EMAILS[1], "192.0.2.9")
         settings.change(EMAILS[1], "Europe/Prague", "en", settings.DIGEST, False)
-    play(app, game, 7, decisions=2)       # Bob's next turn mail is held for his digest
+    play_until_owed(app, game, 1, 7)      # Bob's next turn mail is held for his digest
     with app.app_context():
         assert EMAILS[1] in digest.run(datetime.now(UTC))
         db.session.commit()

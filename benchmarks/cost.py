@@ -300,6 +300,34 @@ def profile(app, running: list[Running], route: str, requests: int, sort: str = 
     return out.getvalue()
 
 
+def statements(app, running: list[Running], route: str) -> str:
+    """The SQL statements of one warm request of `route` ('submit': a whole decision), in order."""
+    from sqlalchemy import event
+
+    from pbem.extensions import db
+    client = app.test_client()
+    game = next(g for g in running if not g.long)
+    if route == "submit":
+        turn, _ = links(app, game)
+        request = Request("POST", turn, JSON, {"steps": answers(app, game)[1]})
+        send(client, Request("GET", turn, JSON))
+    else:
+        request = views(app, game)[route]
+        send(client, request)
+    said: list[str] = []
+    with app.app_context():
+        engine = db.engine
+
+    def listen(conn, cursor, statement, *args):
+        said.append(" ".join(statement.split()))
+    event.listen(engine, "before_cursor_execute", listen)
+    try:
+        send(client, request)
+    finally:
+        event.remove(engine, "before_cursor_execute", listen)
+    return "\n".join(f"{n:3} {s[:300]}" for n, s in enumerate(said, 1))
+
+
 def table(figures: list[Figure], bare: Figure) -> str:
     lines = ["| route | CPU ms | spread | x bare | its spread | calls | x bare | wall ms | SQL |",
              "|---|---|---|---|---|---|---|---|---|"]
@@ -324,6 +352,8 @@ def main(argv=None) -> int:
     parser.add_argument("--sort", default="cumulative", help="--profile's order (cProfile's keys)")
     parser.add_argument("--profile", metavar="ROUTE", help="profile one warm route: "
                         "'turn page', 'turn JSON', 'preview', 'seat page' or 'record'")
+    parser.add_argument("--sql", metavar="ROUTE", help="list the SQL statements of one warm "
+                        "request of a route (the --profile routes, or 'submit')")
     args = parser.parse_args(argv)
     try:
         stored = [int(n) for n in args.stored.split(",")]
@@ -332,12 +362,13 @@ def main(argv=None) -> int:
     if args.requests < 1 or args.rounds < 1 or min(stored) < 1:
         parser.error("--requests, --rounds and --stored must be at least 1")
     kinds = ["sqlite", "postgresql"] if args.database == "both" else [args.database]
-    if args.profile:
+    if args.profile or args.sql:
         url, drop = database(kinds[0], args.database_url)
         try:
             app = make_app(url)
-            print(profile(app, fill(url, stored[0], seed=args.seed, log=lambda _: None),
-                          args.profile, args.requests, args.sort))
+            running = fill(url, stored[0], seed=args.seed, log=lambda _: None)
+            print(profile(app, running, args.profile, args.requests, args.sort) if args.profile
+                  else statements(app, running, args.sql))
         finally:
             drop()
         return 0

@@ -36,8 +36,10 @@ from babel.numbers import format_decimal
 from babel.support import NullTranslations, Translations
 from flask import g, has_request_context, request
 from flask.globals import _cv_request
+from flask.templating import Environment as FlaskEnvironment
 from flask_babel import Babel, Domain, force_locale, refresh  # type: ignore[import-untyped]
-from jinja2 import pass_eval_context
+from jinja2 import nodes, pass_eval_context
+from jinja2.visitor import NodeTransformer
 from markupsafe import Markup
 
 from .games.phrases import Phrase
@@ -243,10 +245,88 @@ def _ngettext(eval_context, singular: str, plural: str, n: int, **variables: Any
     return text % {name: say(value) for name, value in variables.items()}
 
 
+# -- templates translated when compiled ------------------------------------------------------
+
+class _Translate(NodeTransformer):
+    """A template's `_("...")` in one language, translated once when the template is compiled
+    (a page says some hundred of them): a constant where it has no parameters, else the
+    translation formatted when rendered (`_filled`). Plurals stay calls (their form depends
+    on the number)."""
+
+    def __init__(self, translations: NullTranslations):
+        self.translations = translations
+
+    def visit_Call(self, call: nodes.Call) -> nodes.Node:
+        node = self.generic_visit(call)
+        if not _says_a_constant(node):
+            return node
+        assert isinstance(node, nodes.Call) and isinstance(node.args[0], nodes.Const)
+        text = self.translations.gettext(node.args[0].value)
+        if node.kwargs:
+            return nodes.Call(nodes.Name("_filled", "load"), [nodes.Const(text)], node.kwargs,
+                              None, None, lineno=node.lineno)
+        try:
+            text = text % {}   # as the call would: a "%%" is one "%"
+        except (KeyError, ValueError, TypeError):
+            return node        # (the call raises its error when rendered, as it always did)
+        return nodes.MarkSafeIfAutoescape(nodes.Const(text), lineno=node.lineno)
+
+
+def _says_a_constant(node: nodes.Node) -> bool:
+    """`_("words")` or `gettext("words", ...)`: the words known when compiling."""
+    return (isinstance(node, nodes.Call) and isinstance(node.node, nodes.Name)
+            and node.node.name in ("_", "gettext") and len(node.args) == 1
+            and isinstance(node.args[0], nodes.Const) and isinstance(node.args[0].value, str)
+            and node.dyn_args is None and node.dyn_kwargs is None)
+
+
+@pass_eval_context
+def _filled(eval_context, text: str, **variables: Any) -> str:
+    """A translation compiled into the template, filled with its parameters (said first)."""
+    if eval_context.autoescape:
+        text = Markup(text)
+    return text % {name: say(value) for name, value in variables.items()}
+
+
+class Environment(FlaskEnvironment):
+    """Flask's template environment, which compiles each template once per language with its
+    words translated (`_Translate`): a template is loaded from the overlay of the language of
+    the moment, made anew when that language's catalogue is (a .po file edited)."""
+
+    #: None: the app's environment, which hands each template to a language's overlay.
+    language: str | None = None
+    translations: NullTranslations | None = None
+
+    def said_in(self, language: str) -> Environment:
+        translations = catalogue(language)
+        overlays: dict[str, Environment] = self.__dict__.setdefault("overlays", {})
+        overlay = overlays.get(language)
+        if overlay is None or overlay.translations is not translations:
+            overlay = self.overlay(cache_size=400)
+            overlay.language, overlay.translations = language, translations
+            overlays[language] = overlay
+        return overlay
+
+    def _load_template(self, name, globals):
+        if self.language is None:
+            return self.said_in(current())._load_template(name, globals)
+        return super()._load_template(name, globals)
+
+    def _parse(self, source, name, filename):
+        tree = super()._parse(source, name, filename)
+        if self.translations is not None:
+            tree = _Translate(self.translations).visit(tree)
+            tree.set_environment(self)
+        return tree
+
+
 def init_app(app) -> None:
+    if "jinja_env" in app.__dict__:
+        raise RuntimeError("pbem.i18n.init_app must run before the app's templates are used")
+    app.jinja_environment = Environment
     babel = _Babel()
     babel.init_app(app, locale_selector=current)
-    app.jinja_env.globals.update(gettext=_gettext, _=_gettext, ngettext=_ngettext)
+    app.jinja_env.globals.update(gettext=_gettext, _=_gettext, ngettext=_ngettext, _filled=_filled)
     # Jinja says every phrase it prints: an engine's sentence needs no filter in a template.
     app.jinja_env.finalize = say
     app.add_template_filter(say, "say")

@@ -286,13 +286,30 @@ def measure_app(app, running: list[Running], args) -> list[Figure]:
     return figures
 
 
+def prepared(app, client, running: list[Running], route: str, count: int) -> list[Request]:
+    """`count` warm requests of `route`: the same view again, or submissions of `count`
+    games' owed decisions (each game viewed once before, as its player would)."""
+    short = [g for g in running if not g.long]
+    if route != "submit":
+        request = views(app, short[0])[route]
+        send(client, request)
+        return [request] * count
+    if len(short) < count:
+        raise SystemExit(f"{len(short)} running games stored: too few for {count} submissions")
+    requests = []
+    for game in short[:count]:
+        turn, _ = links(app, game)
+        send(client, Request("GET", turn, JSON))
+        requests.append(Request("POST", turn, JSON, {"steps": answers(app, game)[1]}))
+    return requests
+
+
 def profile(app, running: list[Running], route: str, requests: int, sort: str = "cumulative") -> str:
     client = app.test_client()
-    request = views(app, next(g for g in running if not g.long))[route]
-    send(client, request)
+    prepared_requests = prepared(app, client, running, route, requests)
     profiler = cProfile.Profile()
     profiler.enable()
-    for _ in range(requests):
+    for request in prepared_requests:
         send(client, request)
     profiler.disable()
     out = io.StringIO()
@@ -306,14 +323,7 @@ def statements(app, running: list[Running], route: str) -> str:
 
     from pbem.extensions import db
     client = app.test_client()
-    game = next(g for g in running if not g.long)
-    if route == "submit":
-        turn, _ = links(app, game)
-        request = Request("POST", turn, JSON, {"steps": answers(app, game)[1]})
-        send(client, Request("GET", turn, JSON))
-    else:
-        request = views(app, game)[route]
-        send(client, request)
+    request, = prepared(app, client, running, route, 1)
     said: list[str] = []
     with app.app_context():
         engine = db.engine
@@ -351,7 +361,7 @@ def main(argv=None) -> int:
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--sort", default="cumulative", help="--profile's order (cProfile's keys)")
     parser.add_argument("--profile", metavar="ROUTE", help="profile one warm route: "
-                        "'turn page', 'turn JSON', 'preview', 'seat page' or 'record'")
+                        "'turn page', 'turn JSON', 'preview', 'seat page', 'record' or 'submit'")
     parser.add_argument("--sql", metavar="ROUTE", help="list the SQL statements of one warm "
                         "request of a route (the --profile routes, or 'submit')")
     args = parser.parse_args(argv)

@@ -88,7 +88,12 @@ def test_a_rematch_from_the_finished_game_s_page_keeps_the_computer_a_computer(a
     with app.app_context():
         seat_path = links.path(links.SEAT, old, 0, store.current_nonce(old, 0))
     page = client.get(seat_path).get_data(as_text=True)
-    assert f'action="{seat_path}/rematch"' in page
+    # The page signs its seat link anew (a second later, its time stamp differs): the same
+    # seat's link, with the same nonce.
+    form = re.search(r'action="/s/([^"]+)/rematch"', page)
+    assert form is not None, "no rematch form"
+    with app.app_context():
+        assert links.read(links.SEAT, form.group(1)) == links.read(links.SEAT, seat_path[3:])
     answer = client.post(seat_path + "/rematch", headers=JSON).get_json()
     assert answer["started"] is True   # nobody else to ask
     assert seats(app, answer["rematch"]) == [("Anna", ANNA, None), ("Computer (random)", "", "random")]

@@ -332,9 +332,11 @@ def _still_a_person(game_id: str, seat: int) -> None:
     """Inside a person's submission, after its event is written: SeatLeft when a computer took
     the seat meanwhile (the clock, at the same moment). The seat's row is locked (PostgreSQL:
     a concurrent takeover is waited for, and waits for this; SQLite writes one at a time), so a
-    takeover and a person's decision at the same point of the log never both commit."""
+    takeover and a person's decision at the same point of the log never both commit. What it
+    reads is what the rest of the transaction goes by (not the seats read before the lock)."""
     bot = db.session.scalar(select(Seat.bot).where(Seat.game_id == game_id, Seat.seat == seat)
                             .with_for_update())
+    store.seen_bot(game_id, seat, bot)
     if bot:
         raise SeatLeft(LEFT)
 

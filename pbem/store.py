@@ -245,12 +245,21 @@ def create_game(engine: Engine, players: list[tuple[str, str]], options: dict | 
 RECENT = 8             # events kept with a loaded game: enough for "the opponent's last turn"
 
 
+#: What a loaded game is read from: a write to one of them in the transaction loads it anew.
+LOG_TABLES = ("games", "seats", "events")
+
+
 def load(game_id: str) -> Loaded:
     """A game: from this process's cache plus the events written since, else from its latest
-    snapshot plus the events after it (or its whole log), so the cost does not grow with it."""
+    snapshot plus the events after it (or its whole log), so the cost does not grow with it.
+    Loaded once per transaction (a web route loads the game, then the use case it calls)."""
     # Only what new_id() makes reaches the database (PostgreSQL refuses a NUL in a query: a 500).
     if not isinstance(game_id, str) or not GAME_ID.fullmatch(game_id):
         raise NotFound(phrase("There is no such game."))
+    return remembered(("game", game_id), LOG_TABLES, lambda: _load(game_id))
+
+
+def _load(game_id: str) -> Loaded:
     cache = current_app.extensions["pbem.replay_cache"]
     cached = cache.get(game_id)
     if cached is not None:
@@ -279,20 +288,17 @@ def _newer(cached: Cached) -> Loaded | None:
     info, seats, seq, recent, state = (cached.info, cached.seats, cached.seq, cached.recent,
                                        cached.state)
     engine = games.get(info.kind)
-    newer = [engine.upcast(e) for e in _events(info.id, max(seq - 1, 0))]
+    rows = list(db.session.scalars(_GAME_EVENTS_AFTER, {"game": info.id, "after": max(seq - 1, 0)}))
+    if not rows:
+        return None   # the game is gone
+    newer = [engine.upcast(e) for e in rows if e is not None]
     if seq:
         if not newer or newer[0] != recent[-1]:
             return None
         newer = newer[1:]
-    elif not newer and not _exists(info.id):
-        return None
     for event in newer:
         state = engine.apply(state, event)
     return Loaded(info, engine, list(seats), seq + len(newer), (recent + tuple(newer))[-RECENT:], state)
-
-
-def _exists(game_id: str) -> bool:
-    return db.session.scalar(select(Game.id).where(Game.id == game_id)) is not None
 
 
 def _from_snapshot(info: GameInfo, engine: Engine, seats) -> Loaded:
@@ -333,7 +339,12 @@ _SNAPSHOT_AND_EVENTS = text(
     " (SELECT COALESCE(MAX(seq), 0) FROM snapshots WHERE game_id = :game AND rules = :rules) - :recent"
     " ORDER BY snapshot DESC, seq"
 ).columns(data=JSON)
-# The events after a point: a cached game's new ones.
+# A cached game's new events, after a point; no row: the game is gone (one NULL: it is there
+# and has none), so a game not played yet is not looked up again to know it still exists.
+_GAME_EVENTS_AFTER = text(
+    "SELECT e.data FROM games g LEFT JOIN events e ON e.game_id = g.id AND e.seq > :after"
+    " WHERE g.id = :game ORDER BY e.seq").columns(data=JSON)
+# The events after a point (the whole log: after 0).
 _EVENTS_AFTER = text("SELECT data FROM events WHERE game_id = :game AND seq > :after ORDER BY seq"
                      ).columns(data=JSON)
 

@@ -38,7 +38,7 @@ from .games.phrases import phrase
 from .mail import notify
 from .models import Event, Game, Inbound, Proposal, Seat, Takeover, utcnow
 from .people import email_address, player_name
-from .transaction import changed, transaction
+from .transaction import changed, forget, transaction
 
 WEB, MAIL, CLOCK, BOT, OPERATOR = "web", "mail", "clock", "bot", "operator"
 
@@ -488,6 +488,7 @@ def _vacation_instead(loaded: store.Loaded, seat: int, now: datetime) -> vacatio
         return None
     with transaction():
         limits.lock(f"vacation:{address}", now)   # two workers start one vacation, not two
+        forget(store.SEAT_TABLES)   # (who plays the seat, too: not as read before the lock)
         ran_out = deadlines.deadline(loaded, seat)   # read again under the lock
         if ran_out is None:
             return None

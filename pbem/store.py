@@ -245,21 +245,12 @@ def create_game(engine: Engine, players: list[tuple[str, str]], options: dict | 
 RECENT = 8             # events kept with a loaded game: enough for "the opponent's last turn"
 
 
-#: What a loaded game is read from: a write to one of them in the transaction loads it anew.
-LOG_TABLES = ("games", "seats", "events")
-
-
 def load(game_id: str) -> Loaded:
     """A game: from this process's cache plus the events written since, else from its latest
-    snapshot plus the events after it (or its whole log), so the cost does not grow with it.
-    Loaded once per transaction (a web route loads the game, then the use case it calls)."""
+    snapshot plus the events after it (or its whole log), so the cost does not grow with it."""
     # Only what new_id() makes reaches the database (PostgreSQL refuses a NUL in a query: a 500).
     if not isinstance(game_id, str) or not GAME_ID.fullmatch(game_id):
         raise NotFound(phrase("There is no such game."))
-    return remembered(("game", game_id), LOG_TABLES, lambda: _load(game_id))
-
-
-def _load(game_id: str) -> Loaded:
     cache = current_app.extensions["pbem.replay_cache"]
     cached = cache.get(game_id)
     if cached is not None:

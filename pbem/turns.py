@@ -278,17 +278,19 @@ def forget_unconfirmed(now: datetime | None = None) -> int:
 # -- decisions --------------------------------------------------------------------------
 
 def submit(game_id: str, seat: int, seq: int, text: str, origin: Origin,
-           message: str = "") -> store.Loaded:
+           message: str = "", loaded: store.Loaded | None = None) -> store.Loaded:
     """A seat's decision at a point of the log: checked, appended with its mails, committed.
     `message`: words to the other players, said with the decision (in the same transaction,
     so the turn mails carry them; a message refused refuses the turn: nothing is written).
+    `loaded`: the game as the caller loaded it in this transaction (a web route has: it is
+    not read again; a write since is refused by the log's key as any other).
 
     Raises RateLimited (refused submissions count too), AlreadySubmitted when the seat does
     not owe a decision at `seq`, TooLate after ending the game by time when the seat's time
     ran out, and the engine's GameError (nothing written) for an illegal decision.
     """
     try:
-        return _decide(game_id, seat, seq, text, origin, message)
+        return _decide(game_id, seat, seq, text, origin, message, loaded)
     except (AlreadySubmitted, TooLate, GameError):
         with transaction():     # counted on its own, as the decision was not written
             _count(game_id, seat, origin)
@@ -296,9 +298,10 @@ def submit(game_id: str, seat: int, seq: int, text: str, origin: Origin,
 
 
 def _decide(game_id: str, seat: int, seq: int, text: str, origin: Origin,
-            message: str = "") -> store.Loaded:
+            message: str = "", loaded: store.Loaded | None = None) -> store.Loaded:
     messages.cleaned(message)   # too long: refused before anything is checked or written
-    loaded = store.load(game_id)
+    if loaded is None or loaded.id != game_id:
+        loaded = store.load(game_id)
     if loaded.seq != seq or loaded.decision_of(seat) is None:
         raise AlreadySubmitted(phrase("This turn was already submitted."))
     played_by = store.bot_of(game_id, seat)

@@ -279,10 +279,10 @@ def _newer(cached: Cached) -> Loaded | None:
     info, seats, seq, recent, state = (cached.info, cached.seats, cached.seq, cached.recent,
                                        cached.state)
     engine = games.get(info.kind)
-    rows = list(db.session.scalars(_GAME_EVENTS_AFTER, {"game": info.id, "after": max(seq - 1, 0)}))
-    if not rows:
+    rows = db.session.execute(_GAME_EVENTS_AFTER, {"game": info.id, "after": max(seq - 1, 0)}).all()
+    if any(row.seq is None for row in rows):
         return None   # the game is gone
-    newer = [engine.upcast(e) for e in rows if e is not None]
+    newer = [engine.upcast(row.data) for row in rows]
     if seq:
         if not newer or newer[0] != recent[-1]:
             return None
@@ -330,11 +330,12 @@ _SNAPSHOT_AND_EVENTS = text(
     " (SELECT COALESCE(MAX(seq), 0) FROM snapshots WHERE game_id = :game AND rules = :rules) - :recent"
     " ORDER BY snapshot DESC, seq"
 ).columns(data=JSON)
-# A cached game's new events, after a point; no row: the game is gone (one NULL: it is there
-# and has none), so a game not played yet is not looked up again to know it still exists.
+# A cached game's new events, after a point, and a row of NULLs when the game is gone: a game
+# not played yet is not looked up again to know it still exists.
 _GAME_EVENTS_AFTER = text(
-    "SELECT e.data FROM games g LEFT JOIN events e ON e.game_id = g.id AND e.seq > :after"
-    " WHERE g.id = :game ORDER BY e.seq").columns(data=JSON)
+    "SELECT seq, data FROM events WHERE game_id = :game AND seq > :after"
+    " UNION ALL SELECT NULL, NULL WHERE NOT EXISTS (SELECT 1 FROM games WHERE id = :game)"
+    " ORDER BY 1").columns(data=JSON)
 # The events after a point (the whole log: after 0).
 _EVENTS_AFTER = text("SELECT data FROM events WHERE game_id = :game AND seq > :after ORDER BY seq"
                      ).columns(data=JSON)

@@ -26,6 +26,7 @@ from .errors import BadInput
 from .extensions import db
 from .games.phrases import Phrase, phrase, phrase_n
 from .models import Clock, Event, Game
+from .transaction import remembered
 
 NONE, MOVE, BANK = "none", "move", "bank"
 MAX_DAYS = 365           # no single figure of a clock may exceed this (a year)
@@ -114,10 +115,20 @@ def bank(start: int, increment: int, cap: int) -> Choice:
 
 def of_game(game_id: str, time_limit_days: int | None, banked: bool | None = None) -> Choice:
     """The game's clock; `banked` False: the caller knows it has no time bank (a page's facts)."""
-    row = db.session.get(Clock, game_id) if banked is not False else None
-    if row is not None:
-        return Choice(BANK, start=row.start_days, increment=row.increment_days, cap=row.cap_days)
+    held = _bank_of_game(game_id) if banked is not False else None
+    if held is not None:
+        return held
     return Choice(MOVE, days=time_limit_days) if time_limit_days else Choice()
+
+
+def _bank_of_game(game_id: str) -> Choice | None:
+    """The game's time bank, if it has one: read once per transaction (a submission asked
+    three times; a game without one was looked up again each time)."""
+    def read() -> Choice | None:
+        row = db.session.get(Clock, game_id)
+        return (Choice(BANK, start=row.start_days, increment=row.increment_days, cap=row.cap_days)
+                if row is not None else None)
+    return remembered(("clock", game_id), ("clocks",), read)
 
 
 def save(game_id: str, choice: Choice) -> None:

@@ -131,9 +131,8 @@ def person_deadline(loaded: store.Loaded, seat: int, banked: bool | None = None)
     whether the game has a time bank: `banked`; None: ask)."""
     if loaded.decision_of(seat) is None:
         return None
-    if not loaded.row.time_limit_days and (
-            banked is False or (banked is None and db.session.get(Clock, loaded.id) is None)):
-        return None   # no clock: no need to ask when the turn began
+    if clocks.of_game(loaded.id, loaded.row.time_limit_days, banked).kind == clocks.NONE:
+        return None   # no clock: no need to ask when the turn began, nor where he plays from
     return clocks.deadline(loaded.id, loaded.row.time_limit_days, seat,
                            store.address_of(loaded.id, seat),
                            _turn_start(loaded.id, seat, loaded.row.created_at))

@@ -127,6 +127,8 @@ def of_game(game_id: str, names: list[str] | tuple[str, ...], hidden: bool = Fal
 
 def unmailed(game_id: str, seat: int, said: list[Said]) -> list[Said]:
     """The messages the seat's mails have not carried yet."""
+    if not said:
+        return []   # (nothing said: no need to ask where its mails got to)
     after = db.session.scalar(select(MessageMark.message_id).where(
         MessageMark.game_id == game_id, MessageMark.seat == seat)) or 0
     return [s for s in said if s.id > after]

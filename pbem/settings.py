@@ -28,7 +28,7 @@ from .extensions import db
 from .games.phrases import phrase, phrase_n
 from .models import PENDING, AddressSettings, Game, Mail, Seat, utcnow
 from .store import new_nonce
-from .transaction import changed, transaction
+from .transaction import changed, remembered, transaction
 
 EACH, DIGEST = "each", "digest"
 MAIL_MODES = {EACH: phrase("A mail for every turn"),
@@ -68,10 +68,14 @@ def _of_row(row: AddressSettings) -> Settings:
 
 
 def of(address: str) -> Settings:
-    """The address's settings (the defaults without a row): one query."""
+    """The address's settings (the defaults without a row): one query per transaction (a turn
+    mail asks for his mail mode, then for his home link's nonce)."""
     address = address.strip().lower()
-    row = db.session.get(AddressSettings, address)
-    return _of_row(row) if row is not None else Settings(address)
+
+    def read() -> Settings:
+        row = db.session.get(AddressSettings, address)
+        return _of_row(row) if row is not None else Settings(address)
+    return remembered(("settings", address), ("address_settings",), read)
 
 
 #: A deadline as each language writes it (Babel's patterns; English keeps its own below):
@@ -241,6 +245,4 @@ def initial_status(kind: str, to_addr: str) -> str:
     digest (the digest sends it, in words, with the others), else PENDING."""
     if kind not in HELD_KINDS:
         return PENDING
-    mode = db.session.scalar(select(AddressSettings.mail_mode).where(
-        AddressSettings.address == to_addr.strip().lower()))
-    return HELD if mode == DIGEST else PENDING
+    return HELD if of(to_addr).mail_mode == DIGEST else PENDING

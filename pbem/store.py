@@ -7,7 +7,8 @@ Nothing here commits: the use case that appends (`pbem.turns`) adds the mails
 the event causes and commits them together.
 
 A seat's address is not kept with the cached game: the operator may correct it
-(`addresses.set_address`), so mails and checks read it fresh (`address_of`).
+(`addresses.set_address`), and a computer may take a seat over, so mails and checks read the
+game's seats fresh, once per transaction (`seats_now`).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from __future__ import annotations
 import re
 import secrets
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import cached_property
 from typing import Any
@@ -30,7 +31,8 @@ from .extensions import db
 from .games import base, phrases
 from .games.base import Decision, Engine
 from .games.phrases import phrase
-from .models import Event, Game, GameResult, Seat, SeatNonce, Snapshot, Takeover
+from .models import Event, Game, GameResult, Seat, SeatNonce, Snapshot
+from .transaction import keep, remembered
 
 SEED_BITS = 63   # fits a signed BIGINT
 
@@ -277,20 +279,17 @@ def _newer(cached: Cached) -> Loaded | None:
     info, seats, seq, recent, state = (cached.info, cached.seats, cached.seq, cached.recent,
                                        cached.state)
     engine = games.get(info.kind)
-    newer = [engine.upcast(e) for e in _events(info.id, max(seq - 1, 0))]
+    rows = db.session.execute(_GAME_EVENTS_AFTER, {"game": info.id, "after": max(seq - 1, 0)}).all()
+    if any(row.seq is None for row in rows):
+        return None   # the game is gone
+    newer = [engine.upcast(row.data) for row in rows]
     if seq:
         if not newer or newer[0] != recent[-1]:
             return None
         newer = newer[1:]
-    elif not newer and not _exists(info.id):
-        return None
     for event in newer:
         state = engine.apply(state, event)
     return Loaded(info, engine, list(seats), seq + len(newer), (recent + tuple(newer))[-RECENT:], state)
-
-
-def _exists(game_id: str) -> bool:
-    return db.session.scalar(select(Game.id).where(Game.id == game_id)) is not None
 
 
 def _from_snapshot(info: GameInfo, engine: Engine, seats) -> Loaded:
@@ -331,7 +330,13 @@ _SNAPSHOT_AND_EVENTS = text(
     " (SELECT COALESCE(MAX(seq), 0) FROM snapshots WHERE game_id = :game AND rules = :rules) - :recent"
     " ORDER BY snapshot DESC, seq"
 ).columns(data=JSON)
-# The events after a point: a cached game's new ones.
+# A cached game's new events, after a point, and a row of NULLs when the game is gone: a game
+# not played yet is not looked up again to know it still exists.
+_GAME_EVENTS_AFTER = text(
+    "SELECT seq, data FROM events WHERE game_id = :game AND seq > :after"
+    " UNION ALL SELECT NULL, NULL WHERE NOT EXISTS (SELECT 1 FROM games WHERE id = :game)"
+    " ORDER BY 1").columns(data=JSON)
+# The events after a point (the whole log: after 0).
 _EVENTS_AFTER = text("SELECT data FROM events WHERE game_id = :game AND seq > :after ORDER BY seq"
                      ).columns(data=JSON)
 
@@ -409,13 +414,13 @@ def games_of(email: str) -> list[tuple[str, int]]:
 
 def bots(game_id: str) -> dict[int, str]:
     """The seats a computer plays now, and its level (read fresh: a seat may be taken over)."""
-    return {seat: level or "" for seat, level in db.session.execute(
-        select(Seat.seat, Seat.bot).where(Seat.game_id == game_id, Seat.bot.is_not(None)))}
+    return {seat: row.bot or "" for seat, row in seats_now(game_id).items() if row.bot is not None}
 
 
 def bot_of(game_id: str, seat: int) -> str | None:
     """The level of the computer that plays this seat now; None: a person plays it."""
-    return db.session.scalar(select(Seat.bot).where(Seat.game_id == game_id, Seat.seat == seat))
+    row = seats_now(game_id).get(seat)
+    return row.bot if row is not None else None
 
 
 @dataclass(frozen=True)
@@ -434,8 +439,7 @@ class Left:
 
 def takeovers(game_id: str) -> dict[int, Left]:
     """The seats taken over by a computer in this game, by seat."""
-    return {t.seat: Left(t.seat, t.seq, t.reason, t.level) for t in db.session.scalars(
-        select(Takeover).where(Takeover.game_id == game_id))}
+    return {seat: row.left for seat, row in seats_now(game_id).items() if row.left is not None}
 
 
 def display_names(names: list[str], left: dict[int, Left]) -> list[str]:
@@ -447,16 +451,66 @@ def display_names(names: list[str], left: dict[int, Left]) -> list[str]:
 
 def player_of(game_id: str, seat: int) -> tuple[str, str | None]:
     """The seat's address ("" for a computer from the start) and its computer's level, if any."""
-    row = db.session.execute(select(Seat.email, Seat.bot).where(
-        Seat.game_id == game_id, Seat.seat == seat)).first()
-    if row is None:
-        raise NotFound(phrase("Game {game} has no seat {seat}.", game=game_id, seat=seat))
+    row = _seat_now(game_id, seat)
     return row.email, row.bot
 
 
 def address_of(game_id: str, seat: int) -> str:
     """The address a seat is played from now (read fresh: the operator may have corrected it)."""
-    address = db.session.scalar(select(Seat.email).where(Seat.game_id == game_id, Seat.seat == seat))
-    if address is None:
+    return _seat_now(game_id, seat).email
+
+
+def language_of_seat(game_id: str, seat: int) -> str | None:
+    """The language the seat reads (None: a seat the game does not have)."""
+    row = seats_now(game_id).get(seat)
+    return row.language if row is not None else None
+
+
+# -- the seats as they are now ---------------------------------------------------------------
+
+@dataclass(frozen=True)
+class SeatNow:
+    """What may change of a seat without an event: who plays it, from where, in which language."""
+    email: str            # "": a computer from the start
+    bot: str | None       # the level of the computer that plays it now; None: a person
+    language: str | None
+    left: Left | None     # its player left the game, and a computer took it over
+
+
+#: What `seats_now` reads from: a write to one of them in the transaction reads it again.
+SEAT_TABLES = ("seats", "takeovers")
+
+_SEATS_NOW = text(
+    "SELECT s.seat, s.email, s.bot, s.language, t.seq, t.reason, t.level"
+    " FROM seats s LEFT JOIN takeovers t ON t.game_id = s.game_id AND t.seat = s.seat"
+    " WHERE s.game_id = :game")
+
+
+def seats_now(game_id: str) -> dict[int, SeatNow]:
+    """The game's seats as they are now, by seat: read once per transaction (not with the
+    cached game: the operator may correct an address, a computer may take a seat over, in
+    another transaction; `transaction.remembered`), with their takeovers."""
+    return remembered(("seats", game_id), SEAT_TABLES, lambda: _read_seats(game_id))
+
+
+def _read_seats(game_id: str) -> dict[int, SeatNow]:
+    return {row.seat: SeatNow(row.email, row.bot, row.language,
+                              Left(row.seat, row.seq, row.reason, row.level)
+                              if row.seq is not None else None)
+            for row in db.session.execute(_SEATS_NOW, {"game": game_id})}
+
+
+def seen_bot(game_id: str, seat: int, bot: str | None) -> None:
+    """What a locking read of the seat's computer saw (`turns._still_a_person`): the rest of
+    the transaction goes by it, not by what was read before the lock."""
+    now = dict(seats_now(game_id))
+    if seat in now:
+        now[seat] = replace(now[seat], bot=bot)
+        keep(("seats", game_id), SEAT_TABLES, now)
+
+
+def _seat_now(game_id: str, seat: int) -> SeatNow:
+    row = seats_now(game_id).get(seat)
+    if row is None:
         raise NotFound(phrase("Game {game} has no seat {seat}.", game=game_id, seat=seat))
-    return address
+    return row

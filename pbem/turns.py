@@ -38,7 +38,7 @@ from .games.phrases import phrase
 from .mail import notify
 from .models import Event, Game, Inbound, Proposal, Seat, Takeover, utcnow
 from .people import email_address, player_name
-from .transaction import changed, transaction
+from .transaction import changed, forget, transaction
 
 WEB, MAIL, CLOCK, BOT, OPERATOR = "web", "mail", "clock", "bot", "operator"
 
@@ -278,17 +278,19 @@ def forget_unconfirmed(now: datetime | None = None) -> int:
 # -- decisions --------------------------------------------------------------------------
 
 def submit(game_id: str, seat: int, seq: int, text: str, origin: Origin,
-           message: str = "") -> store.Loaded:
+           message: str = "", loaded: store.Loaded | None = None) -> store.Loaded:
     """A seat's decision at a point of the log: checked, appended with its mails, committed.
     `message`: words to the other players, said with the decision (in the same transaction,
     so the turn mails carry them; a message refused refuses the turn: nothing is written).
+    `loaded`: the game as the caller loaded it in this transaction (a web route has: it is
+    not read again; a write since is refused by the log's key as any other).
 
     Raises RateLimited (refused submissions count too), AlreadySubmitted when the seat does
     not owe a decision at `seq`, TooLate after ending the game by time when the seat's time
     ran out, and the engine's GameError (nothing written) for an illegal decision.
     """
     try:
-        return _decide(game_id, seat, seq, text, origin, message)
+        return _decide(game_id, seat, seq, text, origin, message, loaded)
     except (AlreadySubmitted, TooLate, GameError):
         with transaction():     # counted on its own, as the decision was not written
             _count(game_id, seat, origin)
@@ -296,9 +298,10 @@ def submit(game_id: str, seat: int, seq: int, text: str, origin: Origin,
 
 
 def _decide(game_id: str, seat: int, seq: int, text: str, origin: Origin,
-            message: str = "") -> store.Loaded:
+            message: str = "", loaded: store.Loaded | None = None) -> store.Loaded:
     messages.cleaned(message)   # too long: refused before anything is checked or written
-    loaded = store.load(game_id)
+    if loaded is None or loaded.id != game_id:
+        loaded = store.load(game_id)
     if loaded.seq != seq or loaded.decision_of(seat) is None:
         raise AlreadySubmitted(phrase("This turn was already submitted."))
     played_by = store.bot_of(game_id, seat)
@@ -332,9 +335,11 @@ def _still_a_person(game_id: str, seat: int) -> None:
     """Inside a person's submission, after its event is written: SeatLeft when a computer took
     the seat meanwhile (the clock, at the same moment). The seat's row is locked (PostgreSQL:
     a concurrent takeover is waited for, and waits for this; SQLite writes one at a time), so a
-    takeover and a person's decision at the same point of the log never both commit."""
+    takeover and a person's decision at the same point of the log never both commit. What it
+    reads is what the rest of the transaction goes by (not the seats read before the lock)."""
     bot = db.session.scalar(select(Seat.bot).where(Seat.game_id == game_id, Seat.seat == seat)
                             .with_for_update())
+    store.seen_bot(game_id, seat, bot)
     if bot:
         raise SeatLeft(LEFT)
 
@@ -486,6 +491,7 @@ def _vacation_instead(loaded: store.Loaded, seat: int, now: datetime) -> vacatio
         return None
     with transaction():
         limits.lock(f"vacation:{address}", now)   # two workers start one vacation, not two
+        forget(store.SEAT_TABLES)   # (who plays the seat, too: not as read before the lock)
         ran_out = deadlines.deadline(loaded, seat)   # read again under the lock
         if ran_out is None:
             return None

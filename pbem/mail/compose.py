@@ -18,12 +18,11 @@ from email.message import EmailMessage
 from email.utils import formataddr, formatdate, parseaddr
 
 from flask import current_app, render_template
-from sqlalchemy import select
 
-from .. import i18n, links, settings
+from .. import i18n, links, settings, store
 from ..config import mail_domain
 from ..extensions import db
-from ..models import Mail, Seat
+from ..models import Mail
 
 # Control characters, C1 controls too: "\x85" and the like break lines for str.splitlines(),
 # and the email package refuses header values that do. Lone surrogates (from JSON "\ud800")
@@ -124,8 +123,7 @@ def language_for(to_addr: str, game_id: str | None, seat: int | None) -> str:
     """The language a mail speaks: the seat's for a mail about a game, else the address's
     (`settings.language_of`: a reminder of a game he reads in German is German too)."""
     if game_id is not None and seat is not None:
-        spoken = db.session.execute(select(Seat.language).where(Seat.game_id == game_id,
-                                                               Seat.seat == seat)).scalar()
+        spoken = store.language_of_seat(game_id, seat)   # (its seat's row, read once)
         if spoken:
             return spoken
     return settings.language_of(to_addr)

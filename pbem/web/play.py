@@ -75,7 +75,7 @@ def submit(token: str):
     try:
         # A live turn link names the point of the log it was opened at: the log's end.
         after = turns.submit(access.loaded.id, access.seat, access.loaded.seq, text, origin,
-                             message=message_text())
+                             message=message_text(), loaded=access.loaded)
     except GameError as error:
         if wants_json():
             return jsonify(error.to_json()), 422

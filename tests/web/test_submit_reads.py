@@ -1,0 +1,75 @@
+"""What a submission reads: each row it needs once per transaction (the game, its seats, its
+clock, an address's settings), and never what an earlier transaction read (issue 14)."""
+
+from __future__ import annotations
+
+from sqlalchemy import event, select, update
+from tests.web.test_turn import first_turn, hand_of  # the turn tests' helpers
+
+from pbem import addresses, store, turns
+from pbem.extensions import db
+from pbem.games.rng import Rng
+from pbem.models import Mail, Seat
+
+ANNA, BOB, ROBERT = "anna@example.org", "bob@example.org", "robert@example.org"
+JSON = {"Accept": "application/json"}
+#: A first turn submitted from the web: the game and the page's facts; the seats and the clock;
+#: two rate limits (a lock, a count, a row each); the event; Anna's vacation; Bob's turn mail
+#: (the game's messages, vacations, his seat link, his settings, which of his games it is, the
+#: mail); then the page after it (its facts). 35 before the rows were read once.
+SUBMIT_STATEMENTS = 19
+
+
+def statements(app, request) -> tuple[object, int]:
+    """What `request()` returned, and how many SQL statements it made."""
+    count = [0]
+
+    def counted(*args):
+        count[0] += 1
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", counted)
+    try:
+        answer = request()
+    finally:
+        event.remove(engine, "before_cursor_execute", counted)
+    return answer, count[0]
+
+
+def test_a_submission_through_the_web_reads_each_row_once(app, client, actions):
+    game = actions.create(first=0)
+    link = actions.links(ANNA)["turn"]
+    steps = first_turn(hand_of(client, link))   # (the game viewed: in the replay cache)
+    response, made = statements(app, lambda: client.post(link, json={"steps": steps},
+                                                         headers=JSON))
+    assert response.status_code == 200, response.data
+    assert actions.event_count(game) == 1 and "your turn" in actions.last_mail(BOB)["Subject"]
+    assert made <= SUBMIT_STATEMENTS
+
+
+def _mailed_to(app, game: str) -> list[str]:
+    with app.app_context():
+        return list(db.session.scalars(select(Mail.to_addr).where(Mail.game_id == game)
+                                       .order_by(Mail.id)))
+
+
+def test_an_address_corrected_between_two_transactions_gets_the_next_mail(app, actions):
+    game = actions.create(first=0)
+    with app.app_context():   # one session for both transactions, as a long-lived process has
+        loaded = store.load(game)
+        assert store.address_of(game, 1) == BOB   # read in this transaction...
+        db.session.commit()                       # ...which ends
+        with db.engine.begin() as operator:       # the operator corrects it, from elsewhere
+            operator.execute(update(Seat).where(Seat.game_id == game, Seat.seat == 1)
+                             .values(email=ROBERT))
+        text = loaded.engine.random_submission(loaded.state, 0, Rng(1))
+        turns.submit(game, 0, 0, text, turns.Origin(turns.OPERATOR))
+    assert _mailed_to(app, game)[-1] == ROBERT
+
+
+def test_a_seat_written_in_the_transaction_is_read_anew_in_it(app, actions):
+    game = actions.create(first=0)
+    with app.app_context():
+        assert store.address_of(game, 1) == BOB   # read in the transaction set_address goes on in
+        addresses.set_address(game, 1, ROBERT)
+    assert _mailed_to(app, game)[-1] == ROBERT    # his new links, to the corrected address

@@ -269,6 +269,20 @@ def test_the_mail_board_in_each_language():
                                                      "land", "river", "ziggurat")), line
 
 
+def test_a_player_line_too_long_for_one_line_is_broken_between_its_pieces():
+    """"Anna Long (you): 26 points; stand 3, supply 0; cities MP, OP, MP; cards none" is longer
+    than a mail's line: it breaks before "supply", not inside the cities (where the line's
+    words were cut and it stayed English in German and Czech mails)."""
+    state = position(3, tokens="0F g10, 1P e10", scores=[26, 4, 0])
+    state.cities[0] = ["city MP", "city OP", "city MP", "city P", "city O"]
+    lines = GAME.summary(state, 0, ["Anna Long", "Bob", "Carl"])
+    assert lines[1] == "  Anna Long (you): 26 points; stand 5,"
+    assert lines[2] == "      supply 10; cities MP, OP, MP, P, O; cards none"
+    assert isinstance(lines[1], Phrase) and isinstance(lines[2], Phrase)
+    assert said(lines[2], "cs") == "      zásoba 10; města MP, OP, MP, P, O; karty žádné"
+    assert said(lines[1], "de") == "  Anna Long (du): 26 Punkte; Ablage-Ständer 5,"
+
+
 def test_a_card_owed_is_asked_in_each_language():
     from pbem.games.babylonia.mailboard import lines
     from pbem.games.babylonia.view import view

@@ -152,47 +152,32 @@ def _runs(names: list[str]) -> list[str]:
 
 
 def _wrap_pieces(pieces: list[str], first: str, rest: str) -> list[str]:
-    """`_wrap` of the pieces joined by commas, each line made of whole pieces kept as phrases
-    (the English decides where lines break; another language keeps those breaks). A line
-    that cuts a piece stays English, as do the lines after it."""
-    english = _wrap(", ".join(pieces), first, rest)
+    """The pieces joined by commas, in lines of at most WIDTH broken only between pieces, each
+    line made of whole pieces kept as phrases (measured in English: another language keeps its
+    breaks). A piece too long for a line of its own is broken at its spaces, in English (a
+    line of its words cuts the phrase): a player's list of cities would need some twenty."""
     out: list[str] = []
-    start = 0
-    for number, line in enumerate(english):
-        indent = first if number == 0 else rest
-        taken = _whole(line[len(indent):], pieces, start) if line.startswith(indent) else None
-        if taken is None:
-            return out + english[number:]
-        end, comma = taken
-        parts = [indent]
-        for i, piece in enumerate(pieces[start:end]):
-            parts += [", ", piece] if i else [piece]
-        out.append(joined([p for p in parts + ([","] if comma else []) if p]))
-        start = end
-    return out
+    indent, line = first, list[str]()
+    last = len(pieces) - 1
+    for number, piece in enumerate(pieces):
+        comma = 1 if number < last else 0
+        if line and len(indent) + len(", ".join([*line, piece])) + comma > WIDTH:
+            out.append(_line(indent, line, comma=True))
+            indent, line = rest, list[str]()
+        if not line and len(indent) + len(piece) + comma > WIDTH:
+            broken = textwrap.wrap(str(piece) + "," * comma, WIDTH, initial_indent=indent,
+                                   subsequent_indent=rest, break_on_hyphens=False)
+            out += broken
+            indent = rest
+            continue
+        line.append(piece)
+    if line:
+        out.append(_line(indent, line, comma=False))
+    return out or [first.rstrip()]
 
 
-def _whole(body: str, pieces: list[str], start: int) -> tuple[int, bool] | None:
-    """(the piece after the line, whether it ends with a comma) when `body` is whole pieces
-    from `start` joined by commas; None when it cuts one."""
-    text = ""
-    for end in range(start, len(pieces)):
-        text = text + ", " + pieces[end] if end > start else pieces[end]
-        if body in (text, text + ","):
-            return end + 1, body != text
-        if not body.startswith(text + ", "):
-            return None
-    return None
-
-
-def _wrap(text: str, first: str, rest: str) -> list[str]:
-    """`text` in lines of at most WIDTH, a list broken only after its commas: an item such as
-    "f4 (field 6: F)" or "b3 Anna F" stays whole (the first, after the title, may break)."""
-    head, *items = text.split(", ")
-    glued = ", ".join([head] + [item.replace(" ", NBSP) for item in items])
-    wrapped = textwrap.wrap(glued, WIDTH, initial_indent=first, subsequent_indent=rest,
-                            break_on_hyphens=False)
-    return [line.replace(NBSP, " ") for line in wrapped] or [first.rstrip()]
-
-
-NBSP = "\u00a0"   # textwrap does not break there
+def _line(indent: str, pieces: list[str], comma: bool) -> str:
+    parts = [indent]
+    for number, piece in enumerate(pieces):
+        parts += [", ", piece] if number else [piece]
+    return joined([p for p in parts + ([","] if comma else []) if p])

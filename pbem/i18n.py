@@ -143,7 +143,7 @@ def current() -> str:
     spoken = _spoken.get()
     if spoken is not None:
         return spoken
-    context = _cv_request.get(None)
+    context = _cv_request.get(None)   # (Flask's own: the request without a proxy's lookups)
     if context is None:
         return ENGLISH
     known = _requested.get()

@@ -14,26 +14,13 @@ import re
 from pathlib import Path
 
 import pytest
-from browser_pages import no_sideways_scroll, open_turn_mail
+from browser_pages import no_sideways_scroll, open_turn_mail, tap_and_wait
 
 pytestmark = pytest.mark.browser
 
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 PHONE, DESKTOP = {"width": 360, "height": 780}, {"width": 1280, "height": 900}
 ANNA, BOB, CARL = "anna@example.org", "bob@example.org", "carl@example.org"
-
-
-def tap_and_wait(page, place) -> None:
-    """A tap on a place of the board, then the server's preview replacing the draft (a place
-    with several steps opens a menu first: its first step is chosen)."""
-    fresh = page.locator("#draft").get_attribute("data-fresh")
-    place.tap()
-    menu = page.locator(".target-menu")
-    if menu.count():
-        menu.locator(".target-steps button").first.click()
-    page.wait_for_function("f => (document.getElementById('draft').dataset.fresh || null) !== f",
-                           arg=fresh)
-    assert page.locator("#draft .error").count() == 0
 
 
 def steps(page) -> list[str]:

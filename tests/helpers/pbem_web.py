@@ -161,3 +161,14 @@ def play_until_owed(app, game: str, seat: int, seed: int) -> None:
         play(app, game, seed, decisions=1)
     while to_act(app, game) != seat:
         play(app, game, seed, decisions=1)
+
+
+def link_mails(loaded) -> None:
+    """Every mail about links, to the first two seats of a game (in the caller's app context,
+    committed by the caller): its current links, the new ones after a replacement, the offer
+    to replace them, and the second seat cannot be reached (told to the first)."""
+    from pbem.mail import notify
+    notify.current_links(loaded, 0)
+    notify.links_replaced(loaded, 0)
+    notify.replace_links(loaded, 0, "http://pbem.test/r/" + "x" * 90)
+    notify.unreachable(loaded, 1)

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem_web import play, reply_to
+from pbem_web import link_mails, play, reply_to
 
 from .conftest import Read, english_in, plain, report, speak, visible
 
@@ -126,10 +126,7 @@ def every_kind_of_game(app, client) -> dict[str, str]:
     now = datetime.now(UTC)
     with app.app_context():
         loaded = store.load(waiting)
-        notify.current_links(loaded, 0)
-        notify.links_replaced(loaded, 0)
-        notify.replace_links(loaded, 0, "http://pbem.test/r/" + "x" * 90)
-        notify.unreachable(loaded, 1)
+        link_mails(loaded)
         notify.vacation_started(loaded, 0, vacation.Away(now, now + timedelta(days=2), True), 3)
         listed = home.build(EMAILS[0])
         entries = [home.links_entry(e) for e in listed.yours + listed.others]

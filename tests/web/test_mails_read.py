@@ -15,7 +15,7 @@ from pathlib import Path
 from pbem import home, settings
 from pbem.games.errors import GameError
 from pbem.games.rng import Rng
-from pbem_web import html_of, outbox, play, play_until_owed, reply_to, text_of, too_long
+from pbem_web import html_of, link_mails, outbox, play, play_until_owed, reply_to, text_of, too_long
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Long names, as people write them: the lines naming them are the long ones.
@@ -58,10 +58,7 @@ def every_other_mail(app, client, game: str) -> None:
     from pbem.mail import notify
     with app.app_context():
         loaded = store.load(game)
-        notify.current_links(loaded, 0)
-        notify.links_replaced(loaded, 0)
-        notify.replace_links(loaded, 0, "http://pbem.test/r/" + "x" * 90)
-        notify.unreachable(loaded, 1)
+        link_mails(loaded)
         error = GameError("step 2 (settle P): you hold no Persian card to settle the Persians "
                           "with; settle a tribe whose cards you hold.")
         notify.reply_failed(loaded, 0, error, "move M\nsettle P\n> quoted line", None)

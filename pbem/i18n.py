@@ -229,20 +229,23 @@ def locale_name(language: str) -> str:
 # said first (Jinja would write them in English). Called straight: each of Flask-Babel's and
 # Jinja's layers asked again for the context and the catalogue, ~30 µs a word.
 @pass_eval_context
-def _gettext(eval_context, message: str, **variables: Any) -> str:
-    text = translations().gettext(message)
+def _filled(eval_context, text: str, **variables: Any) -> str:
+    """A translation (translated when rendered, or compiled into the template), filled with its
+    parameters, said first; Markup where the template escapes."""
     if eval_context.autoescape:
         text = Markup(text)
     return text % {name: say(value) for name, value in variables.items()}
 
 
 @pass_eval_context
+def _gettext(eval_context, message: str, **variables: Any) -> str:
+    return _filled(eval_context, translations().gettext(message), **variables)
+
+
+@pass_eval_context
 def _ngettext(eval_context, singular: str, plural: str, n: int, **variables: Any) -> str:
     variables.setdefault("num", n)
-    text = translations().ngettext(singular, plural, n)
-    if eval_context.autoescape:
-        text = Markup(text)
-    return text % {name: say(value) for name, value in variables.items()}
+    return _filled(eval_context, translations().ngettext(singular, plural, n), **variables)
 
 
 # -- templates translated when compiled ------------------------------------------------------
@@ -278,14 +281,6 @@ def _says_a_constant(node: nodes.Node) -> bool:
             and node.node.name in ("_", "gettext") and len(node.args) == 1
             and isinstance(node.args[0], nodes.Const) and isinstance(node.args[0].value, str)
             and node.dyn_args is None and node.dyn_kwargs is None)
-
-
-@pass_eval_context
-def _filled(eval_context, text: str, **variables: Any) -> str:
-    """A translation compiled into the template, filled with its parameters (said first)."""
-    if eval_context.autoescape:
-        text = Markup(text)
-    return text % {name: say(value) for name, value in variables.items()}
 
 
 class Environment(FlaskEnvironment):

@@ -24,6 +24,7 @@ seat (its signature is good), so the page can offer to mail a fresh one.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from flask import current_app
@@ -44,10 +45,22 @@ class Link:
     mark: object     # seq (turn) or nonce (seat)
 
 
-def _serializer(kind: str) -> URLSafeTimedSerializer:
+def _keys() -> tuple:
     config = current_app.config
-    keys = [*config.get("SECRET_KEY_FALLBACKS", []), config["SECRET_KEY"]]   # newest last signs
-    return URLSafeTimedSerializer(keys, salt=f"pbem-{kind}-link")
+    return (*config.get("SECRET_KEY_FALLBACKS", []), config["SECRET_KEY"])   # newest last signs
+
+
+@lru_cache(maxsize=64)
+def _made(timed: bool, keys: tuple, salt: str) -> URLSafeSerializer | URLSafeTimedSerializer:
+    """A serializer per keys and salt, made once: making one costs as much as signing with it
+    (itsdangerous tries its JSON on every new serializer), and a page signs several links."""
+    return (URLSafeTimedSerializer if timed else URLSafeSerializer)(list(keys), salt=salt)
+
+
+def _serializer(kind: str) -> URLSafeTimedSerializer:
+    made = _made(True, _keys(), f"pbem-{kind}-link")
+    assert isinstance(made, URLSafeTimedSerializer)
+    return made
 
 
 def token(kind: str, game_id: str, seat: int, mark) -> str:
@@ -103,9 +116,7 @@ UNTIMED = {UNSUBSCRIBE}
 
 def _one_thing_serializer(kind: str) -> URLSafeSerializer | URLSafeTimedSerializer:
     if kind in UNTIMED:
-        config = current_app.config
-        keys = [*config.get("SECRET_KEY_FALLBACKS", []), config["SECRET_KEY"]]
-        return URLSafeSerializer(keys, salt=f"pbem-{kind}-link")
+        return _made(False, _keys(), f"pbem-{kind}-link")
     return _serializer(kind)
 
 

@@ -18,11 +18,11 @@ import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import JSON, DateTime, select, text
+from sqlalchemy import JSON, DateTime, TextClause, select, text
 from sqlalchemy.exc import IntegrityError
 
 from . import games
@@ -86,6 +86,8 @@ class Loaded:
     seq: int
     recent: tuple[base.Event, ...]
     state: Any
+    #: The row read along with the game (`Along`), for this request only (never cached).
+    along: Any = None
     #: A cold load's starting point, kept for this request only (never cached): the point of
     #: the log its snapshot stood at (0: none), that state (None: the game's start) and every
     #: event read after it. The turns a page tells are then replayed without asking again.
@@ -245,21 +247,38 @@ def create_game(engine: Engine, players: list[tuple[str, str]], options: dict | 
 RECENT = 8             # events kept with a loaded game: enough for "the opponent's last turn"
 
 
-def load(game_id: str) -> Loaded:
+@dataclass(frozen=True)
+class Along:
+    """A row the caller needs with the game, read in the same statement as the game's new
+    events (or, loaded cold, as its row and seats): a page's seat facts cost no round trip of
+    their own. `columns` is a select list without FROM (scalar subqueries, each named), its
+    parameters in `params`; `:game` is the game's id there too."""
+    columns: str
+    params: dict[str, Any]
+
+
+def load(game_id: str, along: Along | None = None) -> Loaded:
     """A game: from this process's cache plus the events written since, else from its latest
-    snapshot plus the events after it (or its whole log), so the cost does not grow with it."""
+    snapshot plus the events after it (or its whole log), so the cost does not grow with it.
+    With `along`, that row too (`Loaded.along`), in the same statement."""
     # Only what new_id() makes reaches the database (PostgreSQL refuses a NUL in a query: a 500).
     if not isinstance(game_id, str) or not GAME_ID.fullmatch(game_id):
         raise NotFound(phrase("There is no such game."))
     cache = current_app.extensions["pbem.replay_cache"]
     cached = cache.get(game_id)
     if cached is not None:
-        loaded = _newer(cached)
+        loaded = _newer(cached, along)
         if loaded is not None:
             cache.put(game_id, loaded.cached())
             return loaded
         # The log no longer ends as cached (a rolled-back write, a restored database): read it anew.
-    rows = db.session.execute(_GAME_AND_SEATS, {"game": game_id}).all()
+    if along is None:
+        rows = db.session.execute(_GAME_AND_SEATS, {"game": game_id}).all()
+    else:
+        rows = db.session.execute(_game_and_seats_along(along.columns),
+                                  {**along.params, "game": game_id}).all()
+        if rows[0].id is None:
+            rows = []
     if not rows:
         raise NotFound(phrase("There is no such game."))
     try:
@@ -270,26 +289,40 @@ def load(game_id: str) -> Loaded:
     seats = tuple(SeatInfo(row.seat, row.name) for row in rows if row.seat is not None)
     loaded = _from_snapshot(info, engine, seats)
     cache.put(game_id, loaded.cached())
+    if along is not None:
+        loaded.along = rows[0]
     return loaded
 
 
-def _newer(cached: Cached) -> Loaded | None:
+def _newer(cached: Cached, along: Along | None = None) -> Loaded | None:
     """A cached game brought up to date, or None when its last cached event is no longer there
     (or, for a game cached before its first event, the game itself: the operator deleted it)."""
     info, seats, seq, recent, state = (cached.info, cached.seats, cached.seq, cached.recent,
                                        cached.state)
     engine = games.get(info.kind)
-    rows = db.session.execute(_GAME_EVENTS_AFTER, {"game": info.id, "after": max(seq - 1, 0)}).all()
-    if any(row.seq is None for row in rows):
-        return None   # the game is gone
-    newer = [engine.upcast(row.data) for row in rows]
+    after = max(seq - 1, 0)
+    along_row = None
+    if along is None:
+        rows = db.session.execute(_GAME_EVENTS_AFTER, {"game": info.id, "after": after}).all()
+        if any(row.seq is None for row in rows):
+            return None   # the game is gone
+        logged = [row.data for row in rows]
+    else:
+        rows = db.session.execute(_events_after_along(along.columns),
+                                  {**along.params, "game": info.id, "after": after}).all()
+        along_row = rows[0]
+        if along_row.game_present_ is None:
+            return None
+        logged = [r.event_data_ for r in rows if r.event_seq_ is not None]
+    newer = [engine.upcast(data) for data in logged]
     if seq:
         if not newer or newer[0] != recent[-1]:
             return None
         newer = newer[1:]
     for event in newer:
         state = engine.apply(state, event)
-    return Loaded(info, engine, list(seats), seq + len(newer), (recent + tuple(newer))[-RECENT:], state)
+    return Loaded(info, engine, list(seats), seq + len(newer), (recent + tuple(newer))[-RECENT:], state,
+                  along=along_row)
 
 
 def _from_snapshot(info: GameInfo, engine: Engine, seats) -> Loaded:
@@ -336,6 +369,32 @@ _GAME_EVENTS_AFTER = text(
     "SELECT seq, data FROM events WHERE game_id = :game AND seq > :after"
     " UNION ALL SELECT NULL, NULL WHERE NOT EXISTS (SELECT 1 FROM games WHERE id = :game)"
     " ORDER BY 1").columns(data=JSON)
+
+
+@lru_cache(maxsize=16)
+def _events_after_along(columns: str) -> TextClause:
+    """`_GAME_EVENTS_AFTER` with an `Along` row: that row once, with each new event beside it
+    (none: one row of it alone); `game_present_` is NULL when the game is gone."""
+    return text(
+        f"SELECT a.*, (SELECT 1 FROM games WHERE id = :game) AS game_present_,"
+        f"       e.seq AS event_seq_, e.data AS event_data_"
+        f" FROM (SELECT {columns}) AS a"
+        f" LEFT JOIN events e ON e.game_id = :game AND e.seq > :after"
+        f" ORDER BY e.seq").columns(event_data_=JSON)
+
+
+@lru_cache(maxsize=16)
+def _game_and_seats_along(columns: str) -> TextClause:
+    """`_GAME_AND_SEATS` with an `Along` row beside each seat (the game's columns NULL when
+    there is no such game)."""
+    return text(
+        f"SELECT a.*, g.id, g.kind, g.options, g.seed, g.first, g.seats, g.created_at,"
+        f"       g.time_limit_days, g.takeover, s.seat, s.name"
+        f" FROM (SELECT {columns}) AS a"
+        f" LEFT JOIN games g ON g.id = :game LEFT JOIN seats s ON s.game_id = g.id"
+        f" ORDER BY s.seat").columns(options=JSON, created_at=DateTime(timezone=True))
+
+
 # The events after a point (the whole log: after 0).
 _EVENTS_AFTER = text("SELECT data FROM events WHERE game_id = :game AND seq > :after ORDER BY seq"
                      ).columns(data=JSON)

@@ -4,7 +4,7 @@ seat's view built once per request (`pbem.seatview`); and the draft a request ca
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import cached_property
 
 from flask import request
@@ -22,22 +22,30 @@ from ..small import small_int
 from ..store import Loaded
 
 MAX_STEPS_TEXT = 20_000
+SEAT_NUMBERS = 2**31   # seats are numbered from 0; a link's seat number past these is forged
 
 # Plain SQL: built once, where an ORM statement would be built and compiled on every page.
 # The seat's computer and the game's takeovers change without an event (the replay cache
-# cannot know them): read fresh here, in the page's one round trip.
-_FACTS = text(
-    "SELECT (SELECT nonce FROM seat_nonces WHERE game_id = :game AND seat = :seat"
-    "        ORDER BY id DESC LIMIT 1),"
-    "       (SELECT count(*) FROM mails WHERE game_id = :game AND status IN (:failed, :suppressed)),"
-    "       (SELECT bot FROM seats WHERE game_id = :game AND seat = :seat),"
-    "       (SELECT language FROM seats WHERE game_id = :game AND seat = :seat),"
-    "       (SELECT count(*) FROM takeovers WHERE game_id = :game),"
-    "       (SELECT count(*) FROM clocks WHERE game_id = :game),"
-    "       (SELECT count(*) FROM messages WHERE game_id = :game AND hidden_at IS NULL),"
-    "       (SELECT count(*) FROM notes WHERE game_id = :game AND seat = :seat),"
-    "       (SELECT count(*) FROM vacations WHERE ends_at > :since AND address IN"
-    "           (SELECT email FROM seats WHERE game_id = :game AND email != ''))")
+# cannot know them): read fresh, in the same statement as the game (`store.Along`).
+_FACTS = (
+    "(SELECT nonce FROM seat_nonces WHERE game_id = :game AND seat = :seat"
+    "  ORDER BY id DESC LIMIT 1) AS nonce,"
+    " (SELECT count(*) FROM mails WHERE game_id = :game AND status IN (:failed, :suppressed))"
+    "  AS undelivered,"
+    " (SELECT bot FROM seats WHERE game_id = :game AND seat = :seat) AS bot,"
+    " (SELECT language FROM seats WHERE game_id = :game AND seat = :seat) AS language,"
+    " (SELECT count(*) FROM takeovers WHERE game_id = :game) AS takeovers,"
+    " (SELECT count(*) FROM clocks WHERE game_id = :game) AS banked,"
+    " (SELECT count(*) FROM messages WHERE game_id = :game AND hidden_at IS NULL) AS said,"
+    " (SELECT count(*) FROM notes WHERE game_id = :game AND seat = :seat) AS noted,"
+    " (SELECT count(*) FROM vacations WHERE ends_at > :since AND address IN"
+    "   (SELECT email FROM seats WHERE game_id = :game AND email != '')) AS away")
+_FACTS_ALONE = text("SELECT " + _FACTS)
+
+
+def _facts_of(game_id: str, seat: int) -> store.Along:
+    return store.Along(_FACTS, {"game": game_id, "seat": seat, "failed": FAILED,
+                                "suppressed": SUPPRESSED, "since": vacation.year_ago(utcnow())})
 
 
 @dataclass(frozen=True)
@@ -68,11 +76,13 @@ class Access:
 
     @cached_property
     def facts(self) -> SeatFacts:
-        """What the page needs from the database beyond the log: one round trip."""
-        row = db.session.execute(_FACTS, {"game": self.loaded.id, "seat": self.seat,
-                                          "failed": FAILED, "suppressed": SUPPRESSED,
-                                          "since": vacation.year_ago(utcnow())}).one()
-        facts = SeatFacts(*row)
+        """What the page needs from the database beyond the log: read with the game (a game
+        loaded again after a decision: on their own)."""
+        row = self.loaded.along
+        if row is None:
+            along = _facts_of(self.loaded.id, self.seat)
+            row = db.session.execute(_FACTS_ALONE, along.params).one()
+        facts = SeatFacts(*row[:len(fields(SeatFacts))])
         i18n.use(facts.language)   # the seat's pages speak its language, whatever the browser's
         return facts
 
@@ -99,7 +109,9 @@ class Access:
 
 def load_seat(link: links.Link) -> Loaded:
     """The link's game; a seat the game does not have is a forged link."""
-    loaded = store.load(link.game_id)
+    if not 0 <= link.seat < SEAT_NUMBERS:   # (a number the database's seat column holds)
+        raise LinkTampered()
+    loaded = store.load(link.game_id, along=_facts_of(link.game_id, link.seat))
     if not 0 <= link.seat < len(loaded.seats):
         raise LinkTampered()
     return loaded

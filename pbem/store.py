@@ -22,7 +22,7 @@ from functools import cached_property, lru_cache
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import JSON, DateTime, TextClause, select, text
+from sqlalchemy import JSON, DateTime, TextualSelect, select, text
 from sqlalchemy.exc import IntegrityError
 
 from . import games
@@ -86,7 +86,8 @@ class Loaded:
     seq: int
     recent: tuple[base.Event, ...]
     state: Any
-    #: The row read along with the game (`Along`), for this request only (never cached).
+    #: The row read along with the game (`Along`; None: nothing asked), for this request only
+    #: (never cached).
     along: Any = None
     #: A cold load's starting point, kept for this request only (never cached): the point of
     #: the log its snapshot stood at (0: none), that state (None: the game's start) and every
@@ -257,10 +258,14 @@ class Along:
     params: dict[str, Any]
 
 
-def load(game_id: str, along: Along | None = None) -> Loaded:
-    """A game: from this process's cache plus the events written since, else from its latest
-    snapshot plus the events after it (or its whole log), so the cost does not grow with it.
-    With `along`, that row too (`Loaded.along`), in the same statement."""
+#: What a load reads along when its caller needs nothing more.
+NOTHING = Along("1 AS nothing_", {})
+
+
+def load(game_id: str, along: Along = NOTHING) -> Loaded:
+    """A game, in one statement: from this process's cache plus the events written since,
+    else its row, seats, latest snapshot and the events after it (or its whole log), so the
+    cost does not grow with it. `along`: a row the caller needs too (`Loaded.along`)."""
     # Only what new_id() makes reaches the database (PostgreSQL refuses a NUL in a query: a 500).
     if not isinstance(game_id, str) or not GAME_ID.fullmatch(game_id):
         raise NotFound(phrase("There is no such game."))
@@ -272,13 +277,10 @@ def load(game_id: str, along: Along | None = None) -> Loaded:
             cache.put(game_id, loaded.cached())
             return loaded
         # The log no longer ends as cached (a rolled-back write, a restored database): read it anew.
-    if along is None:
-        rows = db.session.execute(_GAME_AND_SEATS, {"game": game_id}).all()
-    else:
-        rows = db.session.execute(_game_and_seats_along(along.columns),
-                                  {**along.params, "game": game_id}).all()
-        if rows[0].id is None:
-            rows = []
+    kinds = tuple(games.INSTALLED)
+    rows = db.session.execute(_cold(along.columns, kinds), {
+        **along.params, "game": game_id, "recent": RECENT,
+        **{f"rules_{n}": games.get(kind).rules_version for n, kind in enumerate(kinds)}}).all()
     if not rows:
         raise NotFound(phrase("There is no such game."))
     try:
@@ -286,35 +288,25 @@ def load(game_id: str, along: Along | None = None) -> Loaded:
     except games.UnknownGame:
         raise NotFound(phrase("This server no longer hosts {kind}.", kind=rows[0].kind)) from None
     info = GameInfo.of(rows[0])
-    seats = tuple(SeatInfo(row.seat, row.name) for row in rows if row.seat is not None)
-    loaded = _from_snapshot(info, engine, seats)
+    seats = tuple(SeatInfo(row.seat, row.name) for row in rows if row.part_ == 0 and row.seat is not None)
+    snapshot = next((row for row in rows if row.part_ == 1), None)
+    loaded = _replayed(info, engine, seats, snapshot, [row for row in rows if row.part_ == 2])
     cache.put(game_id, loaded.cached())
-    if along is not None:
-        loaded.along = rows[0]
+    loaded.along = None if along is NOTHING else rows[0]
     return loaded
 
 
-def _newer(cached: Cached, along: Along | None = None) -> Loaded | None:
+def _newer(cached: Cached, along: Along) -> Loaded | None:
     """A cached game brought up to date, or None when its last cached event is no longer there
     (or, for a game cached before its first event, the game itself: the operator deleted it)."""
     info, seats, seq, recent, state = (cached.info, cached.seats, cached.seq, cached.recent,
                                        cached.state)
     engine = games.get(info.kind)
-    after = max(seq - 1, 0)
-    along_row = None
-    if along is None:
-        rows = db.session.execute(_GAME_EVENTS_AFTER, {"game": info.id, "after": after}).all()
-        if any(row.seq is None for row in rows):
-            return None   # the game is gone
-        logged = [row.data for row in rows]
-    else:
-        rows = db.session.execute(_events_after_along(along.columns),
-                                  {**along.params, "game": info.id, "after": after}).all()
-        along_row = rows[0]
-        if along_row.game_present_ is None:
-            return None
-        logged = [r.event_data_ for r in rows if r.event_seq_ is not None]
-    newer = [engine.upcast(data) for data in logged]
+    rows = db.session.execute(_warm(along.columns), {
+        **along.params, "game": info.id, "after": max(seq - 1, 0)}).all()
+    if rows[0].game_present_ is None:
+        return None   # the game is gone
+    newer = [engine.upcast(row.event_data_) for row in rows if row.event_seq_ is not None]
     if seq:
         if not newer or newer[0] != recent[-1]:
             return None
@@ -322,20 +314,17 @@ def _newer(cached: Cached, along: Along | None = None) -> Loaded | None:
     for event in newer:
         state = engine.apply(state, event)
     return Loaded(info, engine, list(seats), seq + len(newer), (recent + tuple(newer))[-RECENT:], state,
-                  along=along_row)
+                  along=None if along is NOTHING else rows[0])
 
 
-def _from_snapshot(info: GameInfo, engine: Engine, seats) -> Loaded:
-    """The latest snapshot of this rules version and the events after it, or the whole log."""
-    rows = db.session.execute(_SNAPSHOT_AND_EVENTS, {
-        "game": info.id, "rules": engine.rules_version, "recent": RECENT}).all()
-    snap = rows[0] if rows and rows[0].snapshot else None
-    base = snap.seq if snap else 0
-    logged = rows[1:] if snap else rows
+def _replayed(info: GameInfo, engine: Engine, seats, snapshot: Any, logged: list) -> Loaded:
+    """The game from its latest snapshot of this rules version (None: none) and the events
+    read from RECENT before it (for "the last turn"), or from its whole log."""
+    base = snapshot.seq if snapshot else 0
     events = [engine.upcast(row.data) for row in logged]
     tail = [e for row, e in zip(logged, events) if row.seq > base]
-    if snap:
-        state = restored = engine.restore(snap.data)
+    if snapshot:
+        state = restored = engine.restore(snapshot.data)
         for event in tail:
             state = engine.apply(state, event)   # (a new state each time: `restored` stays)
     else:
@@ -344,37 +333,15 @@ def _from_snapshot(info: GameInfo, engine: Engine, seats) -> Loaded:
                   anchor=(base, restored, tuple(tail)))
 
 
-# The loads' queries as plain SQL, built once: an ORM statement costs more to build and compile
-# on every page than the database takes to answer it (benchmarks/cost.py). A cold load makes
-# two round trips (the game and its seats; its latest snapshot and log), a warm one one.
-_GAME_AND_SEATS = text(
-    "SELECT g.id, g.kind, g.options, g.seed, g.first, g.seats, g.created_at, g.time_limit_days,"
-    "       g.takeover,"
-    "       s.seat, s.name"
-    " FROM games g LEFT JOIN seats s ON s.game_id = g.id WHERE g.id = :game ORDER BY s.seat"
-).columns(options=JSON, created_at=DateTime(timezone=True))
-# The latest snapshot (flagged), then the events from RECENT before it (for "the last turn").
-_SNAPSHOT_AND_EVENTS = text(
-    "SELECT 1 AS snapshot, seq, state AS data FROM"
-    " (SELECT seq, state FROM snapshots WHERE game_id = :game AND rules = :rules"
-    "  ORDER BY seq DESC LIMIT 1) AS latest"
-    " UNION ALL"
-    " SELECT 0 AS snapshot, seq, data FROM events WHERE game_id = :game AND seq >"
-    " (SELECT COALESCE(MAX(seq), 0) FROM snapshots WHERE game_id = :game AND rules = :rules) - :recent"
-    " ORDER BY snapshot DESC, seq"
-).columns(data=JSON)
-# A cached game's new events, after a point, and a row of NULLs when the game is gone: a game
-# not played yet is not looked up again to know it still exists.
-_GAME_EVENTS_AFTER = text(
-    "SELECT seq, data FROM events WHERE game_id = :game AND seq > :after"
-    " UNION ALL SELECT NULL, NULL WHERE NOT EXISTS (SELECT 1 FROM games WHERE id = :game)"
-    " ORDER BY 1").columns(data=JSON)
-
+# The loads' queries as plain SQL, built once per `Along`: an ORM statement costs more to build
+# and compile on every page than the database takes to answer it (benchmarks/cost.py). A load
+# is one round trip, cold or warm, with what its caller needs along (a page's seat facts).
 
 @lru_cache(maxsize=16)
-def _events_after_along(columns: str) -> TextClause:
-    """`_GAME_EVENTS_AFTER` with an `Along` row: that row once, with each new event beside it
-    (none: one row of it alone); `game_present_` is NULL when the game is gone."""
+def _warm(columns: str) -> TextualSelect:
+    """A cached game's new events after a point, each beside the `Along` row (no new event:
+    that row alone); `game_present_` is NULL when the game is gone (a game not played yet is
+    not looked up again to know it still exists)."""
     return text(
         f"SELECT a.*, (SELECT 1 FROM games WHERE id = :game) AS game_present_,"
         f"       e.seq AS event_seq_, e.data AS event_data_"
@@ -384,15 +351,28 @@ def _events_after_along(columns: str) -> TextClause:
 
 
 @lru_cache(maxsize=16)
-def _game_and_seats_along(columns: str) -> TextClause:
-    """`_GAME_AND_SEATS` with an `Along` row beside each seat (the game's columns NULL when
-    there is no such game)."""
+def _cold(columns: str, kinds: tuple[str, ...]) -> TextualSelect:
+    """A game read whole, each row beside the `Along` row: `part_` 0, its row and seats (no row
+    at all: no such game); 1, its latest snapshot of its rules version (`:rules_<n>` for the
+    n-th of `kinds`); 2, the events from RECENT before that snapshot on."""
+    rules = ("(SELECT CASE kind " + " ".join(f"WHEN '{kind}' THEN :rules_{n}" for n, kind in enumerate(kinds))
+             + " END FROM games WHERE id = :game)")
+    assert all(re.fullmatch(r"[a-z0-9_-]+", kind) for kind in kinds)   # (written into the SQL)
+    missing = "NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL"
     return text(
-        f"SELECT a.*, g.id, g.kind, g.options, g.seed, g.first, g.seats, g.created_at,"
-        f"       g.time_limit_days, g.takeover, s.seat, s.name"
-        f" FROM (SELECT {columns}) AS a"
-        f" LEFT JOIN games g ON g.id = :game LEFT JOIN seats s ON s.game_id = g.id"
-        f" ORDER BY s.seat").columns(options=JSON, created_at=DateTime(timezone=True))
+        f"SELECT a.*, x.* FROM (SELECT {columns}) AS a CROSS JOIN ("
+        f"  SELECT 0 AS part_, g.id, g.kind, g.options, g.seed, g.first, g.seats, g.created_at,"
+        f"         g.time_limit_days, g.takeover, s.seat, s.name, NULL AS seq, NULL AS data"
+        f"  FROM games g LEFT JOIN seats s ON s.game_id = g.id WHERE g.id = :game"
+        f"  UNION ALL"
+        f"  SELECT 1, {missing}, seq, state FROM (SELECT seq, state FROM snapshots"
+        f"    WHERE game_id = :game AND rules = {rules} ORDER BY seq DESC LIMIT 1) AS latest"
+        f"  UNION ALL"
+        f"  SELECT 2, {missing}, seq, data FROM events WHERE game_id = :game AND seq >"
+        f"    (SELECT COALESCE(MAX(seq), 0) FROM snapshots WHERE game_id = :game AND rules = {rules})"
+        f"    - :recent"
+        f") AS x ORDER BY x.part_, x.seat, x.seq"
+    ).columns(options=JSON, data=JSON, created_at=DateTime(timezone=True))
 
 
 # The events after a point (the whole log: after 0).

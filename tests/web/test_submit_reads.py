@@ -3,13 +3,14 @@ clock, an address's settings), and never what an earlier transaction read (issue
 
 from __future__ import annotations
 
-from sqlalchemy import event, select, update
+from sqlalchemy import event, select, text, update
 from tests.web.test_turn import first_turn, hand_of  # the turn tests' helpers
 
 from pbem import addresses, store, turns
 from pbem.extensions import db
 from pbem.games.rng import Rng
 from pbem.models import Mail, Seat
+from pbem.transaction import writing
 
 ANNA, BOB, ROBERT = "anna@example.org", "bob@example.org", "robert@example.org"
 JSON = {"Accept": "application/json"}
@@ -73,3 +74,18 @@ def test_a_seat_written_in_the_transaction_is_read_anew_in_it(app, actions):
         assert store.address_of(game, 1) == BOB   # read in the transaction set_address goes on in
         addresses.set_address(game, 1, ROBERT)
     assert _mailed_to(app, game)[-1] == ROBERT    # his new links, to the corrected address
+
+
+def test_a_textual_write_forgets_the_reads_of_the_tables_it_names_only(app, actions):
+    """Plain SQL that writes says which tables (`transaction.writing`): a rate limit counted in
+    a submission keeps its seats; a write of the seats reads them anew; one that names no
+    tables forgets every read."""
+    game = actions.create(first=0)
+
+    def written(statement) -> int:
+        return statements(app, lambda: (db.session.execute(statement), store.address_of(game, 0)))[1]
+    with app.app_context():
+        assert store.address_of(game, 0) == ANNA   # read, and kept
+        assert written(writing(text("UPDATE rate_locks SET at = at"), "rate_locks")) == 1
+        assert written(writing(text("UPDATE seats SET bot = bot"), "seats")) == 2
+        assert written(text("UPDATE rate_locks SET at = at")) == 2

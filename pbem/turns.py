@@ -323,7 +323,7 @@ def _decide(game_id: str, seat: int, seq: int, text: str, origin: Origin,
         if origin.channel != BOT and len(loaded.seats) >= 3:
             _still_a_person(game_id, seat)
         if origin.channel in (WEB, MAIL):   # he is back from a vacation the clock started
-            vacation.back(store.address_of(game_id, seat), utcnow())
+            vacation.back(store.address_of(game_id, seat), utcnow(), game_id)
         if message:
             messages.add(game_id, seat, after.seq, message)
         notify.event_appended(after, seat)

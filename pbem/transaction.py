@@ -108,6 +108,12 @@ def _root_ended(session: Session, ended: SessionTransaction) -> None:
         forget(session=session)
 
 
+def _added(session: Session, row: object) -> None:
+    """A row added to the session forgets its table's reads at once, not at its flush: a kept
+    read answers without a query, so nothing would flush it before the stale answer."""
+    forget({type(row).__table__.name}, session)   # type: ignore[attr-defined]
+
+
 def _flushed(session: Session, context) -> None:
     forget({type(row).__table__.name for row in (*session.new, *session.dirty, *session.deleted)},
            session)
@@ -127,5 +133,6 @@ def _executed(state: ORMExecuteState) -> None:
 for _name in ("after_commit", "after_rollback", "after_soft_rollback"):
     event.listen(db.session, _name, _ended)
 event.listen(db.session, "after_transaction_end", _root_ended)
+event.listen(db.session, "transient_to_pending", _added)
 event.listen(db.session, "after_flush", _flushed)
 event.listen(db.session, "do_orm_execute", _executed)

@@ -9,7 +9,7 @@ from tests.web.test_turn import first_turn, hand_of  # the turn tests' helpers
 from pbem import addresses, store, turns
 from pbem.extensions import db
 from pbem.games.rng import Rng
-from pbem.models import Mail, Seat
+from pbem.models import Mail, Seat, Takeover
 from pbem.transaction import writing
 
 ANNA, BOB, ROBERT = "anna@example.org", "bob@example.org", "robert@example.org"
@@ -89,3 +89,15 @@ def test_a_textual_write_forgets_the_reads_of_the_tables_it_names_only(app, acti
         assert written(writing(text("UPDATE rate_locks SET at = at"), "rate_locks")) == 1
         assert written(writing(text("UPDATE seats SET bot = bot"), "seats")) == 2
         assert written(text("UPDATE rate_locks SET at = at")) == 2
+
+
+def test_a_row_added_in_the_transaction_is_read_anew_before_it_is_flushed(app, actions):
+    """A kept read answers without a query, which would have flushed the row first: the row
+    added to the session forgets its table's reads at once."""
+    game = actions.create(first=0)
+    with app.app_context():
+        assert store.takeovers(game) == {}   # read, and kept
+        db.session.add(Takeover(game_id=game, seat=1, seq=0, reason="resigned", level="normal"))
+        assert list(store.takeovers(game)) == [1]
+        db.session.rollback()
+

@@ -4,7 +4,11 @@ A request is counted under a key (a limit's name and whom it counts: a client, a
 a seat) in a sliding window, in the database, so every process of a deployment counts the
 same. Counting is safe under concurrent requests: the key's row in `rate_locks` is locked
 (an upsert) before its requests are counted, so of 40 simultaneous requests for one key with
-a limit of 20, exactly 20 pass. The lock is held until the transaction ends.
+a limit of 20, exactly 20 pass. The lock is held until the transaction ends. A request
+counted under several limits (a submission: per client and per address) is counted in three
+statements however many (`take_all`): its keys locked in one, in sorted order (two requests
+that share keys never each hold one the other waits for), counted in the next, and written in
+a third, or none written when one of the limits is reached.
 
 Some limits refuse the request (429, with the limit's words); others are quiet budgets: the
 request is answered as usual, but what it would have mailed is not sent (a stranger must
@@ -165,14 +169,14 @@ def lock(key: str, now: datetime | None = None) -> None:
 def used(limit: Limit, who: str, now: datetime | None = None) -> int:
     """How many requests were counted under the limit for `who` in its window (one made a whole
     window ago no longer counts: a digest a day may go out 24 hours after the last)."""
-    return _used([(limit, who)], now or utcnow())[0]
+    now = now or utcnow()
+    return _used([_key(limit, who)], [now - limit.span()])[0]
 
 
-def _used(counted: Sequence[tuple[Limit, str]], now: datetime) -> list[int]:
-    since = {f"since{i}": now - limit.span() for i, (limit, _) in enumerate(counted)}
-    row = db.session.execute(_used_sql(len(counted)),
-                             {**_keyed(_key(limit, who) for limit, who in counted), **since}).one()
-    return [int(n) for n in row]
+def _used(keys: Sequence[str], since: Sequence[datetime]) -> list[int]:
+    """The requests counted under each key after its moment, in one statement."""
+    moments = {f"since{i}": moment for i, moment in enumerate(since)}
+    return [int(n) for n in db.session.execute(_used_sql(len(keys)), {**_keyed(keys), **moments}).one()]
 
 
 def _reached(counted: Sequence[tuple[Limit, str]], now: datetime) -> tuple[Limit, str] | None:
@@ -187,7 +191,8 @@ def _reached(counted: Sequence[tuple[Limit, str]], now: datetime) -> tuple[Limit
     keys = [_key(limit, who) for limit, who in counted]
     lock_all(keys, now)
     earlier: Counter[str] = Counter()   # a key given twice: its second request counts the first
-    for (limit, who), key, n in zip(counted, keys, _used(counted, now), strict=True):
+    counts = _used(keys, [now - limit.span() for limit, _ in counted])
+    for (limit, who), key, n in zip(counted, keys, counts, strict=True):
         if n + earlier[key] >= limit.count():
             return limit, who
         earlier[key] += 1

@@ -21,12 +21,11 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import select
 
-from . import vacation
+from . import store, vacation
 from .errors import BadInput
 from .extensions import db
 from .games.phrases import Phrase, phrase, phrase_n
 from .models import Clock, Event, Game
-from .transaction import remembered
 
 NONE, MOVE, BANK = "none", "move", "bank"
 MAX_DAYS = 365           # no single figure of a clock may exceed this (a year)
@@ -122,13 +121,10 @@ def of_game(game_id: str, time_limit_days: int | None, banked: bool | None = Non
 
 
 def _bank_of_game(game_id: str) -> Choice | None:
-    """The game's time bank, if it has one: read once per transaction (a submission asked
-    three times; a game without one was looked up again each time)."""
-    def read() -> Choice | None:
-        row = db.session.get(Clock, game_id)
-        return (Choice(BANK, start=row.start_days, increment=row.increment_days, cap=row.cap_days)
-                if row is not None else None)
-    return remembered(("clock", game_id), ("clocks",), read)
+    """The game's time bank, if it has one: read once per transaction, with the game's seats
+    (`store.time_bank`: a submission asked three times, and for its seats too)."""
+    days = store.time_bank(game_id)
+    return Choice(BANK, start=days[0], increment=days[1], cap=days[2]) if days is not None else None
 
 
 def save(game_id: str, choice: Choice) -> None:

@@ -518,11 +518,18 @@ class SeatNow:
 
 #: What `seats_now` reads from: a write to one of them in the transaction reads it again.
 SEAT_TABLES = ("seats", "takeovers")
+#: What `time_bank` reads from.
+BANK_TABLES = ("clocks",)
 
+# The game's time bank comes with its seats: a submission asks for both (who plays the seat,
+# and whether his time ran out), one round trip.
 _SEATS_NOW = text(
-    "SELECT s.seat, s.email, s.bot, s.language, t.seq, t.reason, t.level"
+    "SELECT s.seat, s.email, s.bot, s.language, t.seq, t.reason, t.level,"
+    "       c.start_days, c.increment_days, c.cap_days"
     " FROM seats s LEFT JOIN takeovers t ON t.game_id = s.game_id AND t.seat = s.seat"
+    " LEFT JOIN clocks c ON c.game_id = s.game_id"
     " WHERE s.game_id = :game")
+_BANK = text("SELECT start_days, increment_days, cap_days FROM clocks WHERE game_id = :game")
 
 
 def seats_now(game_id: str) -> dict[int, SeatNow]:
@@ -532,11 +539,29 @@ def seats_now(game_id: str) -> dict[int, SeatNow]:
     return remembered(("seats", game_id), SEAT_TABLES, lambda: _read_seats(game_id))
 
 
+def time_bank(game_id: str) -> tuple[int, int, int] | None:
+    """The game's time bank as stored (days: start, increment, cap; None: it has none), once
+    per transaction: read with its seats, or on its own when they were read before (and the
+    bank forgotten since: the transaction wrote one)."""
+    seats_now(game_id)
+    return remembered(("bank", game_id), BANK_TABLES, lambda: _read_bank(game_id))
+
+
 def _read_seats(game_id: str) -> dict[int, SeatNow]:
-    return {row.seat: SeatNow(row.email, row.bot, row.language,
-                              Left(row.seat, row.seq, row.reason, row.level)
-                              if row.seq is not None else None)
-            for row in db.session.execute(_SEATS_NOW, {"game": game_id})}
+    seats, bank = {}, None
+    for row in db.session.execute(_SEATS_NOW, {"game": game_id}):
+        seats[row.seat] = SeatNow(row.email, row.bot, row.language,
+                                  Left(row.seat, row.seq, row.reason, row.level)
+                                  if row.seq is not None else None)
+        if row.start_days is not None:
+            bank = (row.start_days, row.increment_days, row.cap_days)
+    keep(("bank", game_id), BANK_TABLES, bank)
+    return seats
+
+
+def _read_bank(game_id: str) -> tuple[int, int, int] | None:
+    row = db.session.execute(_BANK, {"game": game_id}).first()
+    return (row.start_days, row.increment_days, row.cap_days) if row is not None else None
 
 
 def seen_bot(game_id: str, seat: int, bot: str | None) -> None:

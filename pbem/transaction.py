@@ -89,6 +89,16 @@ def forget(written: Iterable[str] | None = None, session: Session | None = None)
         del kept[key]
 
 
+_WRITES = "pbem_writes"   # a textual statement's execution option: the tables it writes
+
+
+def writing(statement: TextClause, *tables: str) -> TextClause:
+    """Plain SQL that writes `tables`: when it runs, what was read from them is forgotten, and
+    nothing else (a textual write that names no tables forgets every read, as its tables are
+    not known)."""
+    return statement.execution_options(**{_WRITES: tables})
+
+
 def _ended(session: Session, *args) -> None:
     forget(session=session)
 
@@ -98,6 +108,12 @@ def _root_ended(session: Session, ended: SessionTransaction) -> None:
         forget(session=session)
 
 
+def _added(session: Session, row: object) -> None:
+    """A row added to the session forgets its table's reads at once, not at its flush: a kept
+    read answers without a query, so nothing would flush it before the stale answer."""
+    forget({type(row).__table__.name}, session)   # type: ignore[attr-defined]
+
+
 def _flushed(session: Session, context) -> None:
     forget({type(row).__table__.name for row in (*session.new, *session.dirty, *session.deleted)},
            session)
@@ -105,16 +121,18 @@ def _flushed(session: Session, context) -> None:
 
 def _executed(state: ORMExecuteState) -> None:
     """An INSERT, UPDATE or DELETE statement through the session forgets its table's reads;
-    a textual one that is no SELECT forgets them all (its tables are not known)."""
+    a textual one that is no SELECT forgets the tables it says it writes (`writing`), or all
+    of them when it says none."""
     statement = state.statement
     if state.is_insert or state.is_update or state.is_delete:
         forget({statement.table.name}, state.session)   # type: ignore[attr-defined]
     elif isinstance(statement, TextClause) and not statement.text.lstrip()[:6].upper() == "SELECT":
-        forget(session=state.session)
+        forget(state.execution_options.get(_WRITES), state.session)
 
 
 for _name in ("after_commit", "after_rollback", "after_soft_rollback"):
     event.listen(db.session, _name, _ended)
 event.listen(db.session, "after_transaction_end", _root_ended)
+event.listen(db.session, "transient_to_pending", _added)
 event.listen(db.session, "after_flush", _flushed)
 event.listen(db.session, "do_orm_execute", _executed)

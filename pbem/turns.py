@@ -323,7 +323,7 @@ def _decide(game_id: str, seat: int, seq: int, text: str, origin: Origin,
         if origin.channel != BOT and len(loaded.seats) >= 3:
             _still_a_person(game_id, seat)
         if origin.channel in (WEB, MAIL):   # he is back from a vacation the clock started
-            vacation.back(store.address_of(game_id, seat), utcnow())
+            vacation.back(store.address_of(game_id, seat), utcnow(), game_id)
         if message:
             messages.add(game_id, seat, after.seq, message)
         notify.event_appended(after, seat)
@@ -346,12 +346,11 @@ def _still_a_person(game_id: str, seat: int) -> None:
 
 def _count(game_id: str, seat: int, origin: Origin) -> None:
     """A person's submissions are counted, per client on the web and per seat's address
-    (in the caller's transaction)."""
+    (in the caller's transaction; both at once: three statements, not six)."""
     if origin.channel not in (WEB, MAIL):
         return
-    if origin.channel == WEB:
-        limits.take(limits.SUBMIT_CLIENT, origin.client or "")
-    limits.take(limits.SUBMIT_ADDRESS, store.address_of(game_id, seat) or "")
+    counted = [(limits.SUBMIT_CLIENT, origin.client or "")] if origin.channel == WEB else []
+    limits.take_all([*counted, (limits.SUBMIT_ADDRESS, store.address_of(game_id, seat) or "")])
 
 
 def _record(receipt: Inbound | None) -> None:

@@ -21,14 +21,14 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from flask import current_app
-from sqlalchemy import select
+from sqlalchemy import Boolean, DateTime, bindparam, select, text
 
 from . import limits
 from .errors import BadInput
 from .extensions import db
 from .games.phrases import phrase
-from .models import Seat, Vacation, utcnow
-from .transaction import transaction
+from .models import Vacation, utcnow
+from .transaction import keep, remembered, transaction
 
 DAY = timedelta(days=1)
 
@@ -183,10 +183,16 @@ def _end(address: str, now: datetime, automatic_only: bool = False) -> bool:
     return ended
 
 
-def back(address: str, now: datetime) -> None:
-    """In the caller's transaction: a player who acts is back from an automatic vacation."""
-    if address:
-        _end(address, now, automatic_only=True)
+def back(address: str, now: datetime, game_id: str | None = None) -> None:
+    """In the caller's transaction: a player who acts is back from an automatic vacation.
+    `game_id`: the game he acts in; its players' vacations, read once in the transaction
+    (`_of_game`: its mails ask whether anybody is away), tell when there is none to end."""
+    if not address:
+        return
+    if game_id is not None and not any(kept.address == address and kept.away.automatic
+                                       for kept in _of_game(game_id, now)):
+        return
+    _end(address, now, automatic_only=True)
 
 
 def automatic(address: str, ran_out: datetime, now: datetime) -> Away | None:
@@ -202,8 +208,53 @@ def automatic(address: str, ran_out: datetime, now: datetime) -> Away | None:
 def in_game(game_id: str, now: datetime | None = None) -> list[tuple[int, Away]]:
     """The seats of a game whose players are on vacation now (one query: a page asks)."""
     now = _utc(now or utcnow())
-    rows = db.session.execute(
-        select(Seat.seat, Vacation).join(Vacation, Vacation.address == Seat.email)
-        .where(Seat.game_id == game_id, Seat.email != "", Seat.bot.is_(None),
-               Vacation.starts_at <= now, Vacation.ends_at > now).order_by(Seat.seat)).all()
-    return [(seat, Away(_utc(v.starts_at), _utc(v.ends_at), v.automatic)) for seat, v in rows]
+    return [(kept.seat, kept.away) for kept in _of_game(game_id, now)
+            if kept.bot is None and kept.away.starts_at <= now]
+
+
+# -- a game's vacations, once per transaction ----------------------------------------------
+
+@dataclass(frozen=True)
+class _Seated:
+    """A vacation of a game's player, and his seat."""
+    seat: int
+    address: str
+    bot: str | None
+    away: Away
+
+
+@dataclass(frozen=True)
+class _Read:
+    since: datetime               # the vacations that end after this
+    seated: tuple[_Seated, ...]
+
+
+#: What `_of_game` reads from: a write to one of them in the transaction reads it again.
+_TABLES = ("vacations", "seats")
+
+_OF_GAME = text(
+    "SELECT s.seat, s.email, s.bot, v.starts_at, v.ends_at, v.automatic"
+    " FROM seats s JOIN vacations v ON v.address = s.email"
+    " WHERE s.game_id = :game AND s.email != '' AND v.ends_at > :since"
+    " ORDER BY s.seat, v.starts_at"
+).bindparams(bindparam("since", type_=DateTime(timezone=True))).columns(
+    starts_at=DateTime(timezone=True), ends_at=DateTime(timezone=True), automatic=Boolean)
+
+
+def _of_game(game_id: str, since: datetime) -> tuple[_Seated, ...]:
+    """The vacations of the game's players (its seats' addresses) that end after `since`, by
+    seat: read once per transaction (a submission asks whether its player is back, then each
+    of its mails who is away), again only when asked about an earlier moment."""
+    key = ("vacations", game_id)
+    read = remembered(key, _TABLES, lambda: _read(game_id, since))
+    if read.since > since:
+        read = _read(game_id, since)
+        keep(key, _TABLES, read)
+    return tuple(kept for kept in read.seated if kept.away.ends_at > since)
+
+
+def _read(game_id: str, since: datetime) -> _Read:
+    rows = db.session.execute(_OF_GAME, {"game": game_id, "since": since})
+    return _Read(since, tuple(_Seated(row.seat, row.email, row.bot,
+                                      Away(_utc(row.starts_at), _utc(row.ends_at), row.automatic))
+                              for row in rows))

@@ -3,21 +3,24 @@ clock, an address's settings), and never what an earlier transaction read (issue
 
 from __future__ import annotations
 
-from sqlalchemy import event, select, update
+from sqlalchemy import event, select, text, update
 from tests.web.test_turn import first_turn, hand_of  # the turn tests' helpers
 
-from pbem import addresses, store, turns
+from pbem import addresses, clocks, store, turns
 from pbem.extensions import db
 from pbem.games.rng import Rng
-from pbem.models import Mail, Seat
+from pbem.models import Clock, Mail, Seat, Takeover
+from pbem.transaction import writing
 
 ANNA, BOB, ROBERT = "anna@example.org", "bob@example.org", "robert@example.org"
 JSON = {"Accept": "application/json"}
-#: A first turn submitted from the web: the game and the page's facts; the seats and the clock;
-#: two rate limits (a lock, a count, a row each); the event; Anna's vacation; Bob's turn mail
-#: (the game's messages, vacations, his seat link, his settings, which of his games it is, the
-#: mail); then the page after it (its facts). 35 before the rows were read once.
-SUBMIT_STATEMENTS = 19
+#: A first turn submitted from the web: the game and the page's facts; the seats with the
+#: clock; two rate limits (a lock, a count and a row for both); the event; the game's vacations
+#: (is Anna back; who is away, for Bob's mail); Bob's turn mail (the game's messages, his seat
+#: link, his settings, which of his games it is, the mail); then the page after it (its
+#: facts). 35 before the rows were read once, 19 before the limits were counted together and
+#: the clock and the vacations read with what else asked for them.
+SUBMIT_STATEMENTS = 14
 
 
 def statements(app, request) -> tuple[object, int]:
@@ -73,3 +76,40 @@ def test_a_seat_written_in_the_transaction_is_read_anew_in_it(app, actions):
         assert store.address_of(game, 1) == BOB   # read in the transaction set_address goes on in
         addresses.set_address(game, 1, ROBERT)
     assert _mailed_to(app, game)[-1] == ROBERT    # his new links, to the corrected address
+
+
+def test_a_textual_write_forgets_the_reads_of_the_tables_it_names_only(app, actions):
+    """Plain SQL that writes says which tables (`transaction.writing`): a rate limit counted in
+    a submission keeps its seats; a write of the seats reads them anew; one that names no
+    tables forgets every read."""
+    game = actions.create(first=0)
+
+    def written(statement) -> int:
+        return statements(app, lambda: (db.session.execute(statement), store.address_of(game, 0)))[1]
+    with app.app_context():
+        assert store.address_of(game, 0) == ANNA   # read, and kept
+        assert written(writing(text("UPDATE rate_locks SET at = at"), "rate_locks")) == 1
+        assert written(writing(text("UPDATE seats SET bot = bot"), "seats")) == 2
+        assert written(text("UPDATE rate_locks SET at = at")) == 2
+
+
+def test_a_row_added_in_the_transaction_is_read_anew_before_it_is_flushed(app, actions):
+    """A kept read answers without a query, which would have flushed the row first: the row
+    added to the session forgets its table's reads at once."""
+    game = actions.create(first=0)
+    with app.app_context():
+        assert store.takeovers(game) == {}   # read, and kept
+        db.session.add(Takeover(game_id=game, seat=1, seq=0, reason="resigned", level="normal"))
+        assert list(store.takeovers(game)) == [1]
+        db.session.rollback()
+
+
+def test_a_game_s_time_bank_is_read_with_its_seats_and_anew_once_written(app, actions):
+    game = actions.create(first=0)
+    with app.app_context():
+        _, made = statements(app, lambda: (store.bot_of(game, 0), clocks.of_game(game, None),
+                                           store.address_of(game, 1)))
+        assert made == 1 and clocks.of_game(game, None).kind == clocks.NONE
+        db.session.add(Clock(game_id=game, start_days=3, increment_days=1, cap_days=5))
+        assert clocks.of_game(game, None) == clocks.bank(3, 1, 5)
+        db.session.rollback()

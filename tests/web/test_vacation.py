@@ -256,3 +256,48 @@ def test_two_vacations_asked_for_at_once_start_one(app):
     for t in threads:
         t.join()
     assert len(vacations(app, ANNA)) == 1 and errors == ["BadInput"]
+
+
+def test_a_player_back_from_an_automatic_vacation_is_not_away_in_the_mails_of_his_turn(app, client,
+                                                                                      smtp):
+    """A submission reads its game's vacations once (whether its player is back, who is away in
+    its mails): the one it ends is read anew, and Bob's turn mail no longer says Anna is away,
+    while Carol's vacation, which it does not end, is still told."""
+    with app.app_context():
+        game = turns.create_game(turns.Spec(
+            "babylonia", [("Anna", ANNA), ("Bob", BOB), ("Carol", CAROL)], {}, 0, 3)).id
+        now = datetime.now(timezone.utc).replace(microsecond=0)
+        db.session.add_all([Vacation(address=ANNA, starts_at=now - HOUR, ends_at=now + DAY,
+                                     automatic=True),
+                            Vacation(address=CAROL, starts_at=now - HOUR, ends_at=now + DAY,
+                                     automatic=False)])
+        db.session.commit()
+        assert [seat for seat, _ in vacation.in_game(game)] == [0, 2]
+        loaded = store.load(game)
+        [decision] = loaded.engine.to_act(loaded.state)
+        text = loaded.engine.random_submission(loaded.state, 0, Rng(1))
+    assert decision.seat == 0
+    deliver(app)
+    smtp.clear()
+    assert client.post(turn_path(app, game, 0), json={"steps": text}).status_code == 200
+    [(starts, ends, automatic)] = vacations(app, ANNA)
+    assert automatic and ends - starts < 2 * HOUR           # ended when she played
+    deliver(app)
+    [mail] = [m for m in smtp.to(BOB) if "your turn" in m["Subject"]]
+    said = " ".join(text_of(mail).split())
+    assert "Carol is on vacation until" in said and "Anna is on vacation" not in said
+
+
+def test_a_game_s_vacations_asked_about_an_earlier_moment_are_read_again(app):
+    """What one transaction read of a game's vacations (those that end after a moment) does
+    not answer for an earlier moment: a vacation that ended between is read anew."""
+    game = create(app, 1)
+    now = datetime.now(timezone.utc).replace(microsecond=0)
+    with app.app_context():
+        db.session.add(Vacation(address=ANNA, starts_at=now - 3 * DAY, ends_at=now - DAY,
+                                automatic=False))
+        db.session.commit()
+        assert vacation.in_game(game, now) == []
+        [(seat, away)] = vacation.in_game(game, now - 2 * DAY)
+        assert seat == 0 and away.ends_at == now - DAY
+        assert vacation.in_game(game, now) == []

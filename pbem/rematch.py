@@ -135,8 +135,8 @@ def _start(rematch_id: str) -> Rematch:
         if row is None or row.started:
             raise RematchStarted(phrase("This rematch has started already."))
         spec = turns.Spec.from_json(row.kind, row.spec)
-        for address in spec.people:
-            limits.take(limits.INVITES_ADDRESS, address)
+        # Every invitation counted at once, its keys locked in one order (`limits.take_all`).
+        limits.take_all([(limits.INVITES_ADDRESS, address) for address in spec.people])
         row.started = True
         turns.start_confirmed(spec, row.id)
     return row

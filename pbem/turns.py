@@ -214,8 +214,7 @@ def propose(spec: Spec, client: str) -> Proposal:
         raise BadInput(phrase("Player 1 is you, the creator: a person, with a mail address."))
     creator = spec.players[0][1]
     with transaction():
-        limits.take(limits.PROPOSALS_CLIENT, client)
-        limits.take(limits.PROPOSALS_ADDRESS, creator)
+        limits.take_all([(limits.PROPOSALS_CLIENT, client), (limits.PROPOSALS_ADDRESS, creator)])
         proposal = Proposal(id=store.new_id(), kind=spec.kind, spec=spec.to_json(),
                             creator=creator, client=client[:64])
         db.session.add(proposal)
@@ -259,10 +258,12 @@ def confirm(proposal_id: str) -> store.Loaded:
         taken = db.session.execute(delete(Proposal).where(Proposal.id == proposal_id))
         if changed(taken) != 1:   # confirmed at the same moment from another click
             raise ProposalGone(_gone(proposal_id))
-        limits.take(limits.GAMES_ADDRESS, proposal.creator)
-        limits.take(limits.GAMES_CLIENT, proposal.client)
-        for address in spec.people:   # computers get no invitation
-            limits.take(limits.INVITES_ADDRESS, address)
+        # Together (`take_all`: its keys locked in one order): two confirmations inviting the
+        # same addresses in other orders would each hold a lock the other waits for. Computers
+        # get no invitation.
+        invited = [(limits.INVITES_ADDRESS, address) for address in spec.people]
+        limits.take_all([(limits.GAMES_ADDRESS, proposal.creator),
+                         (limits.GAMES_CLIENT, proposal.client), *invited])
         loaded = _create(checked(spec), game_id=proposal_id)
     return loaded
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from flask import Flask, Request
 from flask.json.provider import DefaultJSONProvider
+from flask.sessions import SecureCookieSessionInterface
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from . import cli, i18n, timeouts, web
@@ -53,6 +54,19 @@ class StrictFormRequest(Request):
         return parser
 
 
+class CookieSessions(SecureCookieSessionInterface):
+    """Flask's signed-cookie sessions (only the operator's pages keep one), with the signing
+    serializer made once per set of keys instead of on every request: making one costs as
+    much as using it (itsdangerous tries its JSON), and every request opens the session."""
+
+    def get_signing_serializer(self, app):
+        keys = (tuple(app.config.get("SECRET_KEY_FALLBACKS") or ()), app.secret_key)
+        made = self.__dict__.get("_made")
+        if made is None or made[0] != keys:
+            made = self._made = (keys, super().get_signing_serializer(app))
+        return made[1]
+
+
 def make_app(test_config: dict | None = None, server: str | None = None) -> Flask:
     """The app. `server` names the production server that will serve it (wsgi.py says so);
     under gunicorn it is found by itself. A production server refuses debug and the outbox
@@ -72,6 +86,7 @@ def _make_app(test_config: dict | None, server: str | None) -> Flask:
                 template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"))
     app.json = JSONProvider(app)
     app.request_class = StrictFormRequest
+    app.session_interface = CookieSessions()
     app.config.from_mapping(from_environment(app.instance_path))
     if test_config:
         app.config.update(test_config)

@@ -3,10 +3,10 @@
 Random games of Babel, Babel Tower and Babylonia are played through the web app (each decision
 a POST to its turn link, some with words to the others, a resignation that hands a seat to a
 computer, a computer's seat, a second game against the same players), with seats reading
-English, German and Czech, clocks in two time zones and an address that takes a daily digest;
-and the link mails and the answers to mail replies are written for one of them. Every mail the
-outbox holds afterwards (its kind, addresses, names, subject, text and HTML, thread and status)
-is compared with the digests in `mail_golden.txt`, one line a mail.
+English, German and Czech, clocks in two time zones, players on vacation and an address that
+takes a daily digest; and the link mails and the answers to mail replies are written for one of
+them. Every mail the outbox holds afterwards (its kind, addresses, names, subject, text and
+HTML, thread and status) is compared with the digests in `mail_golden.txt`, one line a mail.
 
 Made deterministic rather than blurred: game ids and nonces are counted, the clock stands at a
 moment the test moves on, the secret key is fixed; only what is random by design is replaced
@@ -74,7 +74,7 @@ def golden_app(make_app, monkeypatch):
     app = make_app(SECRET_KEY="the-golden-mails-key", OUTBOX_PAGE=True,
                    SUBMISSIONS_PER_CLIENT_PER_MINUTE=100_000,
                    SUBMISSIONS_PER_ADDRESS_PER_MINUTE=100_000,
-                   PREVIEWS_PER_CLIENT_PER_MINUTE=100_000)
+                   PREVIEWS_PER_CLIENT_PER_MINUTE=100_000, VACATION_DAYS_PER_YEAR=20)
     app.golden_clock = clock
     return app
 
@@ -104,14 +104,18 @@ def seat_path(app, game: str, seat: int) -> str:
 
 
 def play(app, client, game: str, seed: int, *, say_every: int = 0, resign: tuple = (),
-         decisions: int = 1000) -> None:
+         away: tuple = (), decisions: int = 1000) -> None:
     """Random legal decisions, each a POST to the seat's turn link (a computer's by the
     worker's round), until the game ends or `decisions` were made. Every `say_every`-th says
-    something with it; `resign`: (decision number, seat) resigns that seat then."""
-    from pbem import botplay, store
+    something with it; `resign`: (decision number, seat) resigns that seat then; `away`:
+    (decision number, address, days) that address goes on vacation then."""
+    from pbem import botplay, store, vacation
     rng = Rng(seed)
     for made in range(decisions):
         app.golden_clock.at += STEP
+        if away and made == away[0]:
+            with app.app_context():
+                vacation.start(away[1], away[2])
         if resign and made == resign[0]:
             answer = client.post(seat_path(app, game, resign[1]) + "/resign", json={"confirm": True})
             assert answer.status_code == 200, answer.get_json()
@@ -165,7 +169,7 @@ def play_everything(app) -> None:
                    options={"sumerians": "top-run"}, time_limit=3)
     play(app, client, first, 101, say_every=5, decisions=9)
     other_mails(app, first)
-    play(app, client, first, 102)
+    play(app, client, first, 102, away=(3, BOB, 2))
     # Against the same player again: its subjects say "(game 2)"; it ends by a resignation.
     second = create(app, "babel", [("Anna", ANNA), ("Bob", BOB)], ("cs", "en"), seed=12)
     play(app, client, second, 103, resign=(7, 1))
@@ -178,7 +182,7 @@ def play_everything(app) -> None:
     three = create(app, "babylonia", [("Anna", ANNA), ("Carl", CARL), ("Dora", DORA)],
                    ("de", "en", "cs"), seed=15, time_limit=2)
     # Carl leaves after a while: a computer plays his seat, and he hears only how it ends.
-    play(app, client, three, 106, say_every=6, resign=(10, 1))
+    play(app, client, three, 106, say_every=6, resign=(10, 1), away=(4, DORA, 3))
 
 
 # -- what is compared ---------------------------------------------------------------------------

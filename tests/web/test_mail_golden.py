@@ -4,14 +4,15 @@ Random games of Babel, Babel Tower and Babylonia are played through the web app 
 a POST to its turn link, some with words to the others, a resignation that hands a seat to a
 computer, a computer's seat, a second game against the same players), with seats reading
 English, German and Czech, clocks in two time zones, players on vacation and an address that
-takes a daily digest; and the link mails and the answers to mail replies are written for one of
-them. Every mail the outbox holds afterwards (its kind, addresses, names, subject, text and
-HTML, thread and status) is compared with the digests in `mail_golden.txt`, one line a mail.
+takes a daily digest; the mails about links, the answers to mail replies and every other kind
+of mail are written too. Every mail the outbox holds afterwards (its kind, addresses, names,
+subject, text and HTML, thread and status) is compared with the digests in `mail_golden.txt`,
+one line a mail.
 
-Made deterministic rather than blurred: game ids and nonces are counted, the clock stands at a
-moment the test moves on, the secret key is fixed; only what is random by design is replaced
-(the random part of a Message-ID) and the timed links, which carry the second they were signed
-in, are written as what they sign (checked: each must open). A change that makes a mail differ
+Made deterministic rather than blurred: game ids, seeds and nonces are counted, the clock stands
+at a moment the test moves on, the secret key is fixed; only what is random by design is
+replaced (the random part of a Message-ID) and the timed links, which carry the second they were
+signed in, are written as what they sign (checked: each must open). A change that makes a mail differ
 by one character fails, naming the mails that differ.
 
 - `PBEM_MAIL_GOLDEN_DUMP=DIR`: writes every mail, as compared, to DIR (one file a mail): run it
@@ -27,6 +28,7 @@ import os
 import re
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -71,6 +73,8 @@ def golden_app(make_app, monkeypatch):
         return f"nonce{next(nonces):06d}"
     monkeypatch.setattr(store, "new_nonce", nonce)
     monkeypatch.setattr(settings, "new_nonce", nonce)
+    seeds = itertools.count(1001)   # (a game asked for on the start page has no seed given)
+    monkeypatch.setattr(store, "secrets", SimpleNamespace(randbits=lambda bits: next(seeds)))
     app = make_app(SECRET_KEY="the-golden-mails-key", OUTBOX_PAGE=True,
                    SUBMISSIONS_PER_CLIENT_PER_MINUTE=100_000,
                    SUBMISSIONS_PER_ADDRESS_PER_MINUTE=100_000,
@@ -183,13 +187,40 @@ def play_everything(app) -> None:
                    ("de", "en", "cs"), seed=15, time_limit=2)
     # Carl leaves after a while: a computer plays his seat, and he hears only how it ends.
     play(app, client, three, 106, say_every=6, resign=(10, 1), away=(4, DORA, 3))
+    running = create(app, "babel", [("Anna", ANNA), ("Dora", DORA)], ("de", "cs"), seed=16,
+                     options={"sumerians": "top-run"}, time_limit=1)
+    play(app, client, running, 107, decisions=3)
+    the_other_mails(app, client, running, first)
+
+
+def the_other_mails(app, client, running: str, finished: str) -> None:
+    """The mails that are not about a game's turns, once each: a game asked for on the start
+    page, the links to all games, the operator's sign-in, reminders and a digest (a day later:
+    a clock ran out, so a vacation starts by itself), a new home link, a rematch."""
+    from pbem import home, rematch, settings
+    from pbem.extensions import db
+    from pbem.mail import notify
+    from pbem_web import create_by_form
+    create_by_form(client, names=("Carl", "Bob"), emails=(CARL, BOB))
+    with app.app_context():
+        listed = home.build(ANNA)
+        entries = [home.links_entry(e) for e in listed.yours + listed.others]
+        notify.seat_links(ANNA, entries, settings.home_url(ANNA), "Anna")
+        notify.sign_in("operator@example.org", BASE_URL + "/admin/in/" + "y" * 80, 15)
+        db.session.commit()
+    later = (app.golden_clock.at + timedelta(days=1, hours=2)).isoformat()
+    assert app.test_cli_runner().invoke(args=["remind", "--now", later]).exit_code == 0
+    with app.app_context():
+        home.replace_home(BOB)
+        rematch.ask(finished, 0)
+        rematch.mail_home_for(finished, BOB, "192.0.2.9")
 
 
 # -- what is compared ---------------------------------------------------------------------------
 
 TIMED_LINK = re.compile(re.escape(BASE_URL)
                         + r"/(t|s|c|r|d|h|m|admin/in)/([A-Za-z0-9_\-]+\.[A-Za-z0-9_.\-]+)")
-MESSAGE_ID = re.compile(r"\.[0-9a-f]{16}@")
+MESSAGE_ID = re.compile(r"(?<=[.<])[0-9a-f]{16}(?=@)")
 
 
 def signed(app, kind: str, token: str) -> str:
@@ -221,7 +252,7 @@ def outbox(app) -> list[str]:
          subject, text, html) in rows:
         said = (f"kind: {kind}\ngame: {game} seat: {seat} status: {status}\n"
                 f"to: {to_name} <{to_addr}>\nfrom: {from_name}\nreply-to: {reply_to}\n"
-                f"message-id: {MESSAGE_ID.sub('.*@', message_id)}\nin-reply-to: {in_reply_to}\n"
+                f"message-id: {MESSAGE_ID.sub('*', message_id)}\nin-reply-to: {in_reply_to}\n"
                 f"subject: {subject}\n\n{text}\n-- html --\n{html}\n")
         out.append(TIMED_LINK.sub(lambda m: signed(app, m.group(1), m.group(2)), said))
     return out

@@ -80,6 +80,8 @@ class Facts:
 
 
 def facts_of(loaded: Loaded, seat: int, address: str) -> Facts:
+    """The seat's mail's facts, read now (never kept: a seat link replaced in this transaction,
+    a message said with the decision, are in the mail it writes)."""
     return Facts(*db.session.execute(_FACTS, {
         "game": loaded.id, "seat": seat, "kind": loaded.engine.name, "address": address}).one())
 

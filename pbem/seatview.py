@@ -405,7 +405,8 @@ def _told(loaded: Loaded, seat: int | None, names: list[str],
     for number, event in numbered:
         for skipped in events[at - since:number - since]:    # the seat's own, in between
             before = engine.apply(before, skipped)
-        after = engine.apply(before, event)
+        # (after the log's last event: the state as loaded, not applied again)
+        after = loaded.state if number + 1 == loaded.seq else engine.apply(before, event)
         recount = engine.recount(before, event, seat, after)
         mover = event["seat"]
         yours = mover == seat and not played_by_computer

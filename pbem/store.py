@@ -92,6 +92,7 @@ class Loaded:
     #: A cold load's starting point, kept for this request only (never cached): the point of
     #: the log its snapshot stood at (0: none), that state (None: the game's start) and every
     #: event read after it. The turns a page tells are then replayed without asking again.
+    #: After `append`, the state the event was made in (or the load's anchor) and the event.
     anchor: tuple[int, Any, tuple[base.Event, ...]] | None = None
 
     @property
@@ -421,7 +422,11 @@ def append(loaded: Loaded, event: dict) -> Loaded:
     if every and seq % every == 0 and (data := engine.snapshot(state)) is not None:
         db.session.add(Snapshot(game_id=loaded.id, seq=seq, rules=engine.rules_version, state=data))
     _decided(db.session.flush)
-    return Loaded(loaded.row, engine, loaded.seats, seq, (loaded.recent + (event,))[-RECENT:], state)
+    # The state the event was made in stays at hand: the turn mails tell the event from it,
+    # which would otherwise be replayed (the log from a snapshot, or from the start).
+    at, before, read = loaded.anchor if loaded.anchor is not None else (loaded.seq, loaded.state, ())
+    return Loaded(loaded.row, engine, loaded.seats, seq, (loaded.recent + (event,))[-RECENT:], state,
+                  anchor=(at, before, read + (event,)))
 
 
 def _decided(write) -> None:

@@ -86,7 +86,9 @@ def queue(kind: str, to_name: str, to_addr: str, subject: str, context: dict, *,
           game_id: str | None = None, seat: int | None = None, from_name: str = "pbem",
           root: bool = False, reply_to: str | None = None, in_reply_to: str | None = None,
           status: str | None = None, language: str | None = None) -> Mail:
-    """Render `mail/<kind>.txt|.html` and add the mail to the session (not committed); its
+    """Render `mail/<kind>.txt|.html` and add the mail to the session (not committed): each
+    ends with the footer (`mail/_footer.*`: the address's home, and a link to stop all mail),
+    which an HTML mail includes before its `</body>` and a text one is given here. Its
     status is the address's (`settings.initial_status`) unless the caller has read it already.
     It speaks `language`, else the seat's (a mail about a game), else the address's; its
     subject and every phrase in `context` are said in it.
@@ -104,9 +106,7 @@ def queue(kind: str, to_name: str, to_addr: str, subject: str, context: dict, *,
     context["unsubscribe_url"] = unsubscribe_url(to_addr)
     context.setdefault("home_url", settings.home_url(to_addr))   # every game of this address
     with i18n.speaking(language or language_for(to_addr, game_id, seat)):
-        html = render_template(f"mail/{kind}.html", **context)
-        footer = render_template("mail/_footer.html", **context)
-        html = html.replace("</body>", footer + "</body>", 1) if "</body>" in html else html + footer
+        html = render_template(f"mail/{kind}.html", **context)   # (its footer included)
         text = fold(render_template(f"mail/{kind}.txt", **context).rstrip("\n") + "\n"
                     + render_template("mail/_footer.txt", **context))
         subject, from_name = i18n.say(subject), i18n.say(from_name)

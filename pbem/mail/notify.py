@@ -30,9 +30,10 @@ token, so the player may answer it with his steps. Addresses are read fresh
 from __future__ import annotations
 
 import textwrap
+from dataclasses import dataclass
 
 from flask import current_app
-from sqlalchemy import select
+from sqlalchemy import select, text
 
 from .. import i18n, links, messages, seatview, settings, store
 from ..extensions import db
@@ -58,52 +59,86 @@ def record_url(game_id: str) -> str:
     return f"{current_app.config['BASE_URL']}/games/{game_id}/record"
 
 
-def context(loaded: Loaded, seat: int, bot: bool = False) -> dict:
+# What a seat's mail needs from the database beyond the log, the seats and the players'
+# vacations (each read once a transaction: `store.player_of`, `vacation.in_game`), in one round
+# trip of plain SQL (built once): the seat's live nonce (its seat link), and counts that spare
+# a query each when they are 0 or 1 (the usual mail): the game's messages, the address's games
+# of this kind (which of them this is, in the subject, is asked only when there are two).
+_FACTS = text(
+    "SELECT (SELECT nonce FROM seat_nonces WHERE game_id = :game AND seat = :seat"
+    "        ORDER BY id DESC LIMIT 1),"
+    "       (SELECT count(*) FROM messages WHERE game_id = :game AND hidden_at IS NULL),"
+    "       (SELECT count(*) FROM games WHERE kind = :kind AND id IN"
+    "           (SELECT game_id FROM seats WHERE email = :address))")
+
+
+@dataclass(frozen=True)
+class Facts:
+    nonce: str | None   # the seat's live seat-link nonce
+    said: int           # the game's messages shown
+    games: int          # the address's games of this kind (this one too)
+
+
+def facts_of(loaded: Loaded, seat: int, address: str) -> Facts:
+    """The seat's mail's facts, read now (never kept: a seat link replaced in this transaction,
+    a message said with the decision, are in the mail it writes)."""
+    return Facts(*db.session.execute(_FACTS, {
+        "game": loaded.id, "seat": seat, "kind": loaded.engine.name, "address": address}).one())
+
+
+def context(loaded: Loaded, seat: int, facts: Facts, bot: bool = False) -> dict:
     """A seat's mail is rendered from its seat view (the same one its page shows), with the
     links the mail carries (no turn link for a seat a computer plays)."""
-    view = seatview.build(loaded, seat, for_mail=True)
+    seating = seatview.Seating(store.bot_of(loaded.id, seat), store.takeovers(loaded.id),
+                               seatview.Present(messages=facts.said > 0, notes=False))
+    view = seatview.build(loaded, seat, for_mail=True, seating=seating)
     decision = None if bot else view.owes
     return {
         **view.context(),
         "decision": decision,
-        "turn_url": links.url(links.TURN, loaded.id, seat, loaded.seq) if decision else None,
-        "seat_url": links.url(links.SEAT, loaded.id, seat, store.current_nonce(loaded.id, seat)),
+        "turn_url": view.turn_link if decision else None,   # (signed once, by the view)
+        "seat_url": links.url(links.SEAT, loaded.id, seat, facts.nonce),
         "record_url": record_url(loaded.id),
     }
 
 
-def subject(loaded: Loaded, seat: int, what: str, address: str = "") -> Phrase:
+def subject(loaded: Loaded, seat: int, what: str, address: str = "",
+            games: int | None = None) -> Phrase:
     """"Babel with Bob: your turn"; a second game of the same kind against the same players
-    says which it is ("Babel with Bob (game 2): ..."), so a mailbox tells their threads apart."""
+    says which it is ("Babel with Bob (game 2): ..."), so a mailbox tells their threads apart.
+    `games`: how many games of this kind the address plays, when known (`Facts.games`)."""
     return phrase("{game} with {others}: {what}", game=loaded.engine.title,
-                  others=opponents(loaded.id, loaded.engine.name, loaded.names, seat, address),
+                  others=opponents(loaded.id, loaded.engine.name, loaded.names, seat, address,
+                                   games),
                   what=what)
 
 
-def opponents(game_id: str, kind: str, names, seat: int, address: str) -> str:
+def opponents(game_id: str, kind: str, names, seat: int, address: str,
+              games: int | None = None) -> str:
     """The other players of a game, "Bob", with its number when the address plays more than
     one such game against them: "Bob (game 2)"."""
     others = listing(n for i, n in enumerate(names) if i != seat)
-    number = game_index(game_id, kind, address)
+    number = game_index(game_id, kind, address, games)
     return phrase("{others} (game {number})", others=others, number=number) if number > 1 else others
 
 
-def game_index(game_id: str, kind: str, address: str) -> int:
+def game_index(game_id: str, kind: str, address: str, games: int | None = None) -> int:
     """Which of the address's games of this kind against the same other players this is (1 for
-    the first, by the order they were created in)."""
-    if not address:
+    the first, by the order they were created in). `games`: how many games of this kind the
+    address plays, when the caller counted them (one: it is the first, nothing to read)."""
+    if not address or (games is not None and games < 2):
         return 1
     ids = select(Seat.game_id).where(Seat.email == address)
-    games = db.session.execute(select(Game.id, Game.created_at).where(
+    played = db.session.execute(select(Game.id, Game.created_at).where(
         Game.id.in_(ids), Game.kind == kind)).all()
-    if len(games) < 2:
+    if len(played) < 2:
         return 1
-    others: dict[str, list[str]] = {g.id: [] for g in games}
+    others: dict[str, list[str]] = {g.id: [] for g in played}
     for row in db.session.execute(select(Seat.game_id, Seat.name, Seat.email).where(
             Seat.game_id.in_(list(others)), Seat.email != address)):
         others[row.game_id].append(row.email or f"computer {row.name}")
     mine = sorted(others.get(game_id, []))
-    same = sorted((g.created_at, g.id) for g in games if sorted(others[g.id]) == mine)
+    same = sorted((g.created_at, g.id) for g in played if sorted(others[g.id]) == mine)
     return next((i for i, (_, gid) in enumerate(same, 1) if gid == game_id), 1)
 
 
@@ -143,15 +178,18 @@ def _to_seat(kind: str, loaded: Loaded, seat: int, what: str, **extra) -> None:
     if not address or (bot and kind not in TO_LEAVERS):
         return   # a computer's seat: nobody reads its mail
     language = language_for(address, loaded.id, seat)
+    facts = facts_of(loaded, seat, address)
     with i18n.speaking(language):   # its dates and deadlines in the reader's words too
-        ctx = context(loaded, seat, bot=bool(bot))
+        ctx = context(loaded, seat, facts, bot=bool(bot))
+    if kind == "invite":   # a link that calls the game off, while the seat link is the live one
+        ctx["decline_url"] = links.url_of(links.DECLINE, [loaded.id, seat, facts.nonce])
     ctx.update(extra.pop("context", {}))
     # A mail held for a daily digest carries no messages: the digest does (`pbem.digest`).
     status = settings.initial_status(kind, address)
     if kind in CARRY_TALK and status != settings.HELD:
         ctx["talk"] = carry_talk(loaded.id, seat, ctx["messages"])
     reply_to = reply_address(loaded.id, seat, loaded.seq) if ctx["decision"] else None
-    queue(kind, loaded.names[seat], address, subject(loaded, seat, what, address), ctx,
+    queue(kind, loaded.names[seat], address, subject(loaded, seat, what, address, facts.games), ctx,
           game_id=loaded.id, seat=seat,
           from_name=_from_name(loaded), reply_to=reply_to, status=status, language=language,
           **extra)
@@ -173,9 +211,7 @@ def confirm_game(proposal, spec) -> None:
 def game_created(loaded: Loaded) -> None:
     for seat in range(len(loaded.seats)):
         what = phrase("your turn") if loaded.decision_of(seat) else phrase("you are invited")
-        nonce = store.current_nonce(loaded.id, seat)
-        _to_seat("invite", loaded, seat, what, root=True,
-                 context={"decline_url": links.url_of(links.DECLINE, [loaded.id, seat, nonce])})
+        _to_seat("invite", loaded, seat, what, root=True)   # (with its decline link)
 
 
 def event_appended(loaded: Loaded, actor: int | None) -> None:

@@ -125,9 +125,14 @@ def test_every_mail_of_every_game_fits_80_columns(app, client):
     assert kinds == templates, templates - kinds        # every kind of mail was read
     games = {game for *_, game in mails if game}
     assert {babel, tower, babylonia, left} <= games
-    for kind, subject, text, _, to, _ in mails:
+    for kind, subject, text, html, to, _ in mails:
         assert not too_long(text), (kind, subject, to, too_long(text))
         assert "Seat 1" not in text and "Seat 2" not in text, (kind, subject)
+        # Each ends with the footer, once: the way to stop all mail last (the HTML's included
+        # by its template, the text's added to it).
+        assert text.count("\n-- \n") == 1 and re.search(r"\n  \S+/u/\S+$", text), (kind, text)
+        assert html.count("/u/") == 1 and re.search(
+            r'/u/[^"]+" style="color:#666">[^<]+</a>\.</p></body></html>$', html), (kind, html)
 
 
 def test_a_long_line_is_folded_between_words_and_a_link_stays_whole():

@@ -44,12 +44,16 @@ def init_app(app) -> None:
     app.add_template_global(hex_layout, "hex_layout")   # where a hex map's hexes are drawn
     app.add_template_global(game_drawing, "game_drawing")   # a game's own picture geometry
 
+    # SQLite's driver begins a transaction only before a write: a page there has no BEGIN and
+    # ROLLBACK to save, and switching its connection to autocommit and back would cost more.
+    begins_reads = not str(app.config["SQLALCHEMY_DATABASE_URI"]).startswith("sqlite")
+
     @app.before_request
     def read_only_without_a_transaction():
         """Pages and previews only read: run them in autocommit, without BEGIN and ROLLBACK
         round trips to the database (set before the request's first query)."""
-        if request.endpoint in FILES:
-            return   # a file: no database at all
+        if request.endpoint in FILES or not begins_reads:
+            return   # (a file touches no database at all)
         read_only = request.method in ("GET", "HEAD") or request.endpoint == "play.preview"
         if read_only and not db.session().in_transaction():   # (a test may share its session)
             db.session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})

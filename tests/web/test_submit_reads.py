@@ -17,11 +17,12 @@ JSON = {"Accept": "application/json"}
 #: A first turn submitted from the web: the game and the page's facts; the seats with the
 #: clock; two rate limits (a lock, a count and a row for both); the event; the game's vacations
 #: (is Anna back; who is away, for Bob's mail); Bob's turn mail (its facts: his seat link,
-#: whether the game has messages, how many such games he plays; his settings; the mail); then
+#: whether the game has messages, how many such games he plays, his settings; the mail); then
 #: the page after it (its facts). 35 before the rows were read once, 19 before the limits were
 #: counted together and the clock and the vacations read with what else asked for them, 14
-#: before a mail's facts were read in one round trip.
-SUBMIT_STATEMENTS = 12
+#: before a mail's facts were read in one round trip, 11 before the address's settings were
+#: read with them.
+SUBMIT_STATEMENTS = 10
 
 
 def statements(app, request) -> tuple[object, int]:

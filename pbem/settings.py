@@ -90,13 +90,11 @@ COLUMNS = "s.address, s.time_zone, s.language, s.mail_mode, s.confirm_replies, s
 
 def read_with(address: str, values) -> None:
     """The address's settings as another statement just read them (`COLUMNS`): what `of`
-    answers for the rest of the transaction, as if it had read them itself. Unless it has
-    already (that read stands), or this session holds the address's row or a new one (`of`
-    answers from the session: its changes may not be written yet)."""
+    answers for the rest of the transaction, as if it had read them itself (that statement
+    flushed the session first, as `of`'s would). Unless it has already (that read stands), or
+    the session holds the address's row, which `of` answers from."""
     address = address.strip().lower()
-    session = db.session
-    if (session.identity_map.get(identity_key(AddressSettings, address)) is not None
-            or any(isinstance(row, AddressSettings) for row in session.new)):
+    if db.session.identity_map.get(identity_key(AddressSettings, address)) is not None:
         return
     found, time_zone, language, mail_mode, confirm_replies, home_nonce = values
     settings = (Settings(found, time_zone, language, mail_mode, bool(confirm_replies),

@@ -245,7 +245,8 @@ def build(loaded: Loaded, seat: int | None, *, live: bool = False, steps: bool =
           seating: Seating | None = None) -> SeatView:
     """The seat's view of the game as loaded. `live`: the view answers the decision the seat
     owes, and lists its legal steps unless not `steps` (a preview lists the steps after its
-    draft instead); `for_mail`: with the summary mails print."""
+    draft instead); `for_mail`: with the summary mails print, without the engine's `view`
+    (no mail template reads it; pages and the JSON have it)."""
     engine, state = loaded.engine, loaded.state
     owes = loaded.decision_of(seat) if seat is not None else None
     seating = seating or seating_of(loaded, seat)   # (pages read it with their facts)
@@ -262,7 +263,7 @@ def build(loaded: Loaded, seat: int | None, *, live: bool = False, steps: bool =
     return SeatView(
         game_id=loaded.id, kind=engine.name, title=engine.title, example_step=example,
         seat=seat, seq=loaded.seq, names=tuple(names), owes=owes, live=live,
-        view=engine.view(state, seat),
+        view=engine.view(state, seat) if not for_mail else {},   # (no mail prints the view)
         legal_steps=(tuple(engine.legal_steps(state, seat)) if live and steps and seat is not None
                      else ()),
         last_turn=told[-1] if told else None,

@@ -17,7 +17,7 @@ from email.header import Header
 from email.message import EmailMessage
 from email.utils import formataddr, formatdate, parseaddr
 
-from flask import current_app, render_template
+from flask import current_app
 
 from .. import i18n, links, settings, store
 from ..config import mail_domain
@@ -105,10 +105,15 @@ def queue(kind: str, to_name: str, to_addr: str, subject: str, context: dict, *,
             in_reply_to = thread_root(game_id, seat)
     context["unsubscribe_url"] = unsubscribe_url(to_addr)
     context.setdefault("home_url", settings.home_url(to_addr))   # every game of this address
+    app = current_app._get_current_object()   # type: ignore[attr-defined]
     with i18n.speaking(language or language_for(to_addr, game_id, seat)):
-        html = render_template(f"mail/{kind}.html", **context)   # (its footer included)
-        text = fold(render_template(f"mail/{kind}.txt", **context).rstrip("\n") + "\n"
-                    + render_template("mail/_footer.txt", **context))
+        # Its three templates rendered as `render_template` does, with the context processors'
+        # values added once for the three (what they add does not change between them).
+        app.update_template_context(context)
+        env = app.jinja_env
+        html = env.get_template(f"mail/{kind}.html").render(context)   # (its footer included)
+        text = fold(env.get_template(f"mail/{kind}.txt").render(context).rstrip("\n") + "\n"
+                    + env.get_template("mail/_footer.txt").render(context))
         subject, from_name = i18n.say(subject), i18n.say(from_name)
     mail = Mail(kind=kind, game_id=game_id, seat=seat, to_name=clean(to_name),
                 to_addr=to_addr.strip(), from_name=clean(from_name, FROM_LIMIT),

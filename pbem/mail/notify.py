@@ -63,13 +63,16 @@ def record_url(game_id: str) -> str:
 # vacations (each read once a transaction: `store.player_of`, `vacation.in_game`), in one round
 # trip of plain SQL (built once): the seat's live nonce (its seat link), and counts that spare
 # a query each when they are 0 or 1 (the usual mail): the game's messages, the address's games
-# of this kind (which of them this is, in the subject, is asked only when there are two).
+# of this kind (which of them this is, in the subject, is asked only when there are two); and
+# the address's settings (its mail mode, home link, time zone: `settings.read_with`).
 _FACTS = text(
     "SELECT (SELECT nonce FROM seat_nonces WHERE game_id = :game AND seat = :seat"
     "        ORDER BY id DESC LIMIT 1),"
     "       (SELECT count(*) FROM messages WHERE game_id = :game AND hidden_at IS NULL),"
     "       (SELECT count(*) FROM games WHERE kind = :kind AND id IN"
-    "           (SELECT game_id FROM seats WHERE email = :address))")
+    "           (SELECT game_id FROM seats WHERE email = :address)),"
+    f"      {settings.COLUMNS}"
+    " FROM (SELECT 1) AS one LEFT JOIN address_settings s ON s.address = :settings_address")
 
 
 @dataclass(frozen=True)
@@ -81,9 +84,13 @@ class Facts:
 
 def facts_of(loaded: Loaded, seat: int, address: str) -> Facts:
     """The seat's mail's facts, read now (never kept: a seat link replaced in this transaction,
-    a message said with the decision, are in the mail it writes)."""
-    return Facts(*db.session.execute(_FACTS, {
-        "game": loaded.id, "seat": seat, "kind": loaded.engine.name, "address": address}).one())
+    a message said with the decision, are in the mail it writes); the address's settings, read
+    with them, are what `settings.of` answers for the rest of the transaction."""
+    row = db.session.execute(_FACTS, {
+        "game": loaded.id, "seat": seat, "kind": loaded.engine.name, "address": address,
+        "settings_address": address.strip().lower()}).one()
+    settings.read_with(address, row[3:])
+    return Facts(*row[:3])
 
 
 def context(loaded: Loaded, seat: int, facts: Facts, bot: bool = False) -> dict:

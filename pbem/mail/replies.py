@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass
 from email.message import EmailMessage
 from email.utils import getaddresses, parseaddr
+from functools import lru_cache
 from html import unescape
 
 from flask import current_app
@@ -74,9 +75,17 @@ def read_token(token: str) -> ReplyToken | None:
 
 def reply_address(game_id: str, seat: int, seq: int) -> str:
     """`local+token@domain` from REPLY_ADDRESS (by default the MAIL_FROM address)."""
-    base = current_app.config.get("REPLY_ADDRESS") or parseaddr(current_app.config["MAIL_FROM"])[1]
-    local, _, domain = base.partition("@")
+    config = current_app.config
+    local, domain = _reply_base(config.get("REPLY_ADDRESS"), config["MAIL_FROM"])
     return f"{local}+{make_token(game_id, seat, seq)}@{domain}"
+
+
+@lru_cache(maxsize=16)
+def _reply_base(reply_address: str | None, mail_from: str) -> tuple[str, str]:
+    """The reply address's local part and domain, parsed once per configuration (every turn
+    mail asks)."""
+    local, _, domain = (reply_address or parseaddr(mail_from)[1]).partition("@")
+    return local, domain
 
 
 def find_token(msg: EmailMessage, recipients=()) -> str | None:

@@ -17,11 +17,12 @@ JSON = {"Accept": "application/json"}
 #: A first turn submitted from the web: the game and the page's facts; the seats with the
 #: clock; two rate limits (a lock, a count and a row for both); the event; the game's vacations
 #: (is Anna back; who is away, for Bob's mail); Bob's turn mail (its facts: his seat link,
-#: whether the game has messages, how many such games he plays; his settings; the mail); then
+#: whether the game has messages, how many such games he plays, his settings; the mail); then
 #: the page after it (its facts). 35 before the rows were read once, 19 before the limits were
 #: counted together and the clock and the vacations read with what else asked for them, 14
-#: before a mail's facts were read in one round trip.
-SUBMIT_STATEMENTS = 12
+#: before a mail's facts were read in one round trip, 11 before the address's settings were
+#: read with them.
+SUBMIT_STATEMENTS = 10
 
 
 def statements(app, request) -> tuple[object, int]:
@@ -113,4 +114,39 @@ def test_a_game_s_time_bank_is_read_with_its_seats_and_anew_once_written(app, ac
         assert made == 1 and clocks.of_game(game, None).kind == clocks.NONE
         db.session.add(Clock(game_id=game, start_days=3, increment_days=1, cap_days=5))
         assert clocks.of_game(game, None) == clocks.bank(3, 1, 5)
+        db.session.rollback()
+
+
+def test_an_address_s_settings_read_with_a_mail_s_facts_are_what_settings_of_answers(app, actions):
+    """A mail's facts read its address's settings (`settings.read_with`): kept for the
+    transaction, unless it read them already, or the session holds the row (here changed and
+    not written yet), which `settings.of` answers from; the next transaction reads anew."""
+    from pbem import settings
+    from pbem.models import AddressSettings
+    row = (BOB, "Europe/Prague", "cs", settings.DIGEST, 1, "n1")
+
+    def read_with(address: str, values: tuple) -> None:   # as the facts do, in a transaction
+        db.session.execute(text("SELECT 1"))
+        settings.read_with(address, values)
+    with app.app_context():
+        _, made = statements(app, lambda: read_with(" Bob@Example.org", row))
+        assert made == 1 and settings.of(BOB) == settings.Settings(
+            BOB, "Europe/Prague", "cs", settings.DIGEST, True, "n1")
+        read_with(BOB, (None,) * 6)   # read already: that read stands
+        assert settings.of(BOB).language == "cs"
+        db.session.rollback()
+        read_with(BOB, (None,) * 6)   # no row: the defaults
+        assert settings.of(BOB) == settings.Settings(BOB)
+        db.session.rollback()
+        db.session.add(AddressSettings(address=BOB, home_nonce="", time_zone="UTC",
+                                       language="de", mail_mode=settings.EACH,
+                                       confirm_replies=False))
+        assert db.session.execute(   # a new row: plain SQL (the facts) flushes it first
+            text("SELECT language FROM address_settings WHERE address = :a"), {"a": BOB}).scalar() == "de"
+        db.session.commit()
+        with db.session.no_autoflush:
+            changed = db.session.get(AddressSettings, BOB)
+            changed.language = "cs"   # changed in the session, not written yet
+            read_with(BOB, (BOB, "UTC", "de", settings.EACH, 0, ""))
+            assert settings.of(BOB).language == "cs"
         db.session.rollback()

@@ -99,10 +99,11 @@ def _options(state: State, seat: int, v: dict[str, Any], hexes: dict[str, dict[s
                                         effect=v["card_words"][str(number)])], "  ", "     ")
         return out
     kinds_at: dict[str, set[str]] = {}
-    for o in options:
+    for o in options:   # (some hundred: each hex a token may go onto, once per kind)
         word, _, hex = o.notation.partition(" ")
-        if word in WORDS.values() and hex:
-            kinds_at.setdefault(hex, set()).add(next(k for k, w in WORDS.items() if w == word))
+        kind = _KIND_OF.get(word)
+        if kind is not None and hex:
+            kinds_at.setdefault(hex, set()).add(kind)
     if not kinds_at:
         return []
     every = set().union(*kinds_at.values())
@@ -120,6 +121,10 @@ def _options(state: State, seat: int, v: dict[str, Any], hexes: dict[str, dict[s
         out += _wrap_pieces([phrase("{region}: {hexes}", region=title, hexes=words[0]),
                              *words[1:]], "  ", "    ")
     return out
+
+
+#: A token's kind by its word in a step's notation ("farmer" -> "F").
+_KIND_OF = {w: k for k, w in WORDS.items()}
 
 
 def _marked(hex: str, h: dict[str, Any], only: str) -> str:

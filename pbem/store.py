@@ -278,11 +278,11 @@ def load(game_id: str, along: Along = NOTHING) -> Loaded:
             cache.put(game_id, loaded.cached())
             return loaded
         # The log no longer ends as cached (a rolled-back write, a restored database): read it anew.
-    kinds = tuple(games.INSTALLED)
-    rows = db.session.execute(_cold(along.columns, kinds), {
+    versions = _rules_versions()
+    rows = db.session.execute(_cold(along.columns, tuple(versions)), {
         **along.params, "game": game_id, "recent": RECENT,
-        **{f"rules_{n}": games.get(kind).rules_version for n, kind in enumerate(kinds)}}).all()
-    if not rows:
+        **{f"rules_{n}": version for n, version in enumerate(versions.values())}}).all()
+    if not rows or rows[0].part_ != 0:   # (no game row: events left without their game are none)
         raise NotFound(phrase("There is no such game."))
     try:
         engine = games.get(rows[0].kind)
@@ -334,6 +334,19 @@ def _replayed(info: GameInfo, engine: Engine, seats, snapshot: Any, logged: list
                   anchor=(base, restored, tuple(tail)))
 
 
+def _rules_versions() -> dict[str, int]:
+    """Each installed game's rules version, for a cold load to find its latest snapshot in SQL.
+    A game whose module fails to import is left out here, so that the other games still load
+    (its own games fail loudly when their engine is asked for)."""
+    versions = {}
+    for kind in games.INSTALLED:
+        try:
+            versions[kind] = games.get(kind).rules_version
+        except (games.UnknownGame, ImportError):
+            continue
+    return versions
+
+
 # The loads' queries as plain SQL, built once per `Along`: an ORM statement costs more to build
 # and compile on every page than the database takes to answer it (benchmarks/cost.py). A load
 # is one round trip, cold or warm, with what its caller needs along (a page's seat facts).
@@ -356,14 +369,16 @@ def _cold(columns: str, kinds: tuple[str, ...]) -> TextualSelect:
     """A game read whole, each row beside the `Along` row: `part_` 0, its row and seats (no row
     at all: no such game); 1, its latest snapshot of its rules version (`:rules_<n>` for the
     n-th of `kinds`); 2, the events from RECENT before that snapshot on."""
+    if not all(re.fullmatch(r"[a-z0-9_-]+", kind) for kind in kinds):   # (written into the SQL)
+        raise ValueError(f"a game's name that is no identifier: {kinds!r}")
     rules = ("(SELECT CASE kind " + " ".join(f"WHEN '{kind}' THEN :rules_{n}" for n, kind in enumerate(kinds))
              + " END FROM games WHERE id = :game)")
-    assert all(re.fullmatch(r"[a-z0-9_-]+", kind) for kind in kinds)   # (written into the SQL)
-    missing = "NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL"
+    game = ("g.id, g.kind, g.options, g.seed, g.first, g.seats, g.created_at, g.time_limit_days,"
+            " g.takeover, s.seat, s.name")
+    missing = ", ".join("NULL" for _ in game.split(","))   # (the other parts have no game row)
     return text(
         f"SELECT a.*, x.* FROM (SELECT {columns}) AS a CROSS JOIN ("
-        f"  SELECT 0 AS part_, g.id, g.kind, g.options, g.seed, g.first, g.seats, g.created_at,"
-        f"         g.time_limit_days, g.takeover, s.seat, s.name, NULL AS seq, NULL AS data"
+        f"  SELECT 0 AS part_, {game}, NULL AS seq, NULL AS data"
         f"  FROM games g LEFT JOIN seats s ON s.game_id = g.id WHERE g.id = :game"
         f"  UNION ALL"
         f"  SELECT 1, {missing}, seq, state FROM (SELECT seq, state FROM snapshots"

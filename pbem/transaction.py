@@ -127,7 +127,7 @@ def _executed(state: ORMExecuteState) -> None:
     if state.is_insert or state.is_update or state.is_delete:
         forget({statement.table.name}, state.session)   # type: ignore[attr-defined]
     elif isinstance(statement, TextClause) and not statement.text.lstrip()[:6].upper() == "SELECT":
-        forget(state.execution_options.get(_WRITES), state.session)
+        forget(state.execution_options.get(_WRITES) or None, state.session)   # (none named: all)
 
 
 for _name in ("after_commit", "after_rollback", "after_soft_rollback"):

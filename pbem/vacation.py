@@ -206,7 +206,7 @@ def automatic(address: str, ran_out: datetime, now: datetime) -> Away | None:
 
 
 def in_game(game_id: str, now: datetime | None = None) -> list[tuple[int, Away]]:
-    """The seats of a game whose players are on vacation now (one query: a page asks)."""
+    """The seats of a game whose players are on vacation now (read once per transaction)."""
     now = _utc(now or utcnow())
     return [(kept.seat, kept.away) for kept in _of_game(game_id, now)
             if kept.bot is None and kept.away.starts_at <= now]

@@ -50,8 +50,8 @@ def init_app(app) -> None:
 
     @app.before_request
     def read_only_without_a_transaction():
-        """Pages and previews only read: run them in autocommit, without BEGIN and ROLLBACK
-        round trips to the database (set before the request's first query)."""
+        """Pages and previews only read: on PostgreSQL run them in autocommit, without BEGIN
+        and ROLLBACK round trips to the database (set before the request's first query)."""
         if request.endpoint in FILES or not begins_reads:
             return   # (a file touches no database at all)
         read_only = request.method in ("GET", "HEAD") or request.endpoint == "play.preview"

@@ -312,6 +312,22 @@ def test_a_page_reads_the_database_once_cold_or_warm(make_app):
             assert len(seen) == 1, [s for s, _ in seen]
 
 
+def test_a_log_left_without_its_game_is_no_game(make_app, database_url):
+    """Events and snapshots whose game row is gone (deleted by hand: SQLite here does not
+    enforce the foreign keys) are no game, not a game of no known kind."""
+    if not database_url.startswith("sqlite"):
+        pytest.skip("PostgreSQL keeps the foreign keys: a game row cannot go alone")
+    app, client, game_id = played(make_app, 3)
+    seat, path = turn_path(app, game_id)
+    with app.app_context():
+        db.session.execute(text("DELETE FROM games WHERE id = :g"), {"g": game_id})
+        db.session.commit()
+        cache_of(app).clear()
+        with pytest.raises(store.NotFound) as missing:
+            store.load(game_id)
+        assert str(missing.value.message) == "There is no such game."
+
+
 def test_a_load_of_a_game_gone_is_not_found_cold_or_warm(make_app):
     app, client, game_id = played(make_app, 3)
     seat, path = turn_path(app, game_id)

@@ -93,6 +93,7 @@ def test_a_textual_write_forgets_the_reads_of_the_tables_it_names_only(app, acti
         assert written(writing(text("UPDATE rate_locks SET at = at"), "rate_locks")) == 1
         assert written(writing(text("UPDATE seats SET bot = bot"), "seats")) == 2
         assert written(text("UPDATE rate_locks SET at = at")) == 2
+        assert written(writing(text("UPDATE rate_locks SET at = at"))) == 2   # (names none: all)
 
 
 def test_a_row_added_in_the_transaction_is_read_anew_before_it_is_flushed(app, actions):

@@ -2,12 +2,36 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import threading
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from email.message import EmailMessage
 from email.utils import formataddr, formatdate, make_msgid, parseaddr
+from typing import TypeVar
 
 ANNA, BOB = "anna@example.org", "bob@example.org"
+
+T = TypeVar("T")
+
+
+def at_once(n: int, work: Callable[[int], T]) -> list[T]:
+    """`work(0)` to `work(n - 1)`, each in a thread of its own, started together behind a
+    barrier (concurrent requests): their results, in the order they finished."""
+    barrier, results, lock = threading.Barrier(n, timeout=60), [], threading.Lock()
+
+    def one(i: int):
+        barrier.wait()
+        result = work(i)
+        with lock:
+            results.append(result)
+
+    threads = [threading.Thread(target=one, args=(i,)) for i in range(n)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert len(results) == n
+    return results
 
 
 def text_of(msg) -> str:

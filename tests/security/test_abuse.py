@@ -13,7 +13,6 @@
 from __future__ import annotations
 
 import re
-import threading
 from datetime import timedelta
 
 import pytest
@@ -23,7 +22,7 @@ from pbem import links, reminders, store
 from pbem.extensions import db
 from pbem.games.rng import Rng
 from pbem.models import SUPPRESSED, Game, Mail, Proposal, Suppression
-from pbem_web import confirm, create, deliver, started, text_of  # tests/helpers
+from pbem_web import at_once, confirm, create, deliver, started, text_of  # tests/helpers
 
 ANNA, BOB, CAROL, DORA = "anna@example.org", "bob@example.org", "carol@example.org", "dora@example.org"
 CONFIRM = re.compile(r"http://pbem\.test(/c/\S+)")
@@ -120,22 +119,7 @@ def test_a_creator_address_cannot_be_mail_bombed_with_confirmations(make_app, sm
 
 def hammer(app, n: int, request) -> list[int]:
     """n requests at once, each from a test client of its own: their status codes."""
-    barrier, statuses, lock = threading.Barrier(n), [], threading.Lock()
-
-    def one(i: int):
-        client = app.test_client()
-        barrier.wait()
-        status = request(client, i)
-        with lock:
-            statuses.append(status)
-
-    threads = [threading.Thread(target=one, args=(i,)) for i in range(n)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    assert len(statuses) == n
-    return statuses
+    return at_once(n, lambda i: request(app.test_client(), i))
 
 
 def test_forty_simultaneous_creations_for_one_address_do_not_pass_a_limit_of_twenty(make_app, smtp):

@@ -4,7 +4,6 @@ requests (on SQLite and on PostgreSQL, as the suite runs both)."""
 
 from __future__ import annotations
 
-import threading
 from datetime import timedelta
 
 import pytest
@@ -17,6 +16,7 @@ from pbem.games.phrases import phrase
 from pbem.games.rng import Rng
 from pbem.models import RateEvent, RateLock
 from pbem.transaction import transaction
+from pbem_web import at_once  # tests/helpers
 
 ANNA = "anna@example.org"
 #: Two limits of their own, told apart by their words.
@@ -103,31 +103,20 @@ def test_the_window_slides_for_each_key(app):
 
 def hammer(app, n: int, counted_under) -> list[str]:
     """n transactions at once, each counting `counted_under(i)`: "passed" or "refused" each."""
-    barrier, results, lock = threading.Barrier(n, timeout=60), [], threading.Lock()
 
-    def one(i: int):
+    def one(i: int) -> str:
         with app.app_context():
-            barrier.wait()
             try:
                 with transaction():
                     limits.take_all(counted_under(i))
-                result = "passed"
+                return "passed"
             except RateLimited:
-                result = "refused"
+                return "refused"
             except Exception as error:   # a deadlock, a lock timeout: the test says which
-                result = repr(error)
+                return repr(error)
             finally:
                 db.session.remove()
-        with lock:
-            results.append(result)
-
-    threads = [threading.Thread(target=one, args=(i,)) for i in range(n)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=120)
-    assert len(results) == n
-    return results
+    return at_once(n, one)
 
 
 def test_forty_simultaneous_pairs_pass_a_limit_of_twenty_exactly(app):

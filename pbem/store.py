@@ -22,7 +22,7 @@ from functools import cached_property, lru_cache
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import JSON, DateTime, TextualSelect, select, text
+from sqlalchemy import JSON, ColumnClause, DateTime, TextualSelect, column, select, text
 from sqlalchemy.exc import IntegrityError
 
 from . import games
@@ -253,14 +253,19 @@ RECENT = 8             # events kept with a loaded game: enough for "the opponen
 class Along:
     """A row the caller needs with the game, read in the same statement as the game's new
     events (or, loaded cold, as its row and seats): a page's seat facts cost no round trip of
-    their own. `columns` is a select list without FROM (scalar subqueries, each named), its
-    parameters in `params`; `:game` is the game's id there too."""
-    columns: str
+    their own. `columns`: each a name and a scalar SQL expression (a subquery); their
+    parameters in `params`, where `:game` is the game's id too. A name ending in "_" is the
+    load's own, for a column and for a parameter alike."""
+    columns: tuple[tuple[str, str], ...]
     params: dict[str, Any]
+
+    def select(self) -> TextualSelect:
+        """The row alone (a game loaded again after a decision, when its row is still needed)."""
+        return _alone(self.columns)
 
 
 #: What a load reads along when its caller needs nothing more.
-NOTHING = Along("1 AS nothing_", {})
+NOTHING = Along((("nothing_asked", "1"),), {})
 
 
 def load(game_id: str, along: Along = NOTHING) -> Loaded:
@@ -270,6 +275,8 @@ def load(game_id: str, along: Along = NOTHING) -> Loaded:
     # Only what new_id() makes reaches the database (PostgreSQL refuses a NUL in a query: a 500).
     if not isinstance(game_id, str) or not GAME_ID.fullmatch(game_id):
         raise NotFound(phrase("There is no such game."))
+    if any(name.endswith("_") for name in along.params):
+        raise ValueError(f"{sorted(along.params)}: a parameter ending in '_' is the load's own")
     cache = current_app.extensions["pbem.replay_cache"]
     cached = cache.get(game_id)
     if cached is not None:
@@ -280,8 +287,8 @@ def load(game_id: str, along: Along = NOTHING) -> Loaded:
         # The log no longer ends as cached (a rolled-back write, a restored database): read it anew.
     versions = _rules_versions()
     rows = db.session.execute(_cold(along.columns, tuple(versions)), {
-        **along.params, "game": game_id, "recent": RECENT,
-        **{f"rules_{n}": version for n, version in enumerate(versions.values())}}).all()
+        **along.params, "game": game_id, "recent_": RECENT,
+        **{f"rules_{n}_": version for n, version in enumerate(versions.values())}}).all()
     if not rows or rows[0].part_ != 0:   # (no game row: events left without their game are none)
         raise NotFound(phrase("There is no such game."))
     try:
@@ -304,7 +311,7 @@ def _newer(cached: Cached, along: Along) -> Loaded | None:
                                        cached.state)
     engine = games.get(info.kind)
     rows = db.session.execute(_warm(along.columns), {
-        **along.params, "game": info.id, "after": max(seq - 1, 0)}).all()
+        **along.params, "game": info.id, "after_": max(seq - 1, 0)}).all()
     if rows[0].game_present_ is None:
         return None   # the game is gone
     newer = [engine.upcast(row.event_data_) for row in rows if row.event_seq_ is not None]
@@ -350,34 +357,61 @@ def _rules_versions() -> dict[str, int]:
 # The loads' queries as plain SQL, built once per `Along`: an ORM statement costs more to build
 # and compile on every page than the database takes to answer it (benchmarks/cost.py). A load
 # is one round trip, cold or warm, with what its caller needs along (a page's seat facts).
+# Each names its columns in order, so that SQLAlchemy keeps how it reads a row with the
+# statement (by name, it would match the columns again on every execution).
+
+def _along(columns: tuple[tuple[str, str], ...]) -> tuple[str, list[ColumnClause]]:
+    """The `Along` columns as a select list, and as the statement's first columns."""
+    for name, _ in columns:
+        if not re.fullmatch(r"[a-z][a-z0-9_]*[a-z0-9]", name) or name in _GAME_COLUMNS:
+            raise ValueError(f"{name!r}: an Along column is a lower-case name the load does not use")
+    return (", ".join(f"{sql} AS {name}" for name, sql in columns),
+            [column(name) for name, _ in columns])
+
 
 @lru_cache(maxsize=16)
-def _warm(columns: str) -> TextualSelect:
+def _alone(columns: tuple[tuple[str, str], ...]) -> TextualSelect:
+    listed, named = _along(columns)
+    return text(f"SELECT {listed}").columns(*named)
+
+
+@lru_cache(maxsize=16)
+def _warm(columns: tuple[tuple[str, str], ...]) -> TextualSelect:
     """A cached game's new events after a point, each beside the `Along` row (no new event:
     that row alone); `game_present_` is NULL when the game is gone (a game not played yet is
     not looked up again to know it still exists)."""
+    listed, named = _along(columns)
     return text(
         f"SELECT a.*, (SELECT 1 FROM games WHERE id = :game) AS game_present_,"
         f"       e.seq AS event_seq_, e.data AS event_data_"
-        f" FROM (SELECT {columns}) AS a"
-        f" LEFT JOIN events e ON e.game_id = :game AND e.seq > :after"
-        f" ORDER BY e.seq").columns(event_data_=JSON)
+        f" FROM (SELECT {listed}) AS a"
+        f" LEFT JOIN events e ON e.game_id = :game AND e.seq > :after_"
+        f" ORDER BY e.seq").columns(*named, column("game_present_"), column("event_seq_"),
+                                    column("event_data_", JSON))
+
+
+#: A cold load's columns after the `Along` row's, in order, with the types read into Python.
+_GAME_COLUMNS = {
+    "part_": None, "id": None, "kind": None, "options": JSON, "seed": None, "first": None,
+    "seats": None, "created_at": DateTime(timezone=True), "time_limit_days": None,
+    "takeover": None, "seat": None, "name": None, "seq": None, "data": JSON}
 
 
 @lru_cache(maxsize=16)
-def _cold(columns: str, kinds: tuple[str, ...]) -> TextualSelect:
+def _cold(columns: tuple[tuple[str, str], ...], kinds: tuple[str, ...]) -> TextualSelect:
     """A game read whole, each row beside the `Along` row: `part_` 0, its row and seats (no row
-    at all: no such game); 1, its latest snapshot of its rules version (`:rules_<n>` for the
+    at all: no such game); 1, its latest snapshot of its rules version (`:rules_<n>_` for the
     n-th of `kinds`); 2, the events from RECENT before that snapshot on."""
     if not all(re.fullmatch(r"[a-z0-9_-]+", kind) for kind in kinds):   # (written into the SQL)
         raise ValueError(f"a game's name that is no identifier: {kinds!r}")
-    rules = ("(SELECT CASE kind " + " ".join(f"WHEN '{kind}' THEN :rules_{n}" for n, kind in enumerate(kinds))
-             + " END FROM games WHERE id = :game)")
+    listed, named = _along(columns)
+    cases = " ".join(f"WHEN '{kind}' THEN :rules_{n}_" for n, kind in enumerate(kinds))
+    rules = f"(SELECT CASE kind {cases} END FROM games WHERE id = :game)"
     game = ("g.id, g.kind, g.options, g.seed, g.first, g.seats, g.created_at, g.time_limit_days,"
             " g.takeover, s.seat, s.name")
     missing = ", ".join("NULL" for _ in game.split(","))   # (the other parts have no game row)
     return text(
-        f"SELECT a.*, x.* FROM (SELECT {columns}) AS a CROSS JOIN ("
+        f"SELECT a.*, x.* FROM (SELECT {listed}) AS a CROSS JOIN ("
         f"  SELECT 0 AS part_, {game}, NULL AS seq, NULL AS data"
         f"  FROM games g LEFT JOIN seats s ON s.game_id = g.id WHERE g.id = :game"
         f"  UNION ALL"
@@ -386,9 +420,9 @@ def _cold(columns: str, kinds: tuple[str, ...]) -> TextualSelect:
         f"  UNION ALL"
         f"  SELECT 2, {missing}, seq, data FROM events WHERE game_id = :game AND seq >"
         f"    (SELECT COALESCE(MAX(seq), 0) FROM snapshots WHERE game_id = :game AND rules = {rules})"
-        f"    - :recent"
+        f"    - :recent_"
         f") AS x ORDER BY x.part_, x.seat, x.seq"
-    ).columns(options=JSON, data=JSON, created_at=DateTime(timezone=True))
+    ).columns(*named, *(column(name, type_) for name, type_ in _GAME_COLUMNS.items()))
 
 
 # The events after a point (the whole log: after 0).

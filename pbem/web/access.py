@@ -8,7 +8,6 @@ from dataclasses import dataclass, fields
 from functools import cached_property
 
 from flask import request
-from sqlalchemy import text
 
 from .. import i18n, links, seatview, store, vacation
 from ..errors import BadInput, LinkReplaced, LinkTampered
@@ -28,19 +27,18 @@ SEAT_NUMBERS = 2**31   # seats are numbered from 0; a link's seat number past th
 # The seat's computer and the game's takeovers change without an event (the replay cache
 # cannot know them): read fresh, in the same statement as the game (`store.Along`).
 _FACTS = (
-    "(SELECT nonce FROM seat_nonces WHERE game_id = :game AND seat = :seat"
-    "  ORDER BY id DESC LIMIT 1) AS nonce,"
-    " (SELECT count(*) FROM mails WHERE game_id = :game AND status IN (:failed, :suppressed))"
-    "  AS undelivered,"
-    " (SELECT bot FROM seats WHERE game_id = :game AND seat = :seat) AS bot,"
-    " (SELECT language FROM seats WHERE game_id = :game AND seat = :seat) AS language,"
-    " (SELECT count(*) FROM takeovers WHERE game_id = :game) AS takeovers,"
-    " (SELECT count(*) FROM clocks WHERE game_id = :game) AS banked,"
-    " (SELECT count(*) FROM messages WHERE game_id = :game AND hidden_at IS NULL) AS said,"
-    " (SELECT count(*) FROM notes WHERE game_id = :game AND seat = :seat) AS noted,"
-    " (SELECT count(*) FROM vacations WHERE ends_at > :since AND address IN"
-    "   (SELECT email FROM seats WHERE game_id = :game AND email != '')) AS away")
-_FACTS_ALONE = text("SELECT " + _FACTS)
+    ("nonce", "(SELECT nonce FROM seat_nonces WHERE game_id = :game AND seat = :seat"
+              " ORDER BY id DESC LIMIT 1)"),
+    ("undelivered", "(SELECT count(*) FROM mails WHERE game_id = :game"
+                    " AND status IN (:failed, :suppressed))"),
+    ("bot", "(SELECT bot FROM seats WHERE game_id = :game AND seat = :seat)"),
+    ("language", "(SELECT language FROM seats WHERE game_id = :game AND seat = :seat)"),
+    ("takeovers", "(SELECT count(*) FROM takeovers WHERE game_id = :game)"),
+    ("banked", "(SELECT count(*) FROM clocks WHERE game_id = :game)"),
+    ("said", "(SELECT count(*) FROM messages WHERE game_id = :game AND hidden_at IS NULL)"),
+    ("noted", "(SELECT count(*) FROM notes WHERE game_id = :game AND seat = :seat)"),
+    ("away", "(SELECT count(*) FROM vacations WHERE ends_at > :since AND address IN"
+             " (SELECT email FROM seats WHERE game_id = :game AND email != ''))"))
 
 
 def _facts_of(game_id: str, seat: int) -> store.Along:
@@ -81,7 +79,7 @@ class Access:
         row = self.loaded.along
         if row is None:
             along = _facts_of(self.loaded.id, self.seat)
-            row = db.session.execute(_FACTS_ALONE, along.params).one()
+            row = db.session.execute(along.select(), along.params).one()
         facts = SeatFacts(*row[:len(fields(SeatFacts))])
         i18n.use(facts.language)   # the seat's pages speak its language, whatever the browser's
         return facts

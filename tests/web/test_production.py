@@ -312,6 +312,26 @@ def test_a_page_reads_the_database_once_cold_or_warm(make_app):
             assert len(seen) == 1, [s for s, _ in seen]
 
 
+def test_a_load_reads_along_the_row_its_caller_asks_for_cold_and_warm(make_app):
+    """`store.Along`: the caller's columns, in its order, beside the game, whether the game
+    comes from the cache or from the database; a name ending in "_" is the load's own."""
+    app, client, game_id = played(make_app, 4)
+    along = store.Along((("seats_named", "(SELECT count(*) FROM seats WHERE game_id = :game)"),
+                         ("doubled", "(:number * 2)")), {"number": 21})
+    with app.app_context():
+        cache_of(app).clear()
+        cold = store.load(game_id, along=along)
+        warm = store.load(game_id, along=along)
+        assert (cold.along.seats_named, cold.along.doubled) == (2, 42)
+        assert tuple(warm.along)[:3] == (2, 42, 1)   # then the last event cached, read to check it
+        assert store.load(game_id).along is None
+        with pytest.raises(ValueError, match="the load's own"):
+            store.load(game_id, along=store.Along(along.columns, {"after_": 1}))
+        for name in ("part_", "kind", "Doubled"):
+            with pytest.raises(ValueError, match="does not use"):
+                store.load(game_id, along=store.Along(((name, "1"),), {}))
+
+
 def test_a_log_left_without_its_game_is_no_game(make_app, database_url):
     """Events and snapshots whose game row is gone (deleted by hand: SQLite here does not
     enforce the foreign keys) are no game, not a game of no known kind."""

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from flask import current_app
-from sqlalchemy import BindParameter, DateTime, TextClause, bindparam, delete, text
+from sqlalchemy import BindParameter, DateTime, TextClause, bindparam, delete, select, text
 
 from .errors import RateLimited
 from .extensions import db
@@ -226,9 +226,15 @@ def _refused(limit: Limit, who: str) -> RateLimited:
 
 
 def prune(now: datetime | None = None, keep: timedelta = KEEP) -> int:
-    """Forget requests older than any window in use (`keep`: the longest of them)."""
+    """Forget requests older than any window in use (`keep`: the longest of them).
+
+    A key a request holds locked right now is left for the next round (SKIP LOCKED, on
+    PostgreSQL): pruning never waits for a request, so the two can never each hold a key the
+    other waits for (a deadlock, which PostgreSQL would end by failing one of them)."""
     before = (now or utcnow()) - max(keep, KEEP)
-    db.session.execute(delete(RateLock).where(RateLock.at < before))
+    unused = (select(RateLock.key).where(RateLock.at < before).order_by(RateLock.key)
+              .with_for_update(skip_locked=True))
+    db.session.execute(delete(RateLock).where(RateLock.key.in_(unused)))
     return changed(db.session.execute(delete(RateEvent).where(RateEvent.at < before)))
 
 

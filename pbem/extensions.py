@@ -8,12 +8,14 @@ from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy.orm import DeclarativeBase
 from werkzeug.local import LocalProxy
 
+from .reading import Session
+
 
 class Base(DeclarativeBase):
     pass
 
 
-db = SQLAlchemy(model_class=Base)
+db = SQLAlchemy(model_class=Base, session_options={"class_": Session})
 migrate = Migrate()
 
 def this_app() -> Flask:

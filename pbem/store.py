@@ -25,7 +25,7 @@ from flask import current_app
 from sqlalchemy import JSON, ColumnClause, DateTime, TextualSelect, column, select, text
 from sqlalchemy.exc import IntegrityError
 
-from . import games
+from . import games, reading
 from .errors import AlreadySubmitted, NotFound
 from .extensions import db
 from .games import base, phrases
@@ -286,9 +286,9 @@ def load(game_id: str, along: Along = NOTHING) -> Loaded:
             return loaded
         # The log no longer ends as cached (a rolled-back write, a restored database): read it anew.
     versions = _rules_versions()
-    rows = db.session.execute(_cold(along.columns, tuple(versions)), {
+    rows = reading.rows(_cold(along.columns, tuple(versions)), {
         **along.params, "game": game_id, "recent_": RECENT,
-        **{f"rules_{n}_": version for n, version in enumerate(versions.values())}}).all()
+        **{f"rules_{n}_": version for n, version in enumerate(versions.values())}})
     if not rows or rows[0].part_ != 0:   # (no game row: events left without their game are none)
         raise NotFound(phrase("There is no such game."))
     try:
@@ -310,8 +310,8 @@ def _newer(cached: Cached, along: Along) -> Loaded | None:
     info, seats, seq, recent, state = (cached.info, cached.seats, cached.seq, cached.recent,
                                        cached.state)
     engine = games.get(info.kind)
-    rows = db.session.execute(_warm(along.columns), {
-        **along.params, "game": info.id, "after_": max(seq - 1, 0)}).all()
+    rows = reading.rows(_warm(along.columns), {
+        **along.params, "game": info.id, "after_": max(seq - 1, 0)})
     if rows[0].game_present_ is None:
         return None   # the game is gone
     newer = [engine.upcast(row.event_data_) for row in rows if row.event_seq_ is not None]

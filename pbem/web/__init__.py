@@ -19,14 +19,10 @@ from typing import Any
 
 from flask import request
 
-from .. import games
-from ..extensions import db
+from .. import games, reading
 from ..mail.words import listing, match_title, plural, step_lines
 from . import addresses, admin, errors, gamestatic, home, lobby, outbox, play, record, security, talk
 from .hexmap import hex_layout
-
-#: Endpoints serving files: they never touch the database.
-FILES = ("static", "gamestatic.file")
 
 
 def game_drawing(kind: str, view: Mapping[str, Any], last_step: str | None = None) -> Any:
@@ -44,19 +40,11 @@ def init_app(app) -> None:
     app.add_template_global(hex_layout, "hex_layout")   # where a hex map's hexes are drawn
     app.add_template_global(game_drawing, "game_drawing")   # a game's own picture geometry
 
-    # SQLite's driver begins a transaction only before a write: a page there has no BEGIN and
-    # ROLLBACK to save, and switching its connection to autocommit and back would cost more.
-    begins_reads = not str(app.config["SQLALCHEMY_DATABASE_URI"]).startswith("sqlite")
-
     @app.before_request
     def read_only_without_a_transaction():
-        """Pages and previews only read: on PostgreSQL run them in autocommit, without BEGIN
-        and ROLLBACK round trips to the database (set before the request's first query)."""
-        if request.endpoint in FILES or not begins_reads:
-            return   # (a file touches no database at all)
-        read_only = request.method in ("GET", "HEAD") or request.endpoint == "play.preview"
-        if read_only and not db.session().in_transaction():   # (a test may share its session)
-            db.session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
+        """Pages and previews only read: outside any transaction (`pbem.reading`)."""
+        if request.method in ("GET", "HEAD") or request.endpoint == "play.preview":
+            reading.reads_only()
 
     app.register_blueprint(lobby.bp)
     app.register_blueprint(play.bp)

@@ -332,6 +332,46 @@ def test_a_load_reads_along_the_row_its_caller_asks_for_cold_and_warm(make_app):
                 store.load(game_id, along=store.Along(((name, "1"),), {}))
 
 
+def test_pages_read_outside_any_transaction_and_a_submission_inside_one(make_app, database_url):
+    """`pbem.reading`: a page, its JSON, a preview, the record and a player's seat page send
+    every statement in autocommit on PostgreSQL (no BEGIN and ROLLBACK round trips), and
+    outside any transaction on SQLite; a submission's statements are all in its transaction."""
+    app, client, game_id = played(make_app, 4)
+    seat, path = turn_path(app, game_id)
+    with app.app_context():
+        engine = db.engine
+        nonce = db.session.scalar(select(SeatNonce.nonce).where(
+            SeatNonce.game_id == game_id, SeatNonce.seat == seat).order_by(SeatNonce.id.desc()))
+        seat_path = links.path(links.SEAT, game_id, seat, nonce)
+        loaded = store.load(game_id)
+        text_ = loaded.engine.random_submission(loaded.state, seat, Rng(3))
+    postgres = not database_url.startswith("sqlite")
+
+    def modes(request) -> set[bool]:
+        """For each statement the request sent: whether it ran outside a transaction."""
+        seen: set[bool] = set()
+
+        def heard(conn, cursor, statement, *args):
+            dbapi = conn.connection.driver_connection
+            seen.add(dbapi.autocommit if postgres else not dbapi.in_transaction)
+        sa_event.listen(engine, "before_cursor_execute", heard)
+        try:
+            assert request().status_code in (200, 303), request
+        finally:
+            sa_event.remove(engine, "before_cursor_execute", heard)
+        return seen
+    for cold in (True, False):
+        for request in (lambda: client.get(path), lambda: client.get(path, headers=JSON_ACCEPT),
+                        lambda: client.post(path + "/preview", json={"steps": ""}),
+                        lambda: client.get(f"/games/{game_id}/record"),
+                        lambda: client.get(seat_path)):
+            if cold:
+                cache_of(app).clear()
+            assert modes(request) == {True}
+    if postgres:   # (SQLite's driver begins its transaction at the first write)
+        assert modes(lambda: client.post(path, json={"steps": text_})) == {False}
+
+
 def test_a_log_left_without_its_game_is_no_game(make_app, database_url):
     """Events and snapshots whose game row is gone (deleted by hand: SQLite here does not
     enforce the foreign keys) are no game, not a game of no known kind."""

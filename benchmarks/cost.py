@@ -11,7 +11,9 @@ network, no other process on the request's path but PostgreSQL's server):
 - warm: the same game again and again, as when its players come back to it;
 - cold: each request the first view of another game in this process (its replay
   is not cached: the database reads of its snapshot and later events are measured);
-- submit: each request a decision in another game, viewed once before (warm).
+- submit: each request a decision in another game, viewed once before (warm);
+- and the floor of any page: an app route doing nothing (the app's request hooks alone), and
+  one making a page's one statement (`pbem.reading`), nothing else.
 
 Each route is measured in --rounds rounds of --requests requests; a round's figure is
 the median request's CPU time (`time.process_time`: this process only, so on PostgreSQL
@@ -103,11 +105,18 @@ def database(kind: str, pg_url: str):
 
 def make_app(url: str):
     from flask_migrate import upgrade
+    from sqlalchemy import text
 
-    from pbem import create_app
+    from pbem import create_app, reading
     app = create_app({"SECRET_KEY": SECRET, "SQLALCHEMY_DATABASE_URI": url,
                       "BASE_URL": "http://pbem.bench", "MAIL_URL": "smtp://127.0.0.1:9",
                       "OUTBOX_PAGE": False, **UNLIMITED})
+    # The floor of a page in this app, this benchmark's own routes: the app's request hooks
+    # alone; and with them the one statement a page makes, outside a transaction as a page's.
+    app.add_url_rule("/cost/empty", "cost_empty", lambda: "")
+    one = text("SELECT 1")
+    app.add_url_rule("/cost/one-statement", "cost_one_statement",
+                     lambda: str(reading.rows(one, {})[0][0]))
     with app.app_context():
         upgrade()
     return app
@@ -245,6 +254,13 @@ def measure_app(app, running: list[Running], args) -> list[Figure]:
     short.sort(key=lambda g: not 4 <= g.seq <= 40)
     warm, long_warm = views(app, short[0]), views(app, long[0]) if long else None
     figures = []
+    for route, path in (("app route, empty", "/cost/empty"),
+                        ("app route, one statement", "/cost/one-statement")):
+        request = Request("GET", path)
+        send(client, request)
+        figures.append(measure(route, args.rounds,
+                               lambda r=request: [timed(client, r, count) for _ in range(args.requests)],
+                               bare))
     for route, request in warm.items():
         send(client, request)
         figures.append(measure(f"{route}, warm", args.rounds,

@@ -10,7 +10,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 ROUTES = {"turn page, warm", "turn JSON, warm", "preview, warm", "seat page, warm", "record, warm",
-          "turn page, cold", "turn JSON, cold", "seat page, cold", "submit"}
+          "turn page, cold", "turn JSON, cold", "seat page, cold", "submit",
+          "app route, empty", "app route, one statement"}
 
 
 def test_cost_reports_every_route_against_the_bare_route():
@@ -29,8 +30,10 @@ def test_cost_reports_every_route_against_the_bare_route():
         assert figure["ratio"] > 0   # over the bare route timed in the same rounds
     # One statement a page: warm, the new events with the seat's facts; cold, the game, its
     # seats, snapshot and log with them.
-    for route in ("turn page, warm", "turn JSON, warm", "preview, warm", "turn page, cold"):
+    for route in ("turn page, warm", "turn JSON, warm", "preview, warm", "turn page, cold",
+                  "app route, one statement"):
         assert figures[route]["statements"] == 1, route
+    assert figures["app route, empty"]["statements"] == 0
 
 
 def test_cost_refuses_too_few_games_with_a_message():

@@ -390,11 +390,17 @@ def _warm(columns: tuple[tuple[str, str], ...]) -> TextualSelect:
                                     column("event_data_", JSON))
 
 
-#: A cold load's columns after the `Along` row's, in order, with the types read into Python.
-_GAME_COLUMNS = {
-    "part_": None, "id": None, "kind": None, "options": JSON, "seed": None, "first": None,
-    "seats": None, "created_at": DateTime(timezone=True), "time_limit_days": None,
-    "takeover": None, "seat": None, "name": None, "seq": None, "data": JSON}
+#: A cold load's game and seat columns: each its name, where it is read from, and the type it
+#: is read into Python as (None: as the driver gives it).
+_GAME = (("id", "g.id", None), ("kind", "g.kind", None), ("options", "g.options", JSON),
+         ("seed", "g.seed", None), ("first", "g.first", None), ("seats", "g.seats", None),
+         ("created_at", "g.created_at", DateTime(timezone=True)),
+         ("time_limit_days", "g.time_limit_days", None), ("takeover", "g.takeover", None),
+         ("seat", "s.seat", None), ("name", "s.name", None))
+#: A cold load's columns after the `Along` row's, in order: its part, the game's, a snapshot's
+#: or an event's.
+_GAME_COLUMNS = {"part_": None, **{name: type_ for name, _, type_ in _GAME}, "seq": None,
+                 "data": JSON}
 
 
 @lru_cache(maxsize=16)
@@ -407,9 +413,8 @@ def _cold(columns: tuple[tuple[str, str], ...], kinds: tuple[str, ...]) -> Textu
     listed, named = _along(columns)
     cases = " ".join(f"WHEN '{kind}' THEN :rules_{n}_" for n, kind in enumerate(kinds))
     rules = f"(SELECT CASE kind {cases} END FROM games WHERE id = :game)"
-    game = ("g.id, g.kind, g.options, g.seed, g.first, g.seats, g.created_at, g.time_limit_days,"
-            " g.takeover, s.seat, s.name")
-    missing = ", ".join("NULL" for _ in game.split(","))   # (the other parts have no game row)
+    game = ", ".join(source for _, source, _ in _GAME)
+    missing = ", ".join("NULL" for _ in _GAME)   # (the other parts have no game row)
     return text(
         f"SELECT a.*, x.* FROM (SELECT {listed}) AS a CROSS JOIN ("
         f"  SELECT 0 AS part_, {game}, NULL AS seq, NULL AS data"

@@ -4,6 +4,11 @@ The suite runs on SQLite; when PBEM_TEST_DATABASE_URL is set, every test that
 uses the `app` fixture runs again on that PostgreSQL server, each in a schema
 of its own made for it and dropped after it. A PostgreSQL server that does
 not answer fails those tests: it is never skipped.
+
+The migrations run once per test session and backend, into a template: each test's
+database is a copy of it (SQLite: the file; PostgreSQL: the template schema's dump, its
+name replaced), which takes milliseconds where running the migrations took a second.
+`tests/web/test_migrations.py` still runs them, down and up, on its own database.
 """
 
 from __future__ import annotations
@@ -44,15 +49,84 @@ def _pg_drop(schema: str) -> None:
         conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
 
 
+def _migrate(url: str) -> None:
+    from flask_migrate import upgrade
+
+    from pbem import create_app
+    from pbem.extensions import db
+    app = create_app({"TESTING": True, "SECRET_KEY": "template-" + secrets.token_hex(16),
+                      "SQLALCHEMY_DATABASE_URI": url})
+    with app.app_context():
+        upgrade()
+        db.session.remove()
+        db.engine.dispose()
+
+
+class Templates:
+    """The migrated databases of this test session, made when a backend is first asked for."""
+
+    def __init__(self, folder):
+        self.folder = folder
+        self._sqlite = None
+        self._pg_script = None
+
+    def sqlite_file(self):
+        if self._sqlite is None:
+            path = self.folder / "template.sqlite3"
+            _migrate(f"sqlite:///{path}")
+            self._sqlite = path
+        return self._sqlite
+
+    def pg_script(self, schema: str) -> str:
+        """The SQL that makes `schema` a copy of the migrated template schema, data included."""
+        if self._pg_script is None:
+            self._pg_script = self._dump_pg_template()
+        return self._pg_script.replace(self.PG_TEMPLATE, schema)
+
+    #: Unique enough that replacing it in the dump touches nothing else.
+    PG_TEMPLATE = "pbem_template_" + secrets.token_hex(8)
+
+    def _dump_pg_template(self) -> str:
+        import subprocess
+        url = _pg_schema_url(self.PG_TEMPLATE)
+        try:
+            _migrate(url)
+            plain = PG_URL.replace("postgresql+psycopg://", "postgresql://")
+            dump = subprocess.run(
+                ["pg_dump", "--dbname", plain, "--schema", self.PG_TEMPLATE, "--no-owner",
+                 "--no-privileges", "--inserts"],
+                check=True, capture_output=True, text=True, timeout=60).stdout
+        finally:
+            _pg_drop(self.PG_TEMPLATE)
+        # The dump's session settings (an empty search_path among them) stay out: the script runs
+        # on a connection of its own, and every name in it is qualified with the schema.
+        return "\n".join(line for line in dump.splitlines()
+                         if not line.startswith(("SET ", "SELECT pg_catalog.set_config", "\\")))
+
+
+@pytest.fixture(scope="session")
+def templates(tmp_path_factory):
+    return Templates(tmp_path_factory.mktemp("templates"))
+
+
 @pytest.fixture(params=BACKENDS)
-def database_url(request, tmp_path):
+def database_url(request, tmp_path, templates):
+    """A migrated database of the test's own: a copy of the session's template."""
     if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'pbem.sqlite3'}"
+        import shutil
+        path = tmp_path / "pbem.sqlite3"
+        shutil.copyfile(templates.sqlite_file(), path)
+        yield f"sqlite:///{path}"
         return
+    import psycopg
     schema = "t_" + secrets.token_hex(6)
-    url = _pg_schema_url(schema)
+    script = templates.pg_script(schema)
+    with psycopg.connect(PG_URL.replace("postgresql+psycopg://", "postgresql://"),
+                         autocommit=True, connect_timeout=5) as conn:
+        conn.execute(script)
+    sep = "&" if "?" in PG_URL else "?"
     try:
-        yield url
+        yield f"{PG_URL}{sep}options={quote(f'-csearch_path={schema}')}"
     finally:
         _pg_drop(schema)
 
@@ -130,8 +204,9 @@ def make_app(database_url, smtp):
             **config,
         })
         made.append(app)
-        with app.app_context():
-            upgrade()
+        if url not in (None, database_url):   # the test's own database is migrated already
+            with app.app_context():
+                upgrade()
         return app
 
     yield make

@@ -6,14 +6,15 @@ computer, a computer's seat, a second game against the same players), with seats
 English, German and Czech, clocks in two time zones, players on vacation and an address that
 takes a daily digest; the mails about links, the answers to mail replies and every other kind
 of mail are written too. Every mail the outbox holds afterwards (its kind, addresses, names,
-subject, text and HTML, thread and status) is compared with the digests in `mail_golden.txt`,
-one line a mail.
+subject, text and HTML, thread and status) is compared with `mail_golden.txt`, which holds them
+as they are, one after the other under a `==== NNNN kind address` line: a change to a mail shows
+in the file's diff as the lines that changed.
 
 Made deterministic rather than blurred: game ids, seeds and nonces are counted, the clock stands
 at a moment the test moves on, the secret key is fixed; only what is random by design is
 replaced (the random part of a Message-ID) and the timed links, which carry the second they were
 signed in, are written as what they sign (checked: each must open). A change that makes a mail differ
-by one character fails, naming the mails that differ.
+by one character fails, showing the lines that differ.
 
 - `PBEM_MAIL_GOLDEN_DUMP=DIR`: writes every mail, as compared, to DIR (one file a mail): run it
   before and after a change and `diff -r` the two to see what changed.
@@ -22,7 +23,7 @@ by one character fails, naming the mails that differ.
 
 from __future__ import annotations
 
-import hashlib
+import difflib
 import itertools
 import os
 import re
@@ -258,11 +259,14 @@ def outbox(app) -> list[str]:
     return out
 
 
-def digest(mail: str) -> str:
-    head = dict(line.split(": ", 1) for line in mail.split("\n\n", 1)[0].splitlines()
-                if ": " in line and not line.startswith("game"))
-    return (f"{hashlib.sha256(mail.encode()).hexdigest()[:20]} {head['kind']} "
-            f"{head['to'].split('<')[-1].rstrip('>') or '-'}")
+def recorded_form(mails: list[str]) -> str:
+    """The mails as the golden file holds them: each under a line naming its number, kind and
+    recipient."""
+    def title(n: int, mail: str) -> str:
+        head = dict(line.split(": ", 1) for line in mail.split("\n\n", 1)[0].splitlines()
+                    if ": " in line and not line.startswith("game"))
+        return f"==== {n:04d} {head['kind']} {head['to'].split('<')[-1].rstrip('>') or '-'}"
+    return "".join(f"{title(n, mail)}\n{mail}" for n, mail in enumerate(mails, 1))
 
 
 def test_every_mail_of_whole_games_is_as_recorded(golden_app):
@@ -275,12 +279,13 @@ def test_every_mail_of_whole_games_is_as_recorded(golden_app):
         Path(dump).mkdir(parents=True, exist_ok=True)
         for n, mail in enumerate(mails, 1):
             (Path(dump) / f"{n:04d}.txt").write_text(mail)
-    lines = [f"{n:04d} {digest(mail)}" for n, mail in enumerate(mails, 1)]
+    mine = recorded_form(mails)
     if os.environ.get("PBEM_MAIL_GOLDEN_UPDATE"):
-        GOLDEN.write_text("".join(line + "\n" for line in lines))
-    recorded = GOLDEN.read_text().splitlines()
-    differ = [f"{mine}  (recorded: {theirs})"
-              for mine, theirs in itertools.zip_longest(lines, recorded, fillvalue="-")
-              if mine != theirs]
-    assert not differ, (f"{len(differ)} of {len(lines)} mails differ from the recorded ones "
-                        "(PBEM_MAIL_GOLDEN_DUMP=DIR writes them):\n" + "\n".join(differ[:40]))
+        GOLDEN.write_text(mine)
+    recorded = GOLDEN.read_text()
+    if mine != recorded:
+        differ = list(difflib.unified_diff(recorded.splitlines(), mine.splitlines(),
+                                           "recorded", "now", n=2, lineterm=""))
+        pytest.fail(f"the mails differ from the recorded ones ({len(mails)} mails; "
+                    "PBEM_MAIL_GOLDEN_UPDATE=1 records them):\n" + "\n".join(differ[:120]),
+                    pytrace=False)

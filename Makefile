@@ -25,7 +25,7 @@ check: $(STAMP)
 	$(BIN)/ruff check pbem tests/helpers
 	$(BIN)/mypy
 
-# Every sentence marked for translation, for translators (see README, Languages).
+# Every sentence marked for translation, for translators (see docs/architecture.md, Languages).
 messages: $(STAMP)
 	$(BIN)/pybabel extract -F babel.cfg -k phrase -k phrase_n:1,2 --project=pbem --no-location --sort-output \
 		-o pbem/locale/messages.pot .

@@ -4,7 +4,7 @@
     python3 examples/api_player.py SEAT_LINK [--seed N] [--poll SECONDS] [--timeout SECONDS]
 
 SEAT_LINK is the seat's standing link (`https://…/s/…`, from its invitation, or from
-`flask --app pbem games show ID --json`). The protocol (see "Bot protocol" in README.md):
+`flask --app pbem games show ID --json`). The protocol (see docs/bots.md):
 
 1. `GET SEAT_LINK` with `Accept: application/json` is the seat's view; while the game runs,
    `turn_link` is the link of the decision the seat owes now (null while others play: ask

@@ -100,7 +100,7 @@ def players_words(s: Summary) -> str:
 @click.option("--stalled", is_flag=True,
               help="only games that wait in vain: undelivered mail, or idle too long")
 @click.option("--finished", is_flag=True, help="only finished games")
-@click.option("--json", "as_json", is_flag=True, help="a JSON list (fields: see the README)")
+@click.option("--json", "as_json", is_flag=True, help="a JSON list (fields: see docs/operators.md)")
 def list_games(waiting: bool, stalled: bool, finished: bool, as_json: bool):
     """Every game, most recently active first: kind, players, and who it waits for since when,
     or its result."""
@@ -123,7 +123,7 @@ def list_games(waiting: bool, stalled: bool, finished: bool, as_json: bool):
 
 @games.command("show", context_settings=TAKES_A_GAME_ID)
 @click.argument("game_id")
-@click.option("--json", "as_json", is_flag=True, help="a JSON object (fields: see the README)")
+@click.option("--json", "as_json", is_flag=True, help="a JSON object (fields: see docs/operators.md)")
 @refusals
 def show(game_id: str, as_json: bool):
     """One game: players with their addresses and links, options, log, result, its mail."""
@@ -222,7 +222,7 @@ def _rows(counts: dict[str, int]) -> str:
 
 @click.command("suppressed")
 @click.option("--clear", "address", default=None, help="mail this address again")
-@click.option("--json", "as_json", is_flag=True, help="a JSON list (fields: see the README)")
+@click.option("--json", "as_json", is_flag=True, help="a JSON list (fields: see docs/operators.md)")
 @with_appcontext
 def suppressed(address: str | None, as_json: bool):
     """Addresses that are never mailed (they asked so); --clear mails one again."""
@@ -245,7 +245,7 @@ def suppressed(address: str | None, as_json: bool):
 @click.command("quarantine")
 @click.option("--show", "message_id", type=click.IntRange(min=1), default=None,
               help="write this message as it came (the bytes kept) to standard output")
-@click.option("--json", "as_json", is_flag=True, help="a JSON list (fields: see the README)")
+@click.option("--json", "as_json", is_flag=True, help="a JSON list (fields: see docs/operators.md)")
 @with_appcontext
 def quarantine(message_id: int | None, as_json: bool):
     """Incoming mail that could not be read, newest first; --show writes one out."""

@@ -359,7 +359,7 @@ def signed_in_address(token: str) -> str:
     return address
 
 
-# -- as JSON (stable: the README documents every field) ------------------------------------
+# -- as JSON (stable: docs/operators.md documents every field) ------------------------------------
 
 def iso(moment: datetime | None) -> str | None:
     """A moment as JSON writes it: ISO 8601 in UTC, to the second."""

@@ -1,4 +1,4 @@
-"""What every engine's command line shares (BABEL-NOTATION.md, "The engine's command line"):
+"""What every engine's command line shares (docs/games/babel-notation.md, "The engine's command line"):
 
     python -m pbem.games.<game> play --position FILE (--turn TEXT | --turn-file FILE|-)
     python -m pbem.games.<game> random-game --seed N ... [--json [--after N]]

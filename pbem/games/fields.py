@@ -2,7 +2,7 @@
 
 Each reader checks one value and returns it typed, or raises a `PositionError` whose message
 starts with the field's path (`hands[1][3]: must be a whole number from 0 to 6, not -1`), the
-shape Babel's position files set (BABEL-NOTATION.md).
+shape Babel's position files set (docs/games/babel-notation.md).
 """
 
 from __future__ import annotations

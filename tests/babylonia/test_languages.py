@@ -1,4 +1,4 @@
-"""Babylonia in German and Czech: the errors of the rulings (BABYLONIA-RULINGS.md) said in
+"""Babylonia in German and Czech: the errors of the rulings (docs/games/babylonia-rulings.md) said in
 each language name the step and the same numbers as in English; step labels, an ending and
 the mail board are German and Czech too (pbem/locale/{de,cs}/babylonia.po).
 

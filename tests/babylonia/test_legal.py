@@ -1,4 +1,4 @@
-"""`GAME.legal_steps` against brute force (BABYLONIA-RULINGS.md, "Notation").
+"""`GAME.legal_steps` against brute force (docs/games/babylonia-rulings.md, "Notation").
 
 States are sampled from random legal games (the engine's uniform player and the CLI's greedy
 one, which surrounds cities and ziggurats far more often), at every point of a turn: its

@@ -1,4 +1,4 @@
-"""The Babylonia notation (BABYLONIA-RULINGS.md, "Notation"), read apart from legality."""
+"""The Babylonia notation (docs/games/babylonia-rulings.md, "Notation"), read apart from legality."""
 
 import pytest
 from babylonia_positions import position, rejected

@@ -1,4 +1,4 @@
-"""Step 1 of a turn: playing tokens (KSR 1; BABYLONIA-RULINGS.md, "A turn" 1).
+"""Step 1 of a turn: playing tokens (KSR 1; docs/games/babylonia-rulings.md, "A turn" 1).
 
 Positions are small, on the real board of 2 players unless told (north and
 centre; ziggurats b2, i7, c10). Seat 0 is to move with the stand FFPMO and the

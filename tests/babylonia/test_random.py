@@ -1,4 +1,4 @@
-"""Random legal play (BABYLONIA-RULINGS.md), for two, three and four players.
+"""Random legal play (docs/games/babylonia-rulings.md), for two, three and four players.
 
 Whole games of random legal play (the engine's `random_submission`, and the CLI's greedy
 player, which takes fields and surrounds cities and ziggurats far more often), from many

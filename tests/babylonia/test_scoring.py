@@ -1,4 +1,4 @@
-"""Step 2 of a turn: surrounded cities and ziggurats (KSR 2; BABYLONIA-RULINGS.md, "A turn" 2).
+"""Step 2 of a turn: surrounded cities and ziggurats (KSR 2; docs/games/babylonia-rulings.md, "A turn" 2).
 
 Most tests use the site f10 (land g10 g11 f11 e11; rivers f9 e10, and e10
 touches e9 in the north) and the ziggurat c10 (land d10 c11 b10 b9; rivers c9

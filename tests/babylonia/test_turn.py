@@ -1,5 +1,5 @@
 """A whole turn: pauses for another seat's ziggurat card, the refill, the end and the winners
-(KSR 2c, 3, "Spielende"; BABYLONIA-RULINGS.md "Decisions owed by other players", "End").
+(KSR 2c, 3, "Spielende"; docs/games/babylonia-rulings.md "Decisions owed by other players", "End").
 
 Seat 0 is to move in a game of 2 unless told. c10's land is d10 c11 b10 b9; b2's is b1 b3
 a3 a2; the city site f10 has land g10 g11 f11 e11. h9 and g9 lie next to nothing.

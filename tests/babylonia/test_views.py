@@ -1,4 +1,4 @@
-"""Views and records as hidden information (BABYLONIA-RULINGS.md, "Hidden information").
+"""Views and records as hidden information (docs/games/babylonia-rulings.md, "Hidden information").
 
 `GAME.view(state, seat)` holds exactly what that seat may know. Changing only what the seat
 may not know leaves its view byte-identical: the other stands' tokens (same counts), every

@@ -1,4 +1,4 @@
-"""The engines are pure (ARCHITECTURE.md, "Layers"): no module under pbem/games imports the
+"""The engines are pure (docs/architecture.md, "Layers"): no module under pbem/games imports the
 web or the database (flask, sqlalchemy, werkzeug, jinja2), reads a clock (time, datetime), or
 draws chance from anywhere but the project's seeded generator (pbem/games/rng.py): not the
 global `random` module, not `secrets`, not `uuid`. Each module's source is parsed and its

@@ -2,7 +2,7 @@
 
 - pbem.env.example: sourced by sh (`set -a; . file`) and read by systemd's own env-file parser
   (systemd's environment.d generator, the parser of EnvironmentFile=), which must agree;
-  the README shows the same lines.
+  the operators' guide (docs/operators.md) shows the same lines.
 - the systemd units: `systemd-analyze verify`, with /srv/pbem moved to a scratch clone, must
   say nothing; and their structure (user, paths, restarts, hardening).
 - Postfix: `postconf -n` / `postconf -M` and `postfix check` on a scratch configuration
@@ -84,7 +84,7 @@ def test_the_env_file_reads_the_same_under_sh_and_systemd(tmp_path):
 
 
 def test_why_values_are_quoted(tmp_path):
-    """The README's old unquoted MAIL_FROM read fine by systemd and broke sh (`<` is a
+    """The operators' guide's old unquoted MAIL_FROM read fine by systemd and broke sh (`<` is a
     redirection); an inline comment is part of the value for systemd, not for sh."""
     unquoted = tmp_path / "unquoted.env"
     unquoted.write_text("MAIL_FROM=Babel by mail <turns@games.example.org>\n")
@@ -98,8 +98,8 @@ def test_why_values_are_quoted(tmp_path):
     assert read_by_systemd(commented, tmp_path / "b")["PROXY_FIX"] == "1# one proxy"
 
 
-def test_the_readme_shows_the_env_file_as_it_is():
-    readme = (ROOT / "README.md").read_text()
+def test_the_operators_guide_shows_the_env_file_as_it_is():
+    readme = (ROOT / "docs" / "operators.md").read_text()
     lines = ENV_EXAMPLE.read_text().splitlines()
     settings = [line for line in lines if ASSIGNMENT.match(line)]
     for line in settings:
@@ -107,7 +107,7 @@ def test_the_readme_shows_the_env_file_as_it_is():
     for key in settings_in(ENV_EXAMPLE):
         for line in readme.splitlines():
             if line.startswith(f"{key}="):
-                assert ASSIGNMENT.match(line), f"README: {line!r} is not quoted as the env file is"
+                assert ASSIGNMENT.match(line), f"docs/operators.md: {line!r} is not quoted as the env file is"
 
 
 def fake_clone(tmp_path: Path) -> Path:

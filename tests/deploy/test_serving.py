@@ -117,7 +117,7 @@ def refused_output(text: str, expected: list[str]) -> list[str]:
 @pytest.mark.parametrize("case", REFUSALS)
 def test_gunicorn_refuses_bad_settings_in_one_line_from_its_master(environment, processes, tmp_path,
                                                                    case, preload):
-    """The README's command, from the clone: gunicorn.conf.py checks the settings in the master,
+    """The operators' guide's command, from the clone: gunicorn.conf.py checks the settings in the master,
     which stops before it listens or boots a worker."""
     settings, expected = REFUSALS[case]
     port = free_port()

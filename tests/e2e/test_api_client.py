@@ -1,4 +1,4 @@
-"""The example client of the README's bot protocol (examples/api_player.py) plays a whole game
+"""The example client of the bot protocol (docs/bots.md) (examples/api_player.py) plays a whole game
 against a built-in computer on a live server (`flask --app pbem serve`, whose worker thread
 plays the computer): a bot outside the server, through the JSON API alone."""
 

@@ -2,7 +2,7 @@
 tokens by clicks in the folded groups of the composer, the preview after each click, the
 confirmation, the face-down river token the other player sees as "?", and tapping the map itself
 (a hex's only step at once, several in a small menu). Screenshots of both widths go to
-docs/screenshots/ for the README.
+docs/screenshots/ for the README and docs/.
 """
 
 from __future__ import annotations

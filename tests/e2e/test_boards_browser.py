@@ -3,7 +3,7 @@ territory moves the figure there, a hand card settles, the own column builds) an
 game of Babylonia for two (a hex takes a token), each to its ending, which must explain itself
 to both players; turns of Babylonia for three; the others' last turns told in words and marked
 on the board after they moved, no sideways scrolling, and a turn by keyboard alone.
-Screenshots of the marked last turn go to docs/screenshots/ for the README.
+Screenshots of the marked last turn go to docs/screenshots/ for the README and docs/.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ Seed 1 deals Anna (who starts) A A M M P P P S: she moves to the Assyrians,
 settles her three Persians there, halves Bob's hand with them and builds her
 starting card. Bob then picks his two owed discards as cards, draws, and
 plays his first turn. The preview is checked after every click; screenshots
-of both widths go to docs/screenshots/ for the README.
+of both widths go to docs/screenshots/ for the README and docs/.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The player's home in a browser, at 360 and 1280 pixels: Anna's games waiting for her (the
 most urgent deadline first), waiting for others, finished with a rematch button; her settings
-saved from the page. Screenshots go to docs/screenshots/ (home-*.png), shown in the README."""
+saved from the page. Screenshots go to docs/screenshots/ (home-*.png), shown in the README and docs/."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 scrolls sideways on the phone, and a step composed by touching the board is told in the
 seat's language, with the tribe's name of the printed edition; what the browser shows then
 (the script's words too) holds no English word of today's pages. Screenshots go to
-docs/screenshots/turn-babel-<de|cs>-<360|1280>.png, for the README.
+docs/screenshots/turn-babel-<de|cs>-<360|1280>.png, for the README and docs/.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The engine's command line, run as a real subprocess.
 
-BABEL-NOTATION.md, "The engine's command line".
+docs/games/babel-notation.md, "The engine's command line".
 
 Other tools call `python -m pbem.games.babel` exactly as documented: these tests do the same.
 """
@@ -16,7 +16,7 @@ from pbem.games.babel import GAME, cli, position
 from pbem.games.babel.randomplay import play_random_game
 from pbem.games.babel.turn import begin_turn
 
-#: The example position of BABEL-NOTATION.md (Anna to move, phase 2).
+#: The example position of docs/games/babel-notation.md (Anna to move, phase 2).
 EXAMPLE = {
     "options": {"sumerians": "top-run"},
     "to_move": 0, "end_phase": False, "migrated": False,

@@ -1,4 +1,4 @@
-"""Points the rulings (BABEL-RULINGS.md) leave open, as the engine settles them.
+"""Points the rulings (docs/games/babel-rulings.md) leave open, as the engine settles them.
 
 Each is marked "Decision:" in the engine's docstrings (rules.py, turn.py,
 state.py, randomplay.py); these tests pin the choice, on both sides.

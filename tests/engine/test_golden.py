@@ -1,4 +1,4 @@
-"""Golden games: whole random games, stored, must replay exactly (BABEL-RULINGS.md, "Randomness").
+"""Golden games: whole random games, stored, must replay exactly (docs/games/babel-rulings.md, "Randomness").
 
 Each file in golden/ is the output of `python -m pbem.games.babel random-game --seed N --json`
 (its name records the arguments). The files pin the deal, the reshuffles, random play, the rules

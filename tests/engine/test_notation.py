@@ -1,4 +1,4 @@
-"""The turn notation (BABEL-NOTATION.md, "Turn notation").
+"""The turn notation (docs/games/babel-notation.md, "Turn notation").
 
 The parser is forgiving about form; the formatter is canonical; parse(format(steps)) == steps;
 format(parse(text)) is canonical and idempotent; malformed input of any kind raises only

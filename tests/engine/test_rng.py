@@ -1,4 +1,4 @@
-"""The project's seeded generator, pinned (BABEL-RULINGS.md, "Randomness").
+"""The project's seeded generator, pinned (docs/games/babel-rulings.md, "Randomness").
 
 Every stored game replays through `pbem.games.rng.Rng`: if any value below
 changes, every stored game of every server changes with it. Do not "update"

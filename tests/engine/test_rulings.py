@@ -1,4 +1,4 @@
-"""Each ruling of BABEL-RULINGS.md, on its legal and on its illegal side.
+"""Each ruling of docs/games/babel-rulings.md, on its legal and on its illegal side.
 
 Positions are built small: only the cards that play a part. Anna (seat 0) is
 to move in phase 2 unless a test says otherwise; Bob is seat 1. Illegal

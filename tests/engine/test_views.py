@@ -1,4 +1,4 @@
-"""Views as a property (BABEL-RULINGS.md, "Public and hidden information").
+"""Views as a property (docs/games/babel-rulings.md, "Public and hidden information").
 
 `view(state, seat)` holds exactly what that seat may know. Changing only what the seat may not
 know (the opponent's hand, keeping its size; the order of the tribe supply; the order of the

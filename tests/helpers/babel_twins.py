@@ -1,5 +1,5 @@
 """Babel states that differ from a given one only in what a seat may not know (its "twins";
-BABEL-RULINGS.md, "Public and hidden information"): the other hand (same size), the order of
+docs/games/babel-rulings.md, "Public and hidden information"): the other hand (same size), the order of
 the tribe supply, the order of the unknown part of the temple supply, the seed.
 
 Used by tests/engine/test_views.py and by the contract every game keeps (tests/contract).

@@ -1,5 +1,5 @@
 """Babylonia states that differ from a given one only in what a seat may not know (its
-"twins"; BABYLONIA-RULINGS.md, "Hidden information"): the other stands' tokens (same counts),
+"twins"; docs/games/babylonia-rulings.md, "Hidden information"): the other stands' tokens (same counts),
 every supply's order, the other supplies' tokens (same sizes), the kinds of the other seats'
 face-down river tokens, the cards the mover named for after a pause (when the seat is not the
 mover), the seed; and events that differ only in what a seat may not read in the record.

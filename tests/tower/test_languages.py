@@ -1,6 +1,6 @@
 """Babel Tower and the code all engines share, in German and Czech (issue 18).
 
-Each ruling of TOWER-RULINGS.md with an illegal side is refused with a sentence that, said in
+Each ruling of docs/games/tower-rulings.md with an illegal side is refused with a sentence that, said in
 German or Czech, names the same step and the same numbers as in English, in the printed
 editions' words (Würfel, Halbkugel, Einbuchtung, Stockwerk; kostka, výstupek, prohlubeň,
 patro); the shared notation errors and the endings too; and a German seat's pages speak German.

@@ -1,4 +1,4 @@
-"""Babel Tower's rules, each on its legal and its illegal side (TOWER-RULINGS.md).
+"""Babel Tower's rules, each on its legal and its illegal side (docs/games/tower-rulings.md).
 
 Positions are built by hand (`tower_kit.position`); every refusal is checked by its
 whole sentence, which names the rule, the face and the corner (the corner and the step

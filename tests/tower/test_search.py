@@ -1,4 +1,4 @@
-"""A complete tower exists (TOWER-RULINGS.md: "checked by exhaustive search"), and building it
+"""A complete tower exists (docs/games/tower-rulings.md: "checked by exhaustive search"), and building it
 in a real game ends in a draw."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Helpers for Babel Tower's tests: positions built by hand, random games, a complete
 tower arranged as a whole game, and the rulings read again independently of the engine
-(TOWER-RULINGS.md), so a rule the engine gets wrong in both `decide` and `legal_steps`
+(docs/games/tower-rulings.md), so a rule the engine gets wrong in both `decide` and `legal_steps`
 still shows.
 """
 

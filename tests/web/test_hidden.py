@@ -1,6 +1,6 @@
 """Hidden information: nobody sees what his seat may not know, in pages, mails, JSON or HTML source.
 
-BABEL-RULINGS.md, "Public and hidden information": two states that differ only in
+docs/games/babel-rulings.md, "Public and hidden information": two states that differ only in
 what a seat may not know give that seat byte-identical pages, emails and JSON.
 The tests search seeds for such pairs of games (what the rulings let the seat
 know agrees, read from the states themselves; the hidden parts differ), play them

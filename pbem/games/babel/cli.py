@@ -1,4 +1,4 @@
-"""The engine's command line (BABEL-NOTATION.md; what every game's shares: `pbem.games.commands`).
+"""The engine's command line (docs/games/babel-notation.md; what every game's shares: `pbem.games.commands`).
 
     python -m pbem.games.babel play --position FILE (--turn TEXT | --turn-file FILE|-)
     python -m pbem.games.babel random-game --seed N [--sumerians all] [--first 0|1]

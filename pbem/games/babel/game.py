@@ -171,7 +171,7 @@ class Babel(Engine[State]):
         return "discard " + " ".join(event["cards"])
 
     def snapshot(self, state: State) -> dict[str, Any]:
-        """A complete position file (BABEL-NOTATION.md), which holds every part of the state."""
+        """A complete position file (docs/games/babel-notation.md), which holds every part of the state."""
         return position.to_json(position.Position(state))
 
     def restore(self, data: Mapping[str, Any]) -> State:

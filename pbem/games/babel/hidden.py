@@ -1,6 +1,6 @@
 """What a seat cannot see, drawn anew (`Engine.determinize`): the search players' samples.
 
-Hidden from a seat (BABEL-RULINGS.md, "Public and hidden information"): the other hand, the
+Hidden from a seat (docs/games/babel-rulings.md, "Public and hidden information"): the other hand, the
 order of the tribe supply, the temple supply below the cards whose identity became public,
 and the seed of later reshuffles. The other hand and the tribe supply are one pool of unseen
 cards; the sample deals the hand's size from it and stacks the rest. Pools are sorted before

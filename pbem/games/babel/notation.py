@@ -1,4 +1,4 @@
-"""Reading and writing Babel's turn notation (BABEL-NOTATION.md).
+"""Reading and writing Babel's turn notation (docs/games/babel-notation.md).
 
 The parser is forgiving about form (case, names, `;`, `,`, comments, lines
 quoted in a mail reply) and knows nothing of legality: that is `rules.py`'s

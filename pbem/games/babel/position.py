@@ -1,4 +1,4 @@
-"""Position files (BABEL-NOTATION.md): reading them field by field, and writing them.
+"""Position files (docs/games/babel-notation.md): reading them field by field, and writing them.
 
 A position is a game at the start of phase 2 of the player to move (`phase`
 "actions"), or before his draw (`phase` "draw"). Every field is checked and a

@@ -3,7 +3,7 @@
 Every function here changes the state it is given, in place, or raises
 `IllegalStep` with one sentence that says what is wrong and why, before it has
 changed anything. Rule texts: ../shared/rules/ (German original wins);
-rulings: ../shared/design/BABEL-RULINGS.md. Points the rulings leave open are
+rulings: docs/games/babel-rulings.md. Points the rulings leave open are
 settled here, each marked "Decision:" and tested in tests/engine/test_decisions.py.
 """
 
@@ -370,7 +370,7 @@ def switch(state: State, step: Switch) -> None:
     """The opponent's top card here and the unbroken run of equal cards beneath it change sides.
 
     Decision: with an empty opposing row the skill takes nothing but is legal,
-    as destroy without a temple is (BABEL-RULINGS.md).
+    as destroy without a temple is (docs/games/babel-rulings.md).
     """
     figure, row, at = _run(state, "S", "switch")
     _spend(state, figure, row, at)
@@ -463,7 +463,7 @@ def act(state: State, step: Step) -> None:
 
 
 #: The steps that change a temple, so the scores. The end checks follow every action
-#: (BABEL-RULINGS.md), but after any other step they would find the scores the last check
+#: (docs/games/babel-rulings.md), but after any other step they would find the scores the last check
 #: found (after the step that last changed them, or after phase 3) and decide nothing new.
 TEMPLE_RULES = frozenset({build, destroy, rob, jump})
 

@@ -1,6 +1,6 @@
 """The steps of Babel's turn notation, as values.
 
-Each step prints itself in canonical form (BABEL-NOTATION.md): lower-case
+Each step prints itself in canonical form (docs/games/babel-notation.md): lower-case
 keyword, upper-case tribe letters, `mine`/`theirs`. `End` is not notation: it
 stands for ending phase 2 among the legal next steps of a draft.
 """

@@ -108,7 +108,7 @@ def play_from_position(state: State, text: str) -> None:
     player draws, plays phase 2 and phase 3. The next turn's draw is not made.
     Decision: the turn passes even when the game ended in phase 2 (phase 3 is
     then not played), so a printed position always names the other player as
-    `to_move`, as BABEL-NOTATION.md says; its outcome says that nothing follows.
+    `to_move`, as docs/games/babel-notation.md says; its outcome says that nothing follows.
     """
     parsed = _parsed(text)
     first = 1

@@ -1,4 +1,4 @@
-"""What one seat may know of a game (BABEL-RULINGS.md, "Public and hidden information").
+"""What one seat may know of a game (docs/games/babel-rulings.md, "Public and hidden information").
 
 Hidden: each hand from the other player, the order of the tribe supply, the
 order of the temple supply except the cards on top whose identity became public

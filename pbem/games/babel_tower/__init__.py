@@ -1,4 +1,5 @@
-"""Babel Tower (Matthias Etter, cuboro 1999): the abstract cube tower, as settled in TOWER-RULINGS.md.
+"""Babel Tower (Matthias Etter, cuboro 1999): the abstract cube tower, as docs/games/tower-rulings.md
+settles it.
 
 - `cubes`: the five cube types, their orientations, the tower's geometry;
 - `state`: the pool, both supplies and the six floors; the draft or the deal;

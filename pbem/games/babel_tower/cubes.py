@@ -1,4 +1,4 @@
-"""The cubes of Babel Tower (cuboro) and the tower's geometry (TOWER-RULINGS.md).
+"""The cubes of Babel Tower (cuboro) and the tower's geometry (docs/games/tower-rulings.md).
 
 A cube shows a bump or a hollow on each of its six faces: `U` up, `D` down,
 `N`, `E`, `S`, `W`. A cube may be turned any way, so a placed cube is its type

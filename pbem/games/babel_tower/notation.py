@@ -1,4 +1,4 @@
-"""The notation of Babel Tower: `pick T` and `place T CORNER FACES` (TOWER-RULINGS.md).
+"""The notation of Babel Tower: `pick T` and `place T CORNER FACES` (docs/games/tower-rulings.md).
 
 Forgiving about case, spaces and face order; canonical form orders faces
 U D N E S W and writes `-` for none. Raises only NotationError.

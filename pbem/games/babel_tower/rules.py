@@ -1,4 +1,4 @@
-"""The rules of Babel Tower (TOWER-RULINGS.md): picking, placing, and the end.
+"""The rules of Babel Tower (docs/games/tower-rulings.md): picking, placing, and the end.
 
 `violation` names the first rule a placement breaks, in one sentence with the
 face and the corner; the other functions change a state in place.

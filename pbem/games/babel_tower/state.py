@@ -1,6 +1,6 @@
 """The state of a game of Babel Tower: the pool, both supplies, the floors, whose turn.
 
-Everything is public (TOWER-RULINGS.md): the view is the state itself.
+Everything is public (docs/games/tower-rulings.md): the view is the state itself.
 """
 
 from __future__ import annotations

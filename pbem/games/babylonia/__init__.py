@@ -1,4 +1,4 @@
-"""Babylonia (Reiner Knizia, 2019) for 2 to 4 players: see BABYLONIA-RULINGS.md."""
+"""Babylonia (Reiner Knizia, 2019) for 2 to 4 players: see docs/games/babylonia-rulings.md."""
 
 from .game import GAME, Babylonia
 

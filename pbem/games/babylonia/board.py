@@ -1,4 +1,4 @@
-"""The Babylonia board (BABYLONIA-RULINGS.md, data/board.json: the printed board as data).
+"""The Babylonia board (docs/games/babylonia-rulings.md, data/board.json: the printed board as data).
 
 Hexes use doubled coordinates: (row, col) has neighbours at (row-2, col),
 (row-1, col+1), (row+1, col+1), (row+2, col), (row+1, col-1), (row-1, col-1).

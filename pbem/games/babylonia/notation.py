@@ -1,4 +1,4 @@
-"""The Babylonia turn notation (BABYLONIA-RULINGS.md, "Notation"), read apart from legality.
+"""The Babylonia turn notation (docs/games/babylonia-rulings.md, "Notation"), read apart from legality.
 
     farmer g7 | priest g7 | merchant g7 | official g7   (or F g7, P g7, M g7, O g7)
     score g7        the scoring order, when several became surrounded

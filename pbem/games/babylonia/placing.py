@@ -1,4 +1,4 @@
-"""Step 1 of a turn: playing tokens from the stand (BABYLONIA-RULINGS.md, "A turn" 1).
+"""Step 1 of a turn: playing tokens from the stand (docs/games/babylonia-rulings.md, "A turn" 1).
 
 A turn's tokens follow one of these ways, each a rule of its own:
 - `two`: exactly 2 tokens of any kind (fewer when the stand holds fewer);

@@ -1,4 +1,4 @@
-"""Step 2 of a turn: surrounded cities and ziggurats (BABYLONIA-RULINGS.md, "A turn" 2).
+"""Step 2 of a turn: surrounded cities and ziggurats (docs/games/babylonia-rulings.md, "A turn" 2).
 
 A city or ziggurat is surrounded when no land hex next to it is free (river
 hexes need not be occupied). Majorities count every token next to it, face

@@ -1,5 +1,5 @@
 """A whole turn, step by step: tokens, the scoring order, card choices, `extra`, then the
-refill and the end (BABYLONIA-RULINGS.md, "A turn", "End", "Decisions owed by other players").
+refill and the end (docs/games/babylonia-rulings.md, "A turn", "End", "Decisions owed by other players").
 
 Scoring runs as soon as it can: a city at once, a ziggurat the mover wins
 when his `card N` follows, a ziggurat another player wins by pausing the turn

@@ -8,7 +8,7 @@ Each file is exactly what `python -m pbem.games.babel random-game --seed N --jso
 
 Run this ONLY after a deliberate change to the rules or to random play, and
 review the diff: the golden games pin that a stored game replays to the same
-state on every Python version and every later release (BABEL-RULINGS.md,
+state on every Python version and every later release (docs/games/babel-rulings.md,
 "Randomness"). The tests never rewrite these files themselves.
 """
 

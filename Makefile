@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test check install bench clean messages
+.PHONY: run test check install bench clean messages docs
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit("pbem needs Python 3.11 or newer; set PYTHON=python3.11") if sys.version_info < (3, 11) else None'
@@ -30,8 +30,12 @@ messages: $(STAMP)
 	$(BIN)/pybabel extract -F babel.cfg -k phrase -k phrase_n:1,2 --project=pbem --no-location --sort-output \
 		-o pbem/locale/messages.pot .
 
+# The documentation site from docs/ (mkdocs.yml) into site/; a broken link fails it.
+docs: $(STAMP)
+	$(BIN)/python -m mkdocs build --strict --site-dir site
+
 bench: $(STAMP)
 	$(BIN)/python -m pbem.games.babel bench
 
 clean:
-	rm -rf $(VENV) *.egg-info .pytest_cache .hypothesis
+	rm -rf $(VENV) *.egg-info .pytest_cache .hypothesis site

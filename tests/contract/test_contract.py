@@ -30,9 +30,9 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from unittest.mock import ANY
 from functools import cache
 from typing import Any
+from unittest.mock import ANY
 
 import pytest
 from hypothesis import HealthCheck, given, settings

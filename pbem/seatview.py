@@ -521,8 +521,10 @@ def compose(loaded: Loaded, seat_view: SeatView, text: str, *, next_steps: bool 
         # Nothing composed yet: the position the seat view shows, its steps listed already.
         return DraftView(text, draft, seat_view.view, seat_view.legal_steps, explained)
     legal = tuple(engine.legal_steps(draft.state, seat)) if next_steps else ()
+    # A draft with a step offered can still be completed: only one with none is asked.
     return DraftView(text, draft, engine.view(draft.state, seat), legal, explained, marks=marks,
-                     take_back=engine.take_back(state, seat, draft) if next_steps else None)
+                     take_back=engine.take_back(state, seat, draft) if next_steps and not legal
+                     else None)
 
 
 def draft_marks(loaded: Loaded, seat: int, text: str, draft: Draft) -> Mapping[str, Any]:

@@ -331,6 +331,42 @@ def test_every_draft_reached_by_offered_steps_can_be_completed_and_decided(name,
     engine.apply(state, event)
 
 
+#: Drafts a decision of the brute force below completes, breadth first.
+BRUTE_DRAFTS = 120
+
+
+@pytest.mark.parametrize("name, seats", CASES)
+def test_drafts_near_the_first_decisions_reached_by_offered_steps_all_complete(name, seats):
+    """Brute force on small cases: from the first decisions of two games (every seat's first
+    turn), the drafts reached by offered steps, breadth first (all of one step, of two while
+    `BRUTE_DRAFTS` lasts: Babel's first turns to two steps; of a Babylonia turn's hundreds of
+    first tokens an even spread of `BRUTE_DRAFTS`), each completed by offered steps and
+    decided."""
+    engine, kit = get(name), kit_of(name)
+    checked = 0
+    for seed in range(2):
+        for decisions in range(seats + 1):
+            start = opening(engine, seed, seats, kit.options[seed % len(kit.options)], decisions)
+            if start is None:
+                continue
+            state, seat = start
+            kind = engine.decision_kind(state, seat)
+            queue: list[list[str]] = [[]]
+            for steps in queue:
+                if len(queue) > BRUTE_DRAFTS and len(steps) > 1:
+                    break
+                engine.decide(state, seat, engine.submission(complete(engine, state, seat, steps)))
+                checked += 1
+                draft = engine.draft(state, seat, engine.submission(steps))
+                if (draft.done and engine.decision_kind(draft.state, seat) != kind
+                        or set(steps) & set(kit.alone)):
+                    continue
+                following = [steps + [o.notation] for o in engine.legal_steps(draft.state, seat)
+                             if not o.ends]
+                queue += following[::max(1, -(-len(following) // BRUTE_DRAFTS))]  # evenly
+    assert checked > 20, checked
+
+
 # -- who acts -------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("name, seats", CASES)

@@ -40,14 +40,15 @@ def legal_steps(state: State, seat: int) -> list[StepOption]:
 def _plays_that_end(state: State, seat: int) -> list[StepOption]:
     """The plays after which the turn can still end (no dead end is offered).
 
-    A play `way_problems` lets through is the start of a legal way that at most one more
-    token completes (`placing.py`'s ways: two tokens need one more after the first; farmers with card 5's
-    noble, one more farmer after two; round one, one more up to its count), and the stand
-    holds it (the way's rules count the stand at the start). A bare land hex takes any token as
-    far as the hex goes, and the way lets any kind there, so with two bare land hexes free (one
-    may be the play's own) every play leaves a way to end: then nothing is tried. Once the
-    tokens are whole, scoring, cards and `extra` always end (`turn.unfinished` asks only what
-    the offered steps give). Else, near a full board, each play is tried on a copy."""
+    A play `way_problems` lets through starts a legal way that at most one more token
+    completes (the ways of `placing.py`: two tokens, one more after the first; farmers with
+    card 5's noble, one more farmer after two; round one, one more up to its count), and the
+    stand holds that token (the ways count the stand at the start of the turn). A bare land hex
+    takes any token as far as the hex goes, and every way lets any kind onto land, so while two
+    bare land hexes are free (one may be the play's own) every play leaves a way to end, and
+    nothing is tried. Once the tokens are whole, the scoring order, cards and `extra` are
+    offered until the turn may end (tests/contract walks them). Near a full board, each play
+    is tried on a copy."""
     options = _plays(state, seat)
     bare = 0
     for river, tile, _place in state.free_cells().values():

@@ -460,6 +460,9 @@ class DraftView:
     #: A game's own form shows the game as it stands (`view`); the view after a whole, legal
     #: draft is its preview (None otherwise, and for the composer, whose `view` is after it).
     after: dict[str, Any] | None = None
+    #: A draft that can no longer be completed: the step to take back and why
+    #: (`Engine.take_back`), else None.
+    take_back: tuple[int, str] | None = None
 
     @property
     def shown(self) -> tuple[StepOption, ...]:
@@ -480,7 +483,8 @@ class DraftView:
         return {"draft": self.draft, "draft_text": self.text, "view": self.view, "legal": steps,
                 "legal_blocks": step_blocks(steps, self.draft.steps), "can_end": self.can_end,
                 "explained": list(self.explained) if self.draft.steps else [],
-                "draft_marks": dict(self.marks), "after": self.after}
+                "draft_marks": dict(self.marks), "after": self.after,
+                "take_back": self.take_back}
 
     def to_json(self) -> dict[str, Any]:
         draft, explain = self.draft, list(self.explained)
@@ -489,7 +493,9 @@ class DraftView:
                 "error": draft.error.said() if draft.error else None,
                 "step": draft.error.step if draft.error else None,
                 "explain": explain, "sentence": sentence(explain),
-                "draft_marks": dict(self.marks)}
+                "draft_marks": dict(self.marks),
+                "take_back": ({"step": self.take_back[0], "why": self.take_back[1]}
+                              if self.take_back else None)}
 
 
 def compose(loaded: Loaded, seat_view: SeatView, text: str, *, next_steps: bool = True,
@@ -515,7 +521,10 @@ def compose(loaded: Loaded, seat_view: SeatView, text: str, *, next_steps: bool 
         # Nothing composed yet: the position the seat view shows, its steps listed already.
         return DraftView(text, draft, seat_view.view, seat_view.legal_steps, explained)
     legal = tuple(engine.legal_steps(draft.state, seat)) if next_steps else ()
-    return DraftView(text, draft, engine.view(draft.state, seat), legal, explained, marks=marks)
+    # A draft with a step offered can still be completed: only one with none is asked.
+    return DraftView(text, draft, engine.view(draft.state, seat), legal, explained, marks=marks,
+                     take_back=engine.take_back(state, seat, draft) if next_steps and not legal
+                     else None)
 
 
 def draft_marks(loaded: Loaded, seat: int, text: str, draft: Draft) -> Mapping[str, Any]:

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeGuard, TypeVar
 
 from .errors import GameError, IllegalStep, NotationError, PositionError, WrongDecision
-from .phrases import phrase
+from .phrases import Phrase, phrase
 from .rng import Rng
 from .text import split_steps
 from .words import listing
@@ -359,7 +359,41 @@ class Engine(ABC, Generic[S]):
 
     @abstractmethod
     def legal_steps(self, state: S, seat: int) -> list[StepOption]:
-        """Every legal next step for `seat` in `state` (a draft's state, too)."""
+        """Every legal next step for `seat` in `state` (a draft's state, too) after which the
+        decision can still be completed: what a page offers. A step that is legal but leads
+        into a dead end (no step left, and the decision not done) is left out, so a player who
+        only clicks offered steps can always end (tests/contract: every draft reached through
+        offered steps is completed and decided)."""
+
+    def finishable(self, state: S, seat: int) -> bool:
+        """Whether the decision `seat` owes can still be completed from `state`, a draft's
+        state. With `legal_steps` keeping its word, that is whether anything is offered there
+        (a completion's first step leaves a completion, so it is offered; an offered step
+        leaves one by its word). A game whose `legal_steps` asks this (to leave steps out)
+        says it by its own rules, more cheaply."""
+        return bool(self.legal_steps(state, seat))
+
+    def take_back(self, state: S, seat: int, draft: Draft[S]) -> tuple[int, Phrase] | None:
+        """For a draft whose every step applies but which can no longer be completed (typed
+        notation goes where no offered step leads): the number of the first step after which
+        it could not, and a sentence telling the player to take it back. None otherwise.
+
+        Completable prefixes come first and dead ones after (a completion of a longer prefix
+        completes the shorter), so the first dead one is found by halving: a few drafts."""
+        if draft.done or draft.error is not None or not draft.steps:
+            return None
+        if self.finishable(draft.state, seat):
+            return None
+        alive, dead = 0, len(draft.steps)        # the empty draft of an owed decision ends
+        while dead - alive > 1:
+            middle = (alive + dead) // 2
+            shorter = self.draft(state, seat, self.submission(draft.steps[:middle]))
+            if shorter.done or self.finishable(shorter.state, seat):
+                alive = middle
+            else:
+                dead = middle
+        return dead, phrase("Take back step {n} ({step}): after it the turn cannot be finished.",
+                            n=dead, step=draft.steps[dead - 1])
 
     def snapshot(self, state: S) -> dict[str, Any] | None:
         """The state as JSON-able data, to be restored exactly; None: this engine takes none."""

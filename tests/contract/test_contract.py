@@ -8,8 +8,12 @@ that random play rarely reaches. What holds for every game:
 
 - replay: (seed, options, events) always fold to the same state, as when played;
 - legal steps: every listed step applies as the next step of its draft; brute force over a
-  superset of the notation (the kit's `candidates`) finds no legal step missing; End is
-  offered exactly when the draft could be submitted (an empty Babel draft is ended by `pass`);
+  superset of the notation (the kit's `candidates`) finds no legal step missing but those
+  after which the decision can no longer be completed; End is offered exactly when the draft
+  could be submitted (an empty Babel draft is ended by `pass`);
+- no dead ends: every draft reached by offered steps alone can be completed by offered steps
+  and is then decided and applied (a random walk from random decisions, hypothesis); a draft
+  that can no longer be completed says which step to take back;
 - twins: for every seat and for spectators, a state that differs only in what the seat may
   not know gives the same view, mail summary, legal steps and previews of its own decisions,
   and every past event the same line of the record (`notation(event, seat)`);
@@ -28,6 +32,7 @@ import json
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
+from unittest.mock import ANY
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -219,8 +224,11 @@ def check_draft(engine: Engine, kit: Kit, point: Point, prefix: list[str], brute
     if brute:
         for step in kit.candidates(draft.state, seat):
             after = engine.draft(state, seat, text(prefix + [step]))
-            if after.error is None:
-                assert after.steps[-1] in listed, f"legal but not listed after {prefix}: {step!r}"
+            if after.error is None and after.steps[-1] not in listed:
+                # Left out only as a dead end, which then names itself to be taken back.
+                assert not (after.done or engine.finishable(after.state, seat)), (
+                    f"legal but not listed after {prefix}: {step!r}")
+                assert engine.take_back(state, seat, after) == (len(after.steps), ANY), step
         tried += len(kit.candidates(draft.state, seat))
     return tried
 
@@ -243,6 +251,120 @@ def test_legal_steps_apply_and_brute_force_finds_none_missing(name, seats):
         for k in range(len(point.steps) + 1):
             tried += check_draft(engine, kit, point, list(point.steps[:k]), point in brute)
     assert tried > 100
+
+
+# -- no dead ends ---------------------------------------------------------------------------
+
+#: Steps of a random walk through offered steps; then the draft is completed, also by them.
+WALK, COMPLETE = 30, 300
+
+
+def complete(engine: Engine, state: Any, seat: int, steps: list[str]) -> list[str]:
+    """The draft completed by offered steps (the first offered, or ending when offered): the
+    contract says none of them leads where nothing is offered."""
+    steps, kind = list(steps), engine.decision_kind(state, seat)
+    for _ in range(COMPLETE):
+        draft = engine.draft(state, seat, engine.submission(steps))
+        assert draft.error is None, (steps, draft.error)
+        options = engine.legal_steps(draft.state, seat)
+        if draft.done and engine.decision_kind(draft.state, seat) != kind:
+            return steps            # a decision of one step (a pick, a card), decided
+        assert options, f"a dead end reached by offered steps: {steps} ({draft.todo})"
+        steps.append(options[0].notation)
+        if options[0].ends:
+            return steps[:-1]
+    raise AssertionError(f"no end after {COMPLETE} offered steps: {steps}")
+
+
+def opening(engine: Engine, seed: int, seats: int, options: dict[str, str], decisions: int
+            ) -> tuple[Any, int] | None:
+    """The state after a few random decisions of a new game, and a seat that owes one."""
+    rng = Rng.derived(seed, "dead-ends")
+    state = engine.start(seed, options, seats, None)
+    for _ in range(decisions):
+        owed = engine.to_act(state)
+        if not owed:
+            return None
+        seat = owed[0].seat
+        state = engine.apply(state, engine.decide(state, seat, engine.random_submission(
+            state, seat, rng)))
+    owed = engine.to_act(state)
+    return (state, owed[0].seat) if owed else None
+
+
+@pytest.mark.parametrize("name, seats", CASES)
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_every_draft_reached_by_offered_steps_can_be_completed_and_decided(name, seats, data):
+    """A player clicking only offered steps never lands where nothing is offered and the
+    decision is not done (the testers' Babel first turn, issue 26): from the first decisions
+    of a random game (Babel's first turns, Babylonia's first round) or any decision of the
+    played games, a random walk through offered steps, completed by offered steps, is
+    decided and applied."""
+    engine, kit = get(name), kit_of(name)
+    if data.draw(st.booleans(), "an opening"):
+        start = opening(engine, data.draw(st.integers(0, 2**32), "seed"), seats,
+                        data.draw(st.sampled_from(kit.options), "options"),
+                        data.draw(st.integers(0, 2 * seats), "decisions before"))
+        if start is None:
+            return
+        state, seat = start
+    else:
+        point = data.draw(st.sampled_from(points(name, seats)), "decision")
+        state, seat = point.state, point.seat
+    steps: list[str] = []
+    kind = engine.decision_kind(state, seat)
+    for _ in range(WALK):
+        draft = engine.draft(state, seat, engine.submission(steps))
+        assert draft.error is None, (steps, draft.error)
+        assert engine.take_back(state, seat, draft) is None, steps
+        options = engine.legal_steps(draft.state, seat)
+        if draft.done and engine.decision_kind(draft.state, seat) != kind:
+            break                   # a decision of one step (a pick, a card), decided
+        assert options, f"a dead end reached by offered steps: {steps} ({draft.todo})"
+        option = data.draw(st.sampled_from(options), "offered step")
+        if option.ends or set(steps) & set(kit.alone):
+            break
+        steps.append(option.notation)
+    whole = complete(engine, state, seat, steps)
+    event = engine.decide(state, seat, engine.submission(whole))
+    engine.apply(state, event)
+
+
+#: Drafts a decision of the brute force below completes, breadth first.
+BRUTE_DRAFTS = 120
+
+
+@pytest.mark.parametrize("name, seats", CASES)
+def test_drafts_near_the_first_decisions_reached_by_offered_steps_all_complete(name, seats):
+    """Brute force on small cases: from the first decisions of two games (every seat's first
+    turn), the drafts reached by offered steps, breadth first (all of one step, of two while
+    `BRUTE_DRAFTS` lasts: Babel's first turns to two steps; of a Babylonia turn's hundreds of
+    first tokens an even spread of `BRUTE_DRAFTS`), each completed by offered steps and
+    decided."""
+    engine, kit = get(name), kit_of(name)
+    checked = 0
+    for seed in range(2):
+        for decisions in range(seats + 1):
+            start = opening(engine, seed, seats, kit.options[seed % len(kit.options)], decisions)
+            if start is None:
+                continue
+            state, seat = start
+            kind = engine.decision_kind(state, seat)
+            queue: list[list[str]] = [[]]
+            for steps in queue:
+                if len(queue) > BRUTE_DRAFTS and len(steps) > 1:
+                    break
+                engine.decide(state, seat, engine.submission(complete(engine, state, seat, steps)))
+                checked += 1
+                draft = engine.draft(state, seat, engine.submission(steps))
+                if (draft.done and engine.decision_kind(draft.state, seat) != kind
+                        or set(steps) & set(kit.alone)):
+                    continue
+                following = [steps + [o.notation] for o in engine.legal_steps(draft.state, seat)
+                             if not o.ends]
+                queue += following[::max(1, -(-len(following) // BRUTE_DRAFTS))]  # evenly
+    assert checked > 20, checked
 
 
 # -- who acts -------------------------------------------------------------------------------

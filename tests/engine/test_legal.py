@@ -1,4 +1,5 @@
-"""`legal.legal_steps` against brute force, and `GAME.legal_steps` (the StepOption wrapper).
+"""`legal.legal_steps` against brute force, and `GAME.legal_steps` (the StepOption wrapper of
+`legal.offered_steps`: the legal steps but a first turn's dead ends, tests/engine/test_dead_ends.py).
 
 On many random states (random legal play from random seeds, stopped at random points: first
 turns, owed discards, after a migration, with runs of three, both Sumerian options), every
@@ -16,7 +17,7 @@ from hypothesis import strategies as st
 
 from pbem.games.babel import GAME
 from pbem.games.babel.cards import TRIBES
-from pbem.games.babel.legal import legal_steps
+from pbem.games.babel.legal import legal_steps, offered_steps
 from pbem.games.babel.notation import format_steps, parse
 from pbem.games.babel.rules import act
 from pbem.games.babel.state import ACTIONS, DRAW
@@ -226,7 +227,8 @@ def test_pass_cannot_stand_with_other_steps():
 def check_options(state):
     seat = state.to_move
     options = GAME.legal_steps(state, seat)
-    steps = legal_steps(state)
+    steps = offered_steps(state)
+    assert set(steps) <= set(legal_steps(state))
     assert len(options) == len(steps)
     assert GAME.legal_steps(state, 1 - seat) == []
     ends = [o for o in options if o.ends]

@@ -141,11 +141,15 @@ class Babel(Engine[State]):
         return Draft(trial, steps, None, done=True)
 
     def legal_steps(self, state: State, seat: int) -> list[StepOption]:
+        """The legal next steps after which the turn can still end (`legal.offered_steps`)."""
         if seat != state.to_move:
             return []
         return [StepOption("" if isinstance(s, End) else str(s), explaining.words(state, s),
                            isinstance(s, End))
-                for s in legal.legal_steps(state)]
+                for s in legal.offered_steps(state)]
+
+    def finishable(self, state: State, seat: int) -> bool:
+        return legal.can_finish(state)
 
     # -- what people see --------------------------------------------------
     def view(self, state: State, seat: int | None) -> dict[str, Any]:

@@ -5,6 +5,11 @@ fast; tests/engine/test_legal.py proves it equal to trying every syntactically
 possible step on many random positions. Settling is listed card by card; a
 longer `settle` is a sequence of these. `pass` is the spelling of `End` for an
 empty draft and is not listed.
+
+A page offers fewer: `offered_steps` leaves out the steps after which phase 2 could never
+end (`can_finish`), which only a first turn has (its starting card unbuilt, every card
+spent). The random and greedy players keep drawing from `legal_steps` and throw such a turn
+away, so the random games, and every record made of them, stay as they were.
 """
 
 from __future__ import annotations
@@ -12,8 +17,8 @@ from __future__ import annotations
 from itertools import combinations_with_replacement
 
 from .cards import TRIBES
-from .rules import starting_card_unbuilt
-from .state import DRAW, Player, State
+from .rules import ACTION_RULES, TEMPLE_RULES, check_end, starting_card_unbuilt
+from .state import ACTIONS, DRAW, Player, State
 from .steps import (
     COLUMNS,
     MINE,
@@ -30,6 +35,7 @@ from .steps import (
     Move,
     Rob,
     Settle,
+    Step,
     Switch,
 )
 
@@ -124,3 +130,58 @@ def discard_options(hand: list[int], due: int) -> list[Discard]:
     """Every choice of `due` cards from the hand, as multisets in canonical order."""
     return [Discard(combo) for combo in combinations_with_replacement(TRIBES, due)
             if all(combo.count(t) <= hand[i] for i, t in enumerate(TRIBES))]
+
+
+def can_finish(state: State) -> bool:
+    """Whether phase 2 can still end from here, by some steps of the mover's.
+
+    Only the first-turn duty ever stands in the way (BABEL-RULINGS.md, "First turn": the
+    starting level-1 card must leave the column in the first turn), and in a first turn that
+    card is the whole column (phase 3 has not yet drawn onto it) and no end check can end the
+    game (no score comes near 15). So the one way to end is `build mine`: a level 1 onto an
+    own empty site, with the figure there and a card in the own row there. Own temples never
+    shrink in the own turn, so the site must be empty now. For each such site, the figure is
+    there, or a `move` there spends a card of its tribe; then the row needs a card: there
+    already, or one left in hand to settle, or, while migration is unused, 3 of another own
+    row to migrate. Cards reach a row or the hand no other way (a switch needs a run of three
+    in the row already; drawing is phase 1). tests/engine/test_dead_ends.py holds this against
+    a search of every sequence of steps.
+    """
+    if state.result is not None or state.phase != ACTIONS:
+        return True
+    player = state.players[state.to_move]
+    if not starting_card_unbuilt(player):
+        return True
+    hand, rows, cards = player.hand, player.rows, player.hand_size
+    for i, site in enumerate(TRIBES):
+        if player.temples[site]:
+            continue
+        here = player.figure == site
+        if not here and not hand[i]:
+            continue
+        if rows[site] or cards - (0 if here else 1) > 0:
+            return True
+        if not state.migrated and any(len(rows[x]) >= 3 for x in TRIBES if x != site):
+            return True
+    return False
+
+
+def offered_steps(state: State) -> list[Choice]:
+    """`legal_steps` after which phase 2 can still end: what a page offers. Each step is
+    tried on a copy only while the first-turn duty is unmet (else every step leaves the
+    ending legal: nothing else may refuse it)."""
+    options = legal_steps(state)
+    if state.result is not None or state.phase != ACTIONS or not starting_card_unbuilt(
+            state.players[state.to_move]):
+        return options
+    return [o for o in options if isinstance(o, End) or can_finish(after(state, o))]
+
+
+def after(state: State, step: Step) -> State:
+    """The state after a listed phase-2 step, on a copy."""
+    trial = state.copy()
+    rule = ACTION_RULES[type(step)]
+    rule(trial, step)
+    if rule in TEMPLE_RULES:
+        check_end(trial)
+    return trial

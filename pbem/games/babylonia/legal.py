@@ -11,7 +11,7 @@ from ..phrases import phrase
 from . import placing, turn
 from .board import board
 from .cards import CARD_WORDS, tile_name
-from .notation import WORDS, Card, Extra, Play, Score, Step
+from .notation import WORDS, Card, Extra, Play, Score, Step, parse
 from .state import KIND_INDEX, KINDS, State
 from .state import playable as state_playable
 
@@ -23,7 +23,7 @@ def legal_steps(state: State, seat: int) -> list[StepOption]:
         return [StepOption(str(Card(c)), words(state, Card(c))) for c in state.available]
     if seat != state.to_move or state.current.submitted:
         return []       # a draft goes on past a pause; a submitted turn waits for the card
-    options = _plays(state, seat) if not state.current.closed else []
+    options = _plays_that_end(state, seat) if not state.current.closed else []
     closed = _closed(state, seat)
     if closed is None:
         return options      # the tokens are no whole legal way yet: only more tokens
@@ -35,6 +35,45 @@ def legal_steps(state: State, seat: int) -> list[StepOption]:
     if turn.unfinished(closed, seat) is None:
         options.append(StepOption("", phrase("end your turn"), ends=True))
     return options
+
+
+def _plays_that_end(state: State, seat: int) -> list[StepOption]:
+    """The plays after which the turn can still end (no dead end is offered).
+
+    A play `way_problems` lets through starts a legal way that at most one more token
+    completes (the ways of `placing.py`: two tokens, one more after the first; farmers with
+    card 5's noble, one more farmer after two; round one, one more up to its count), and the
+    stand holds that token (the ways count the stand at the start of the turn). A bare land hex
+    takes any token as far as the hex goes, and every way lets any kind onto land, so while two
+    bare land hexes are free (one may be the play's own) every play leaves a way to end, and
+    nothing is tried. Once the tokens are whole, the scoring order, cards and `extra` are
+    offered until the turn may end (tests/contract walks them). Near a full board, each play
+    is tried on a copy."""
+    options = _plays(state, seat)
+    bare = 0
+    for river, tile, _place in state.free_cells().values():
+        if not river and tile is None:
+            bare += 1
+            if bare == 2:
+                return options
+    return [o for o in options if _way_ends_after(state, seat, o.notation)]
+
+
+def _way_ends_after(state: State, seat: int, play: str) -> bool:
+    trial = state.copy()
+    turn.apply_step(trial, seat, parse(play)[0])
+    placed = trial.current.placed
+    if placing.way_problems(trial, seat, placed, complete=True) is None:
+        return True
+    return any(placing.way_problems(trial, seat, placed + [_token(o.notation)], complete=True)
+               is None for o in _plays(trial, seat))
+
+
+def _token(play: str) -> tuple[str, str]:
+    """(kind, hex) of a play's notation."""
+    step = parse(play)[0]
+    assert isinstance(step, Play)
+    return step.kind, step.hex
 
 
 def _closed(state: State, seat: int) -> State | None:

@@ -253,9 +253,9 @@ class BabelTower(Engine[Tower]):
                 return phrase("{winner} wins: you could not place any of your cubes",
                               winner=names[w])
             if w == seat:
-                return phrase("You win: {loser} could not place any of his cubes",
+                return phrase("You win: {loser} could not place any of their cubes",
                               loser=names[lost])
-            return phrase("{winner} wins: {loser} could not place any of his cubes",
+            return phrase("{winner} wins: {loser} could not place any of their cubes",
                           winner=names[w], loser=names[lost])
         return super().ending(state, seat, names)
 

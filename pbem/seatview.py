@@ -219,7 +219,7 @@ class SeatView:
             "away": [a.to_json() for a in self.away],
             "vacation": ({k: v for k, v in self.vacation.items() if k != "at"}
                          if self.vacation is not None else None),
-            "left": self.left,
+            "left": self.left, "can_talk": self.can_talk,
         }
 
 

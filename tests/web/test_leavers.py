@@ -23,7 +23,7 @@ from pbem.extensions import db
 from pbem.games.rng import Rng
 from pbem.models import GameResult, Message, Note, Seat, Vacation
 from pbem_web import deliver, seat_path  # tests/helpers
-from tests.conftest import text_of
+from tests.conftest import links_in, text_of
 
 JSON = {"Accept": "application/json"}
 PLAYERS = [("Anna", "anna@example.org"), ("Bob", "bob@example.org"),
@@ -225,3 +225,24 @@ def test_a_player_who_left_has_his_mail_replies_refused(app, client, smtp, plann
     refusals = [text_of(m) for m in smtp.to(address)[before:]]
     assert len(refusals) == 2 and all("You left this game" in " ".join(t.split())
                                       for t in refusals)
+
+
+# -- nobody to talk to -------------------------------------------------------------------------
+
+def test_no_message_box_or_say_hint_where_every_other_seat_is_a_computer(app, client, smtp):
+    with app.app_context():
+        alone = turns.create_game(turns.Spec("babylonia", [("Anna", PLAYERS[0][1]), ("", ""), ("", "")],
+                                             {}, 0, bots=(None, "random", "random"))).id
+        company = turns.create_game(turns.Spec("babylonia", [*PLAYERS[:2], ("", "")], {}, 0,
+                                               bots=(None, None, "random"))).id
+    deliver(app)
+    mails = {m["Message-ID"].split(".")[0].strip("<"): m for m in smtp.to(PLAYERS[0][1])}
+    for game_id, talks in ((alone, False), (company, True)):
+        for path in (seat_path(app, game_id, 0),
+                     links_in(mails[game_id])["turn"]):    # her standing page, her turn page
+            page = client.get(path).get_data(as_text=True)
+            assert ('name="message"' in page) is talks, (game_id, path)
+            assert ('id="talk"' in page) is talks, (game_id, path)
+        assert ('"say "' in text_of(mails[game_id])) is talks
+        assert (client.get(seat_path(app, game_id, 0), headers=JSON).get_json()["can_talk"]
+                is talks)

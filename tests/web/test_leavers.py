@@ -246,3 +246,23 @@ def test_no_message_box_or_say_hint_where_every_other_seat_is_a_computer(app, cl
         assert ('"say "' in text_of(mails[game_id])) is talks
         assert (client.get(seat_path(app, game_id, 0), headers=JSON).get_json()["can_talk"]
                 is talks)
+
+
+# -- the takeover told --------------------------------------------------------------------------
+
+def test_the_takeover_mail_does_not_assume_the_leaver_is_a_man(app, smtp):
+    with app.app_context():
+        game_id = turns.create_game(turns.Spec("babylonia", PLAYERS, {}, 0,
+                                               languages=("en", "de", "cs", "en"))).id
+        turns.resign(game_id, 3)    # Dora
+    deliver(app)
+    said = {address: smtp.to(address)[-1] for _, address in PLAYERS[:3]}
+    subjects = {address: str(m["Subject"]) for address, m in said.items()}
+    assert subjects[PLAYERS[0][1]].endswith(": Dora left; a computer plays that seat now")
+    assert subjects[PLAYERS[1][1]].endswith(": Dora ist ausgestiegen; jetzt spielt ein Computer "
+                                            "diesen Platz")
+    assert subjects[PLAYERS[2][1]].endswith(": Dora odchází ze hry; místo teď hraje počítač")
+    bodies = " ".join(" ".join(text_of(m).split()) for m in said.values())
+    assert "to Dora vzdává" in bodies and "Dora resigned" in bodies
+    for his in ("him", "his", "für ihn", "něj", "vzdal(a)", "opustil"):
+        assert not re.search(rf"\b{re.escape(his)}\b", bodies + " ".join(subjects.values())), his

@@ -420,6 +420,8 @@ class Engine(ABC, Generic[S]):
 
     #: What `scores` counts, for headings and mails: "Scores", or a game's own word.
     score_word: str = phrase("Scores")
+    #: What the record's chart counts up its side, in lower case ("cubes placed").
+    score_axis: str = phrase("score")
 
     def reply_help(self, state: S, seat: int) -> tuple[str, str]:
         """How a mail answers the decision `seat` owes: an example reply that fits it, and

@@ -266,3 +266,35 @@ def test_the_takeover_mail_does_not_assume_the_leaver_is_a_man(app, smtp):
     assert "to Dora vzdává" in bodies and "Dora resigned" in bodies
     for his in ("him", "his", "für ihn", "něj", "vzdal(a)", "opustil"):
         assert not re.search(rf"\b{re.escape(his)}\b", bodies + " ".join(subjects.values())), his
+
+
+# -- who won and why, on the record and the operator's page -------------------------------------
+
+def test_the_record_and_the_operators_page_say_who_won_and_why(make_app, smtp, planned):
+    from tests.web.test_operator_page import OPERATOR, sign_in
+    app = make_app(ADMIN_EMAIL=OPERATOR)
+    client = app.test_client()
+    game_id, turn = game_left_by_the_winner(app, planned)
+    name = PLAYERS[planned.winner][0]
+    said = f"{name} (bot from turn {turn}) wins: "
+    record = client.get(f"/games/{game_id}/record").get_data(as_text=True)
+    result = " ".join(re.search(r'<p class="status">(.*?)</p>', record, re.S).group(1).split())
+    assert said in result and "Points: " in result and "cities left on the board" in result
+    assert "most points wins" not in result          # the rule is no explanation
+    data = client.get(f"/games/{game_id}/record", headers=JSON).get_json()
+    assert data["ending"].startswith(said)
+    sign_in(app, client, smtp)
+    for path in ("/admin", f"/admin/games/{game_id}"):
+        page = " ".join(client.get(path).get_data(as_text=True).split())
+        assert said in page and "Points: " in page, path
+
+
+def test_the_tower_records_chart_counts_cubes_placed(app, client):
+    with app.app_context():
+        game_id = turns.create_game(turns.Spec("babel-tower", PLAYERS[:2], {}, 0)).id
+    page = client.get(f"/games/{game_id}/record").get_data(as_text=True)
+    assert 'class="axistitle">cubes placed</text>' in page
+    with app.app_context():
+        other = turns.create_game(turns.Spec("babylonia", PLAYERS[:2], {}, 0)).id
+    assert 'class="axistitle">score</text>' in client.get(f"/games/{other}/record").get_data(
+        as_text=True)

@@ -181,6 +181,7 @@ class BabelTower(Engine[Tower]):
             return []
 
     score_word = phrase("Cubes placed")
+    score_axis = phrase("cubes placed")
 
     def reply_help(self, state: Tower, seat: int) -> tuple[str, str]:
         """An example of the step owed: a pick from the pool in the draft, else a placement

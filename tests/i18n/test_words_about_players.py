@@ -10,10 +10,10 @@ from __future__ import annotations
 import re
 
 import pytest
+from tests.i18n.test_catalogues import entries
 
 from pbem import games, i18n, seatview
 from pbem.games.rng import Rng
-from tests.i18n.test_catalogues import entries
 
 #: A Czech past participle (active, "-l" after a vowel, with its feminine and plural forms).
 PAST = re.compile(r"\b\w+[aeiouyáéěíóúůý]l[aoiy]?\b")

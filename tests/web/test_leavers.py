@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import pytest
 from sqlalchemy import func, select
+from tests.conftest import links_in, text_of
 
 from pbem import games, rematch, settings, store, turns
 from pbem.errors import BadInput
@@ -23,7 +24,6 @@ from pbem.extensions import db
 from pbem.games.rng import Rng
 from pbem.models import GameResult, Message, Note, Seat, Vacation
 from pbem_web import deliver, seat_path  # tests/helpers
-from tests.conftest import links_in, text_of
 
 JSON = {"Accept": "application/json"}
 PLAYERS = [("Anna", "anna@example.org"), ("Bob", "bob@example.org"),
@@ -126,7 +126,7 @@ def test_a_player_who_left_reads_that_he_left_never_that_he_won(app, client, smt
                  if g["game"] == game_id)
     assert entry["outcome"] == left
     home_page = client.get(home).get_data(as_text=True)
-    finished = re.search(r'<li class="game finished" data-game="%s">.*?</li>' % game_id,
+    finished = re.search(rf'<li class="game finished" data-game="{game_id}">.*?</li>',
                          home_page, re.S).group(0)
     assert left in finished and "You won" not in finished and "rematch" not in finished
     # The stored result says who left: the computer's win is not his

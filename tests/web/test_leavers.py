@@ -174,7 +174,8 @@ def test_a_player_who_left_cannot_say_note_change_language_or_take_vacation(app,
     leaver = planned.winner
     path = seat_path(app, game_id, leaver)
     page = client.get(path).get_data(as_text=True)
-    # His page offers none of it
+    # His page offers none of it, and has no next turn to speak of
+    assert "on the board." in page and "until your next turn" not in page
     for form in ("/messages", "/notes", "/language", "/vacation"):
         assert f'action="{path}{form}"' not in page, form
     attempts = [("/messages", {"message": "I am back"}), ("/notes", {"notes": "mine"}),

@@ -78,6 +78,8 @@ def result_words(result: Result) -> str:
     else:
         words = "a draw"
     why = f" Why: {result.why}" if result.why else ""
+    if result.ending:   # who won and why, points and tie-breaks spelled out
+        return f"{result.ending}.{why}"
     return f"{words} ({result.description}).{why}"
 
 

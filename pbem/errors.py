@@ -51,6 +51,16 @@ class AlreadySubmitted(ServerError):
     title: str = phrase("Already submitted")
 
 
+class SeatLeft(AlreadySubmitted):
+    """What a player who left a game asks of it (a turn, a message, notes, his seat's language,
+    a vacation from its page): a computer plays his seat now, and his links only show the game."""
+    title: str = phrase("A computer plays this seat")
+
+    def __init__(self, message: str = "", **context):
+        super().__init__(message or phrase("You left this game; a computer plays your seat now."),
+                         **context)
+
+
 class RateLimited(ServerError):
     status = 429
     title: str = phrase("Too many requests")

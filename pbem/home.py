@@ -35,7 +35,7 @@ from .games.phrases import Phrase, phrase, phrase_n
 from .mail import notify
 from .mail.compose import queue
 from .mail.words import listing, match_title
-from .models import Clock, Event, Game, GameResult, Rematch, Seat, SeatNonce, utcnow
+from .models import Clock, Event, Game, GameResult, Rematch, Seat, SeatNonce, Takeover, utcnow
 from .settings import Settings
 from .transaction import transaction
 
@@ -160,10 +160,12 @@ def _rows(address: str):
                     Game.created_at, Game.time_limit_days, _last(Event.seq), _last(Event.owed),
                     _last(Event.created_at), _nonce(), _turn_start(), GameResult.winners,
                     GameResult.reason, GameResult.description, GameResult.said, GameResult.ended_at,
-                    Rematch.id, Rematch.started, Rematch.confirmed, Clock.game_id)
+                    Rematch.id, Rematch.started, Rematch.confirmed, Clock.game_id, GameResult.places,
+                    Takeover.seq)
              .join(Game, Game.id == Seat.game_id)
              .outerjoin(Clock, Clock.game_id == Seat.game_id)
              .outerjoin(GameResult, GameResult.game_id == Seat.game_id)
+             .outerjoin(Takeover, (Takeover.game_id == Seat.game_id) & (Takeover.seat == Seat.seat))
              .outerjoin(Rematch, Rematch.source == Seat.game_id)
              .where(Seat.email == address))
     return db.session.execute(query).all()
@@ -222,7 +224,7 @@ def build(address: str, now: datetime | None = None) -> Home:
     for row in _rows(address):
         (game_id, seat, name, bot, kind, start_owed, created, days, seq, owed, last_at, nonce,
          turn_start, winners, reason, description, said, ended, rematch_id, rematch_started,
-         rematch_yes, banked) = row
+         rematch_yes, banked, places, left_at) = row
         if said:   # the engine's sentence as it made it, said in the reader's language
             description = phrases.from_data(said)
         names = [n for _, n, _ in seats.get(game_id, [])]
@@ -236,7 +238,7 @@ def build(address: str, now: datetime | None = None) -> Home:
             outcome = loaded.engine.outcome(loaded.state)
             if outcome is not None:
                 winners, reason, description = list(outcome.winners), outcome.reason, outcome.description
-                ended = last_at
+                places, ended = loaded.engine.places(loaded.state), last_at
         opponents = tuple(n for i, n in enumerate(names) if i != seat)
         seat_url = links.url(links.SEAT, game_id, seat, nonce)
         common = dict(game=game_id, kind=kind, title=_title(kind), seat=seat, name=name,
@@ -245,7 +247,10 @@ def build(address: str, now: datetime | None = None) -> Home:
         if winners is not None:
             home.finished.append(Entry(
                 **common, your_turn=False, waiting_for=(), since=None, deadline=None,
-                outcome=result_words(winners, seat, names, description or "", reason or ""),
+                outcome=(result_words(winners, seat, names, description or "", reason or "")
+                         if left_at is None or reason == ABORTED_REASON
+                         else store.left_result(left_at + 1, places[seat] if places else None,
+                                                len(names))),
                 ended=_utc(ended or last_at), url=seat_url, left=bool(bot),
                 rematch=_rematch_state(rematch_id, rematch_started, rematch_yes, seat),
                 rematch_game=rematch_id))

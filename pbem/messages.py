@@ -105,6 +105,7 @@ def say(game_id: str, seat: int, text: str, receipt: Inbound | None = None) -> M
     """A message on its own (not with a turn): from the page, the JSON API or a mail reply
     (`receipt`: its record, written with it so that the same mail says it once). A player may
     speak while the game runs and after it ("good game")."""
+    store.still_his(game_id, seat)
     if not cleaned(text):
         raise BadInput(phrase("Your message is empty."))
     loaded = store.load(game_id)

@@ -262,6 +262,12 @@ class GameResult(Model):
     # The description as a phrase's data (pbem.games.phrases.to_data): said in each reader's
     # language; None for results written before it was kept.
     said: Mapped[dict | None] = mapped_column(JSON)
+    # Seat by seat, where it finished (1: won; `Engine.places`); None before it was kept.
+    places: Mapped[list | None] = mapped_column(JSON)
+    # The players who had left the game, {seat: the turn a computer took his seat from}: a
+    # seat here in `winners` (or any place) is the computer's result, never its player's
+    # (his is that he left). None or {}: nobody left.
+    left: Mapped[dict | None] = mapped_column(JSON)
     ended_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 

@@ -10,6 +10,7 @@ import unicodedata
 
 from flask import current_app
 
+from . import store
 from .errors import BadInput
 from .extensions import db
 from .games.phrases import phrase
@@ -26,6 +27,7 @@ def save(game_id: str, seat: int, text: str) -> str:
     """Replace the seat's notes (line breaks and tabs kept, other control characters and lone
     surrogates dropped: a database refuses NUL or cannot encode them);
     BadInput past NOTES_MAX_CHARS."""
+    store.still_his(game_id, seat)
     text = "".join(ch for ch in (text or "").replace("\r\n", "\n")
                    if ch in "\n\t" or unicodedata.category(ch) not in ("Cc", "Cs")).strip()
     cap = int(current_app.config["NOTES_MAX_CHARS"])

@@ -94,6 +94,10 @@ class Result:
     description: str
     at: datetime
     why: str | None             # an aborted game's reason
+    # Who won and why, tie-breaks and points spelled out (`Engine.ending`, as a spectator
+    # reads it): "Carl (bot from turn 12) wins: Bob's stand ran empty, ... Points: ..."; ""
+    # for a game called off (`why` says it).
+    ending: str = ""
 
 
 @dataclass(frozen=True)
@@ -266,8 +270,10 @@ def _with_result(summary: Summary) -> Summary:
         return summary
     last = loaded.recent[-1] if loaded.recent else {}
     why = last.get("why") if last.get("type") == ABORT else None
+    ending = ("" if outcome.reason == ABORTED_REASON else str(loaded.engine.ending(
+        loaded.state, None, store.display_names(loaded.names, store.takeovers(loaded.id)))))
     result = Result(tuple(winner_names(outcome, loaded.names)), outcome.reason, outcome.description,
-                    summary.last_activity, why)
+                    summary.last_activity, why, ending)
     return replace(summary, result=result)
 
 

@@ -58,6 +58,10 @@ def ask(game_id: str, seat: int) -> Rematch:
     if game is None or not 0 <= seat < len(seats) or not seats[seat].email:
         raise NotFound(phrase("Game {game} has no player in seat {seat}.", game=game_id, seat=seat))
     existing = _of_source(game_id)
+    if existing is None and store.bot_of(game_id, seat):
+        # He left the game: its result is not his to play again (the others may ask him).
+        raise BadInput(phrase("You left this game: a rematch is for the players who finished "
+                              "it; they may ask you."))
     if existing is not None:
         if seat not in existing.confirmed:
             return confirm(existing.id, seat)

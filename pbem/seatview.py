@@ -113,6 +113,12 @@ class SeatView:
     #: over: the turn that ended it, whoever made it); `last_turn` is the latest of them.
     told: tuple[LastTurn, ...] = ()
     ending: str = ""                   # why the game ended, from this seat's side
+    #: The seat may write to the others: a person plays it, and another seat too (computers
+    #: read nothing: no message box, no "say" hint, where every other seat is a computer).
+    can_talk: bool = False
+    #: The seat's player left the game: {"turn": the computer's first, "place": where it
+    #: finished (None while the game runs)}; None: he plays it (or never left).
+    left: dict[str, int | None] | None = None
 
     @property
     def marks(self) -> dict[str, Any]:
@@ -181,6 +187,7 @@ class SeatView:
             "undelivered": [u.__dict__ for u in self.undelivered],
             "record_path": f"/games/{self.game_id}/record", "why": self.why,
             "bot": self.bot, "reply_note": self.reply_note, "score_word": self.score_word,
+            "can_talk": self.can_talk,
             "clock": self.clock,
             "messages": list(self.messages), "notes": self.notes,
             "away": [a.__dict__ for a in self.away], "vacation": self.vacation,
@@ -212,6 +219,7 @@ class SeatView:
             "away": [a.to_json() for a in self.away],
             "vacation": ({k: v for k, v in self.vacation.items() if k != "at"}
                          if self.vacation is not None else None),
+            "left": self.left, "can_talk": self.can_talk,
         }
 
 
@@ -233,6 +241,7 @@ class Seating:
     bot: str | None
     takeovers: dict[int, store.Left]
     present: Present = Present()
+    others: int | None = None   # the other seats people play now (None: read them)
 
 
 def seating_of(loaded: Loaded, seat: int | None) -> Seating:
@@ -251,6 +260,9 @@ def build(loaded: Loaded, seat: int | None, *, live: bool = False, steps: bool =
     owes = loaded.decision_of(seat) if seat is not None else None
     seating = seating or seating_of(loaded, seat)   # (pages read it with their facts)
     bot, present = seating.bot, seating.present
+    others = (seating.others if seating.others is not None or seat is None
+              else sum(1 for s in range(len(loaded.names))
+                       if s != seat and s not in store.bots(loaded.id)))
     live = live and owes is not None and not bot
     names = store.display_names(loaded.names, seating.takeovers)
     example, note = (engine.reply_help(state, seat)   # (a mail's: pages need none)
@@ -291,11 +303,33 @@ def build(loaded: Loaded, seat: int | None, *, live: bool = False, steps: bool =
         away=away_of(loaded, names) if present.vacations else (),
         vacation=(own_vacation(loaded, seat, present.vacations)
                   if seat is not None and not for_mail and not bot else None),
-        told=told,
+        told=told, can_talk=seat is not None and not bot and bool(others),
+        left=(left_of(loaded, seat, seating.takeovers[seat], outcome is not None)
+              if seat is not None and seat in seating.takeovers else None),
         # (a game called off says why in `why`, with the words every page has for it)
-        ending=(engine.ending(state, seat, names)
+        ending=(ending_for(loaded, seat, names, seating.takeovers)
                 if outcome is not None and outcome.reason != ABORTED.reason else ""),
     )
+
+
+def left_of(loaded: Loaded, seat: int, left: store.Left, over: bool) -> dict[str, int | None]:
+    """A player who left: from which turn the computer plays his seat, and where it finished."""
+    return {"turn": left.first_turn,
+            "place": loaded.engine.places(loaded.state)[seat] if over else None}
+
+
+def ending_for(loaded: Loaded, seat: int | None, names: list[str],
+               left: dict[int, store.Left]) -> str:
+    """Why the game ended, from the seat's side. A player who left reads that he did, and
+    where the computer that took his seat finished, then the ending as anybody reads it:
+    never "You win" for what the computer won."""
+    engine, state = loaded.engine, loaded.state
+    if seat is None or seat not in left:
+        return engine.ending(state, seat, names)
+    places = engine.places(state)
+    return phrase("{left}. {ending}",
+                  left=store.left_result(left[seat].first_turn, places[seat], len(places)),
+                  ending=engine.ending(state, None, names))
 
 
 def local_deadline(loaded: Loaded, seat: int, deadline: datetime | None) -> str | None:

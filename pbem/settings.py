@@ -28,7 +28,7 @@ from .errors import BadInput
 from .extensions import db
 from .games.phrases import phrase, phrase_n
 from .models import PENDING, AddressSettings, Game, Mail, Seat, utcnow
-from .store import new_nonce
+from .store import new_nonce, still_his
 from .transaction import changed, remembered, transaction
 
 EACH, DIGEST = "each", "digest"
@@ -200,6 +200,7 @@ def checked_language(language: str, what: str | None = None) -> str:
 
 def change_seat_language(game_id: str, seat: int, language: str) -> str:
     """The language one seat's pages and mails speak from now on (his other games keep theirs)."""
+    still_his(game_id, seat)
     language = checked_language(language)
     with transaction():
         db.session.execute(update(Seat).where(Seat.game_id == game_id, Seat.seat == seat)

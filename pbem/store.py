@@ -26,7 +26,7 @@ from sqlalchemy import JSON, ColumnClause, DateTime, TextualSelect, column, sele
 from sqlalchemy.exc import IntegrityError
 
 from . import games, reading
-from .errors import AlreadySubmitted, NotFound
+from .errors import AlreadySubmitted, NotFound, SeatLeft
 from .extensions import db
 from .games import base, phrases
 from .games.base import Decision, Engine
@@ -471,7 +471,10 @@ def append(loaded: Loaded, event: dict) -> Loaded:
     if (outcome := engine.outcome(state)) is not None:   # the home lists it without a replay
         db.session.add(GameResult(game_id=loaded.id, winners=list(outcome.winners),
                                   reason=outcome.reason, description=outcome.description,
-                                  said=phrases.to_data(outcome.description)))
+                                  said=phrases.to_data(outcome.description),
+                                  places=engine.places(state),
+                                  left={str(seat): left.first_turn
+                                        for seat, left in takeovers(loaded.id).items()}))
     every = current_app.config.get("SNAPSHOT_EVERY", 16)
     if every and seq % every == 0 and (data := engine.snapshot(state)) is not None:
         db.session.add(Snapshot(game_id=loaded.id, seq=seq, rules=engine.rules_version, state=data))
@@ -521,6 +524,13 @@ def bot_of(game_id: str, seat: int) -> str | None:
     return row.bot if row is not None else None
 
 
+def still_his(game_id: str, seat: int) -> None:
+    """SeatLeft when a computer plays the seat now because its player left: his links show
+    the game but act no more (no turn, message, notes or language of his is written)."""
+    if bot_of(game_id, seat):
+        raise SeatLeft()
+
+
 @dataclass(frozen=True)
 class Left:
     """A player who left a game of three or four: a computer plays his seat after `seq`."""
@@ -545,6 +555,15 @@ def display_names(names: list[str], left: dict[int, Left]) -> list[str]:
     which turn on ("Carl (bot from turn 12)")."""
     return [phrase("{name} (bot from turn {turn})", name=name, turn=left[i].first_turn)
             if i in left else name for i, name in enumerate(names)]
+
+
+def left_result(turn: int, place: int | None, players: int) -> str:
+    """The result of a player who left a game a computer finished for him: never his win."""
+    if place is None:
+        return phrase("You left at turn {turn}; the computer that took your seat finished the "
+                      "game", turn=turn)
+    return phrase("You left at turn {turn}; the computer that took your seat finished in place "
+                  "{place} of {players}", turn=turn, place=place, players=players)
 
 
 def player_of(game_id: str, seat: int) -> tuple[str, str | None]:

@@ -30,7 +30,7 @@ from sqlalchemy import delete, func, select, update
 
 from . import bots as computer
 from . import clocks, deadlines, games, limits, messages, settings, store, vacation
-from .errors import AlreadySubmitted, BadInput, NotFound, ServerError
+from .errors import AlreadySubmitted, BadInput, NotFound, SeatLeft, ServerError
 from .extensions import db
 from .games.base import RESIGNED, TIMED_OUT, Engine
 from .games.errors import GameError
@@ -59,12 +59,6 @@ class TooLate(ServerError):
 
 class GameOver(BadInput):
     pass
-
-
-class SeatLeft(AlreadySubmitted):
-    """A person's decision for a seat a computer plays now (he resigned or ran out of time):
-    as stale as a turn already submitted."""
-    title: str = phrase("A computer plays this seat")
 
 
 LEFT = phrase("You left this game; a computer plays your seat now.")
@@ -303,11 +297,11 @@ def _decide(game_id: str, seat: int, seq: int, text: str, origin: Origin,
     messages.cleaned(message)   # too long: refused before anything is checked or written
     if loaded is None or loaded.id != game_id:
         loaded = store.load(game_id)
+    # (he left first: whatever his link, that is what he is told)
+    if origin.channel != BOT and store.bot_of(game_id, seat):
+        raise SeatLeft(LEFT)
     if loaded.seq != seq or loaded.decision_of(seat) is None:
         raise AlreadySubmitted(phrase("This turn was already submitted."))
-    played_by = store.bot_of(game_id, seat)
-    if played_by and origin.channel != BOT:
-        raise SeatLeft(LEFT)
     if deadlines.expired(loaded, seat):   # (never a computer's: it has no clock)
         try:
             ended = _time_out(loaded, seat, origin.receipt)

@@ -420,6 +420,18 @@ class Engine(ABC, Generic[S]):
     def scores(self, state: S) -> list[int]:
         """Each seat's score now (for the record's chart)."""
 
+    def places(self, state: S) -> list[int]:
+        """Seat by seat, where it finished (1: it won; seats level share a place, the next
+        place counting them: 1, 2, 2, 4), once the game is over: the winners first, the others
+        by score. A game with tie-breaks beyond the score says so itself."""
+        outcome = self.outcome(state)
+        winners = outcome.winners if outcome is not None else ()
+        scores = self.scores(state)
+
+        def key(s: int) -> tuple[int, int]:
+            return (0 if s in winners else 1, -scores[s] if s < len(scores) else 0)
+        return [1 + sum(key(o) < key(s) for o in range(len(scores))) for s in range(len(scores))]
+
     def drawing(self, view: Mapping[str, Any], last_step: str | None = None) -> Any:
         """Precomputed geometry for the board template to draw `view` with (`game_drawing` in
         templates), `last_step` being the notation of the step to mark; None: the template
@@ -442,6 +454,8 @@ class Engine(ABC, Generic[S]):
 
     #: What `scores` counts, for headings and mails: "Scores", or a game's own word.
     score_word: str = phrase("Scores")
+    #: What the record's chart counts up its side, in lower case ("cubes placed").
+    score_axis: str = phrase("score")
 
     def reply_help(self, state: S, seat: int) -> tuple[str, str]:
         """How a mail answers the decision `seat` owes: an example reply that fits it, and

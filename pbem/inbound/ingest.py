@@ -28,7 +28,7 @@ from email.utils import parseaddr
 from sqlalchemy.exc import InterfaceError, OperationalError
 
 from .. import home, inbox, messages, store, turns
-from ..errors import AlreadySubmitted, BadInput, NotFound, RateLimited
+from ..errors import AlreadySubmitted, BadInput, NotFound, RateLimited, SeatLeft
 from ..games.errors import GameError
 from ..games.phrases import phrase
 from ..mail.bounces import bounced_mail_id, failures
@@ -182,7 +182,7 @@ def _ingest(msg: EmailMessage, key: str, recipients) -> Result:
         try:
             messages.say(loaded.id, ref.seat, said,
                          receipt=inbox.receipt(key, sender, "said", loaded.id))
-        except (BadInput, RateLimited) as error:
+        except (BadInput, RateLimited, SeatLeft) as error:   # (a player who left: refused)
             return _refuse(key, sender, loaded.id, ref.seat, error.message, message_id)
         return Result("said", said[:60], loaded.id)
     origin = turns.Origin(turns.MAIL, receipt=inbox.receipt(key, sender, "applied", loaded.id))
@@ -191,6 +191,8 @@ def _ingest(msg: EmailMessage, key: str, recipients) -> Result:
     except (messages.MessageTooLong, RateLimited) as error:
         if not said:
             raise
+        return _refuse(key, sender, loaded.id, ref.seat, error.message, message_id)
+    except SeatLeft as error:   # he left the game: his replies act no more
         return _refuse(key, sender, loaded.id, ref.seat, error.message, message_id)
     except AlreadySubmitted:
         return _refuse(key, sender, loaded.id, ref.seat, STALE, message_id)

@@ -167,8 +167,9 @@ def wrapped(text: str, width: int = 74) -> list[str]:
     return lines
 
 
-#: The only mails a player whose seat a computer took over still gets.
-TO_LEAVERS = ("over", "taken_over")
+#: The only mails a player whose seat a computer took over still gets (and the answer to a
+#: reply he mails: it acts no more, and he hears why).
+TO_LEAVERS = ("over", "taken_over", "reply_refused")
 
 
 def carry_talk(game_id: str, seat: int, said: list | tuple) -> list[dict]:
@@ -240,7 +241,7 @@ def taken_over(loaded: Loaded, seat: int) -> None:
     name = loaded.names[seat]
     for other in range(len(loaded.seats)):
         what = (phrase("a computer plays your seat now") if other == seat
-                else phrase("{name} left, a computer plays for him", name=name))
+                else phrase("{name} left; a computer plays that seat now", name=name))
         _to_seat("taken_over", loaded, other, what,
                  context={"left_name": name, "left_seat": seat, "left_reason": left.reason,
                           "left_level": left.level, "left_turn": left.first_turn})

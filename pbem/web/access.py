@@ -38,7 +38,9 @@ _FACTS = (
     ("said", "(SELECT count(*) FROM messages WHERE game_id = :game AND hidden_at IS NULL)"),
     ("noted", "(SELECT count(*) FROM notes WHERE game_id = :game AND seat = :seat)"),
     ("away", "(SELECT count(*) FROM vacations WHERE ends_at > :since AND address IN"
-             " (SELECT email FROM seats WHERE game_id = :game AND email != ''))"))
+             " (SELECT email FROM seats WHERE game_id = :game AND email != ''))"),
+    ("others", "(SELECT count(*) FROM seats WHERE game_id = :game AND seat != :seat"
+               " AND bot IS NULL)"))
 
 
 def _facts_of(game_id: str, seat: int) -> store.Along:
@@ -58,6 +60,7 @@ class SeatFacts:
     said: int              # the game's messages shown
     noted: int             # the seat's notes (0 or 1)
     away: int              # the players' vacations of the last year (days used, away now)
+    others: int            # the other seats people play now (none: nobody to talk to)
 
 
 @dataclass
@@ -90,7 +93,8 @@ class Access:
         facts = self.facts
         seating = seatview.Seating(facts.bot, store.takeovers(self.loaded.id) if facts.takeovers else {},
                                    seatview.Present(bool(facts.banked), bool(facts.said),
-                                                    bool(facts.noted), bool(facts.away)))
+                                                    bool(facts.noted), bool(facts.away)),
+                                   others=facts.others)
         return seatview.build(self.loaded, self.seat, live=self.live, steps=self.list_steps,
                               undelivered=self._undelivered(), seating=seating)
 

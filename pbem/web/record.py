@@ -6,7 +6,7 @@ from __future__ import annotations
 from flask import Blueprint, jsonify, render_template, request
 
 from .. import messages, store
-from ..games.base import GENERIC_NOTATION
+from ..games.base import ABORTED_REASON, GENERIC_NOTATION
 from ..games.errors import GameError
 from ..games.phrases import phrase
 from ..mail import deliver as delivery
@@ -106,13 +106,17 @@ def record(game_id: str):
     order = playing_order(loaded)
     outcome = loaded.engine.outcome(loaded.state)
     winner = names[outcome.winner] if outcome and outcome.winner is not None else None
+    # Who won and why, points and tie-breaks spelled out, as anybody reads it (a game called
+    # off says why instead).
+    ending = (loaded.engine.ending(loaded.state, None, names)
+              if outcome is not None and outcome.reason != ABORTED_REASON else "")
     # The record is public: the players' words join it only once the game is over.
     said = messages.of_game(game_id, names) if outcome is not None else []
     if wants_json():
         return jsonify({"game": loaded.id, "kind": loaded.engine.name, "names": names,
                         "turns": turns, "scores": series, "order": order,
                         "view": loaded.engine.view(loaded.state, None),
-                        "outcome": outcome_json(outcome),
+                        "outcome": outcome_json(outcome), "ending": ending or None,
                         "messages": [m.to_json() for m in said]})
     steps = turn_steps(loaded, shown) if shown else []
     step = len(steps)
@@ -125,7 +129,7 @@ def record(game_id: str):
     return render_template("record/record.html", game_id=loaded.id, kind=loaded.engine.name,
                            time_limit_days=loaded.row.time_limit_days, names=names, turns=turns,
                            why=called_off_because(loaded), order=order,
-                           chart=score_chart(series, names, order), outcome=outcome,
+                           chart=score_chart(series, names, order), outcome=outcome, ending=ending,
                            winner_name=winner, winner_names=winner_names(outcome, names),
                            created=request.args.get("created") == "1",
                            board_template=loaded.engine.board_template, shown=shown,
@@ -134,6 +138,7 @@ def record(game_id: str):
                            view=view, seat=None, said=said,
                            mark_step=steps[step - 1] if steps else None,
                            title=loaded.engine.title, score_word=loaded.engine.score_word,
+                           score_axis=loaded.engine.score_axis,
                            undelivered=[{"name": m.to_name, "subject": m.subject}
                                         for m in delivery.failed_for_game(loaded.id)])
 

@@ -60,6 +60,7 @@ def save_notes(token: str):
 def go_away(token: str):
     """Vacation is the address's, not the game's: it stops the clocks of all his games."""
     access = open_seat(token)
+    store.still_his(access.loaded.id, access.seat)   # (his home's vacation form still acts)
     address = store.address_of(access.loaded.id, access.seat)
     if not address:
         raise BadInput(phrase("A computer plays this seat: it takes no vacation."))

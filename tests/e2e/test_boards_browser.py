@@ -89,7 +89,9 @@ def status(page) -> str:
 def waiting_for(page) -> str | None:
     """Whom the page after a submission waits for (None: the game is over)."""
     text = status(page)
-    return None if text.startswith("The game is over") else text.split("Waiting for ")[1].split()[0]
+    if text.startswith("The game is over"):
+        return None
+    return text.split("Waiting for ")[1].split()[0].rstrip(".")   # "Waiting for Bob."
 
 
 def open_over_mail(page, server, to: str) -> None:

@@ -324,7 +324,7 @@ def test_a_german_and_a_czech_player_play_babel_to_its_end(app, client, smtp):
         table.problems += in_language(Read(f"record at turn 3 for Accept-Language {language}",
                                            visible(middle.data.decode())), language)
     english = visible(client.get(record, headers={"Accept-Language": "en"}).data.decode())
-    assert "Result:" in english and " wins (" in english       # English stays English
+    assert "Result:" in english and " wins: " in english       # English stays English
     assert not set(english) & (OWN_LETTERS["cs"] | OWN_LETTERS["de"])
 
     assert table.mails >= 20

@@ -474,7 +474,7 @@ def test_resigning_with_confirmation_ends_the_game_and_both_players_are_told(app
         assert mail["Subject"] == f"Babel with {other}: the game is over"
         assert ending in text_of(mail)
     record = page_text(client.get(f"/games/{game}/record"))
-    assert "Result:</strong> Bob wins (the opponent resigned)" in record
+    assert "Result:</strong> Bob wins: Anna resigned." in record
     seat_page = page_text(client.get(anna["seat"][0]))
     assert "The game is over:</strong>\n  Bob wins: you resigned." in seat_page
     assert "/resign" not in seat_page

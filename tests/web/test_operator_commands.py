@@ -144,7 +144,8 @@ def test_list_shows_each_game_with_its_players_and_its_state(app, client):
     assert resigned["state"] == "finished" and resigned["waiting"] == []
     assert resigned["result"] == {"winners": ["Anna"], "reason": "resigned", "why": None,
                                   "description": resigned["result"]["description"],
-                                  "at": resigned["last_activity"]}
+                                  "at": resigned["last_activity"],
+                                  "ending": "Anna wins: Bob resigned"}
     assert not resigned["deletable"]
 
     aborted = listed[games["aborted"]]
@@ -156,7 +157,7 @@ def test_list_shows_each_game_with_its_players_and_its_state(app, client):
     assert "Anna <anna@example.org>, Bob <bob@example.org>" in text
     assert "unstarted, waiting for Anna <anna@example.org> since " in text
     assert "waiting for Dave <dave@example.org> since " in text
-    assert "finished " in text and ": Anna wins (" in text
+    assert "finished " in text and ": Anna wins: Bob resigned." in text
     assert "nobody wins (the game was aborted). Why: Testing the server" in text
 
 

@@ -74,7 +74,7 @@ def test_the_czech_seats_page_speaks_czech_and_chooses_its_language(app, client)
     page = html(client.get(seat_path(app, game, 1)))
     assert '<html lang="cs">' in page
     assert title_of(page) == "Na tahu: Anna · Babel – Anna"
-    for czech in ("Čeká se na hráče <strong>Anna</strong>", "Hrajete za hráče <strong>Bob</strong>.",
+    for czech in ("Na tahu je <strong>Anna</strong>.", "Hrajete za hráče <strong>Bob</strong>.",
                   "Váš stálý odkaz na tuto hru", "Záznam hry", "Vzdát se…",
                   "Napište něco hráčům (Anna):", "Odeslat zprávu", "Jazyk:"):
         assert czech in page, czech

@@ -266,7 +266,7 @@ def test_clocks_time_left_and_refusals_in_each_language(app):
         assert settings.time_left(now + timedelta(days=2, hours=1), now) == "2 days 1 hour"
         with i18n.speaking("de"):
             assert i18n.say(bank.describe()) == \
-                "ein Zeitkonto (Start 7 Tage, 1 Tag mehr pro Zug, höchstens 14 Tage)"
+                "ein Zeitkonto: Start 7 Tage, 1 Tag mehr pro Zug, höchstens 14 Tage"
             assert i18n.say(move.describe()) == "3 Tage pro Zug"
             assert i18n.say(settings.time_left(now + timedelta(days=2, hours=1), now)) == "2 Tage 1 Stunde"
             assert i18n.say(settings.time_left(now - timedelta(minutes=1), now)) == "überfällig"
@@ -278,7 +278,7 @@ def test_clocks_time_left_and_refusals_in_each_language(app):
             left = settings.time_left(now + timedelta(hours=3, minutes=20), now)
             assert i18n.say(left) == "3 hodiny 20 min"
             assert i18n.say(bank.describe()) == \
-                "časová banka (na začátku 7 dní, za tah navíc 1 den, nejvýše 14 dní)"
+                "časová banka: na začátku 7 dní, za tah navíc 1 den, nejvýše 14 dní"
             assert i18n.say(settings.time_left(now + timedelta(minutes=1), now)) == "1 minuta"
             with pytest.raises(Exception) as refused:
                 clocks.parse("bank:9+1/5")

@@ -181,6 +181,7 @@ class BabelTower(Engine[Tower]):
             return []
 
     score_word = phrase("Cubes placed")
+    score_axis = phrase("cubes placed")
 
     def reply_help(self, state: Tower, seat: int) -> tuple[str, str]:
         """An example of the step owed: a pick from the pool in the draft, else a placement
@@ -253,9 +254,9 @@ class BabelTower(Engine[Tower]):
                 return phrase("{winner} wins: you could not place any of your cubes",
                               winner=names[w])
             if w == seat:
-                return phrase("You win: {loser} could not place any of his cubes",
+                return phrase("You win: {loser} could not place any of their cubes",
                               loser=names[lost])
-            return phrase("{winner} wins: {loser} could not place any of his cubes",
+            return phrase("{winner} wins: {loser} could not place any of their cubes",
                           winner=names[w], loser=names[lost])
         return super().ending(state, seat, names)
 

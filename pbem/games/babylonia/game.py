@@ -177,6 +177,15 @@ class Babylonia(Engine[State]):
     def scores(self, state: State) -> list[int]:
         return list(state.scores)
 
+    def places(self, state: State) -> list[int]:
+        """The winners first, then by points, then by cities (the rules' tie-break)."""
+        winners = state.result.winners if state.result is not None else ()
+
+        def key(s: int) -> tuple[int, int, int]:
+            return (0 if s in winners else 1, -state.scores[s], -len(state.cities[s]))
+        return [1 + sum(key(o) < key(s) for o in range(state.players))
+                for s in range(state.players)]
+
     def event_notation(self, event: Event, seat: int | None) -> str:
         if event["type"] == CARD:
             return f"card {event['card']}"

@@ -22,7 +22,7 @@ import hmac
 from flask import Blueprint, current_app, render_template, request
 from sqlalchemy import select
 
-from .. import home, i18n, rematch, settings, small, turns, vacation
+from .. import home, i18n, rematch, settings, small, store, turns, vacation
 from ..errors import BadInput, NotFound, ServerError
 from ..extensions import db
 from ..games.phrases import phrase
@@ -64,7 +64,9 @@ def _text(form: dict, key: str, default: str) -> str:
 
 def _check_csrf(token: str) -> None:
     given = _form().get("csrf", "")
-    if not isinstance(given, str) or not hmac.compare_digest(given, csrf_token(token)):
+    # Compared as bytes: compare_digest refuses a str that is not ASCII (a TypeError, a 500).
+    if not isinstance(given, str) or not hmac.compare_digest(given.encode("utf-8", "replace"),
+                                                             csrf_token(token).encode()):
         raise CsrfRefused(phrase("This form is not from your home page; reload the page and try "
                                  "again."))
 
@@ -185,8 +187,8 @@ def rematch_from_home(token: str):
     mine = _open(token)
     _check_csrf(token)
     game_id = _text(_form(), "game", "")
-    seat = db.session.scalar(select(Seat.seat).where(Seat.game_id == game_id,
-                                                     Seat.email == mine.address).limit(1))
+    seat = None if not store.GAME_ID.fullmatch(game_id) else db.session.scalar(   # no NUL asked
+        select(Seat.seat).where(Seat.game_id == game_id, Seat.email == mine.address).limit(1))
     if seat is None:
         raise NotFound(phrase("{address} plays no game {game}.", address=mine.address,
                               game=repr(game_id[:20])))

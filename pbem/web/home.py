@@ -16,10 +16,7 @@ to this server (the Content-Security-Policy's `form-action 'self'`).
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-
-from flask import Blueprint, current_app, render_template, request
+from flask import Blueprint, render_template, request
 from sqlalchemy import select
 
 from .. import home, i18n, rematch, settings, small, store, turns, vacation
@@ -29,6 +26,7 @@ from ..games.phrases import phrase
 from ..mail.words import listing
 from ..models import Seat
 from ..people import email_address
+from . import security
 from .access import open_seat
 from .errors import wants_json
 
@@ -40,9 +38,7 @@ class CsrfRefused(ServerError):
 
 
 def csrf_token(token: str) -> str:
-    key = current_app.config["SECRET_KEY"]
-    key = key.encode() if isinstance(key, str) else key
-    return hmac.new(key, b"home-csrf:" + token.encode(), hashlib.sha256).hexdigest()[:32]
+    return security.csrf_token("home", token)
 
 
 def _form() -> dict:
@@ -63,10 +59,7 @@ def _text(form: dict, key: str, default: str) -> str:
 
 
 def _check_csrf(token: str) -> None:
-    given = _form().get("csrf", "")
-    # Compared as bytes: compare_digest refuses a str that is not ASCII (a TypeError, a 500).
-    if not isinstance(given, str) or not hmac.compare_digest(given.encode("utf-8", "replace"),
-                                                             csrf_token(token).encode()):
+    if not security.csrf_matches(_form().get("csrf", ""), "home", token):
         raise CsrfRefused(phrase("This form is not from your home page; reload the page and try "
                                  "again."))
 

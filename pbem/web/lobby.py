@@ -3,17 +3,26 @@ creator's link that confirms it.
 
 The first player is the creator: only he is mailed until he confirms the game from his
 mailbox, so the start page cannot be used to mail strangers. Any other seat may be a
-computer (`botN`: its level), which has no address and is never mailed."""
+computer (`botN`: its level), which has no address and is never mailed.
+
+The start page's forms (a new game, lost links) carry a CSRF token bound to a cookie of the
+browser's own (`START_COOKIE`, SameSite=Lax: another site's form posts without it), so another
+site cannot make its visitors' browsers ask for games or mails. JSON needs none: a browser
+sends JSON to another site only after asking it (CORS), and this server allows none."""
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, redirect, render_template, request, url_for
+import re
+import secrets
+
+from flask import Blueprint, current_app, make_response, redirect, render_template, request, url_for
 
 from .. import bots, clocks, games, i18n, links, settings, turns
 from ..errors import BadInput, LinkTampered
 from ..games.phrases import phrase, phrase_n
 from ..people import email_address, player_name
 from ..small import small_int
+from . import security
 from .errors import wants_json
 
 bp = Blueprint("lobby", __name__)
@@ -23,15 +32,41 @@ LEVEL_WORDS = {"random": phrase("random"), "easy": phrase("easy"), "normal": phr
                "strong": phrase("strong")}
 
 
-def page(form=None, error=None, links_message=None, status=200):
+#: The start page's cookie: a random key of the browser's, that its forms' CSRF token is made for.
+START_COOKIE = "pbem_start"
+_KEY = re.compile(r"[A-Za-z0-9_-]{22}")
+
+
+def _browser_key() -> str:
+    """The browser's key from its cookie, or a new one (a first visit, an old or odd cookie)."""
+    key = request.cookies.get(START_COOKIE, "")
+    return key if _KEY.fullmatch(key) else secrets.token_urlsafe(16)
+
+
+def start_csrf_refused(form) -> bool:
+    """Whether a form posted from the start page lacks the token of this browser's cookie."""
+    key = request.cookies.get(START_COOKIE, "")
+    return not (_KEY.fullmatch(key) and security.csrf_matches(form.get("csrf", ""), "start", key))
+
+
+CSRF_REFUSED = phrase("This form is not from this site's start page, or it is too old (or your "
+                      "browser keeps no cookies for this site): check it and send it again.")
+
+
+def page(form=None, error=None, links_message=None, status=200, links_error=None):
+    """The start page (a form sent back with what is wrong), with this browser's CSRF token."""
     hosted = games.all_games()
-    return render_template("lobby/index.html", games=hosted, form=form or {},
-                           seats=max(g.max_seats for g in hosted), error=error,
-                           levels=bots.LEVELS, level_words=LEVEL_WORDS,
-                           default_takeover=turns.DEFAULT_TAKEOVER,
-                           time_limits=TIME_LIMITS, banks=BANKS, languages=i18n.LANGUAGES,
-                           browser_language=i18n.browser_language(),
-                           links_message=links_message), status
+    key = _browser_key()
+    response = make_response(render_template(
+        "lobby/index.html", games=hosted, form=form or {}, seats=max(g.max_seats for g in hosted),
+        error=error, levels=bots.LEVELS, level_words=LEVEL_WORDS,
+        default_takeover=turns.DEFAULT_TAKEOVER, time_limits=TIME_LIMITS, banks=BANKS,
+        languages=i18n.LANGUAGES, browser_language=i18n.browser_language(),
+        links_message=links_message, links_error=links_error,
+        csrf=security.csrf_token("start", key)), status)
+    response.set_cookie(START_COOKIE, key, httponly=True, samesite="Lax", path="/",
+                        secure=current_app.config["BASE_URL"].startswith("https://"))
+    return response
 
 
 @bp.get("/")
@@ -168,6 +203,8 @@ def _form():
 def create():
     """A game asked for: only its creator (the first player) is mailed, to confirm it."""
     form = _form()
+    if not request.is_json and start_csrf_refused(form):
+        return page(form, CSRF_REFUSED, status=403)   # filled in again, with a fresh token
     try:
         proposal = turns.propose(spec_from(form), request.remote_addr or "")
     except BadInput as error:

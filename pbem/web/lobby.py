@@ -5,17 +5,16 @@ The first player is the creator: only he is mailed until he confirms the game fr
 mailbox, so the start page cannot be used to mail strangers. Any other seat may be a
 computer (`botN`: its level), which has no address and is never mailed.
 
-The start page's forms (a new game, lost links) carry a CSRF token bound to a cookie of the
-browser's own (`START_COOKIE`, SameSite=Lax: another site's form posts without it), so another
-site cannot make its visitors' browsers ask for games or mails. JSON needs none: a browser
+The start page's forms (a new game, lost links) carry a CSRF token made for the client that
+fetched the page, for a day (`start_csrf`; no cookie), so another site cannot make its
+visitors' browsers ask for games or mails from their addresses. JSON needs none: a browser
 sends JSON to another site only after asking it (CORS), and this server allows none."""
 
 from __future__ import annotations
 
-import re
-import secrets
+import time
 
-from flask import Blueprint, current_app, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, current_app, redirect, render_template, request, url_for
 
 from .. import bots, clocks, games, i18n, links, settings, turns
 from ..errors import BadInput, LinkTampered
@@ -32,41 +31,49 @@ LEVEL_WORDS = {"random": phrase("random"), "easy": phrase("easy"), "normal": phr
                "strong": phrase("strong")}
 
 
-#: The start page's cookie: a random key of the browser's, that its forms' CSRF token is made for.
-START_COOKIE = "pbem_start"
-_KEY = re.compile(r"[A-Za-z0-9_-]{22}")
+#: How long a start page's form may be filled in before its token is too old.
+START_FORM_HOURS = 24
 
 
-def _browser_key() -> str:
-    """The browser's key from its cookie, or a new one (a first visit, an old or odd cookie)."""
-    key = request.cookies.get(START_COOKIE, "")
-    return key if _KEY.fullmatch(key) else secrets.token_urlsafe(16)
+def _start_holder(issued: int) -> str:
+    """What a start page's token is made for: the client that fetched the page, and when."""
+    return f"{request.remote_addr or ''}@{issued}"
+
+
+def start_csrf() -> str:
+    """The token of the start page's forms: made for this client, now (no cookie: players'
+    pages set none)."""
+    issued = int(time.time())
+    return f"{issued}.{security.csrf_token('start', _start_holder(issued))}"
 
 
 def start_csrf_refused(form) -> bool:
-    """Whether a form posted from the start page lacks the token of this browser's cookie."""
-    key = request.cookies.get(START_COOKIE, "")
-    return not (_KEY.fullmatch(key) and security.csrf_matches(form.get("csrf", ""), "start", key))
+    """Whether a form posted from the start page lacks a token made for this client in the
+    last START_FORM_HOURS: another site's form, posted by its visitor's browser, has none (a
+    token that site fetched for itself is its own address's)."""
+    given = form.get("csrf", "")
+    issued, _, token = given.partition(".") if isinstance(given, str) else ("", "", "")
+    if not (issued.isascii() and issued.isdigit() and len(issued) <= 12):
+        return True
+    age = time.time() - int(issued)
+    return not (-60 <= age <= START_FORM_HOURS * 3600
+                and security.csrf_matches(token, "start", _start_holder(int(issued))))
 
 
-CSRF_REFUSED = phrase("This form is not from this site's start page, or it is too old (or your "
-                      "browser keeps no cookies for this site): check it and send it again.")
+CSRF_REFUSED = phrase("This form is not from this site's start page, or it is too old: check it "
+                      "and send it again.")
 
 
 def page(form=None, error=None, links_message=None, status=200, links_error=None):
-    """The start page (a form sent back with what is wrong), with this browser's CSRF token."""
+    """The start page (a form sent back with what is wrong), with this client's CSRF token."""
     hosted = games.all_games()
-    key = _browser_key()
-    response = make_response(render_template(
+    return render_template(
         "lobby/index.html", games=hosted, form=form or {}, seats=max(g.max_seats for g in hosted),
         error=error, levels=bots.LEVELS, level_words=LEVEL_WORDS,
         default_takeover=turns.DEFAULT_TAKEOVER, time_limits=TIME_LIMITS, banks=BANKS,
         languages=i18n.LANGUAGES, browser_language=i18n.browser_language(),
         links_message=links_message, links_error=links_error,
-        csrf=security.csrf_token("start", key)), status)
-    response.set_cookie(START_COOKIE, key, httponly=True, samesite="Lax", path="/",
-                        secure=current_app.config["BASE_URL"].startswith("https://"))
-    return response
+        csrf=start_csrf()), status
 
 
 @bp.get("/")

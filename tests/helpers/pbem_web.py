@@ -23,8 +23,8 @@ START_CSRF = re.compile(r'<form method="post" action="/games"[^>]*>\s*<input typ
 
 class StartPageClient(FlaskClient):
     """The test client, which sends the start page's forms as a browser does: with the CSRF
-    token of the page, read from `GET /` (which sets the cookie the token is made for) unless the
-    test gives a `csrf` field itself (or none: `csrf=None` in `data` leaves it out)."""
+    token of the page, read from `GET /` (from the same client address) unless the test gives
+    a `csrf` field itself (or none: `csrf=None` in `data` leaves it out)."""
 
     def open(self, *args, **kwargs):
         path = args[0] if args and isinstance(args[0], str) else kwargs.get("path")
@@ -32,15 +32,15 @@ class StartPageClient(FlaskClient):
         if (kwargs.get("method") == "POST" and isinstance(path, str) and path in START_FORMS
                 and isinstance(data, dict)):
             data = MultiDict(data)
-            if "csrf" not in data:
-                data["csrf"] = self.start_csrf()
+            if "csrf" not in data:   # (the token is made for the client: the same address)
+                data["csrf"] = self.start_csrf(kwargs.get("environ_base"))
             elif data["csrf"] is None:
                 del data["csrf"]
             kwargs["data"] = data
         return super().open(*args, **kwargs)
 
-    def start_csrf(self) -> str:
-        page = super().open("/", method="GET")
+    def start_csrf(self, environ_base=None) -> str:
+        page = super().open("/", method="GET", **({"environ_base": environ_base} if environ_base else {}))
         assert page.status_code == 200
         found = START_CSRF.search(page.get_data(as_text=True))
         assert found, "no CSRF token in the start page's form"

@@ -5,6 +5,7 @@ asked for (the server's half; the page's script is tested in tests/e2e/test_star
 from __future__ import annotations
 
 import re
+import time
 from html import unescape
 
 import pytest
@@ -40,16 +41,11 @@ def token_of(response) -> str:
 
 # -- the CSRF token ------------------------------------------------------------------------
 
-def test_the_start_page_gives_its_forms_a_token_bound_to_a_cookie_of_the_browser(client):
+def test_the_start_page_gives_its_forms_a_token_and_sets_no_cookie(client):
     page = client.get("/")
-    cookie = page.headers["Set-Cookie"]
-    assert cookie.startswith("pbem_start=") and "HttpOnly" in cookie and "SameSite=Lax" in cookie
-    assert "Path=/" in cookie and "Secure" not in cookie   # (http://pbem.test)
-    markup = page.get_data(as_text=True)
-    tokens = re.findall(r'name="csrf" value="([0-9a-f]{32})"', markup)
+    assert "Set-Cookie" not in page.headers   # players' pages set none
+    tokens = re.findall(r'name="csrf" value="([0-9]+\.[0-9a-f]{32})"', page.get_data(as_text=True))
     assert len(tokens) == 2 and tokens[0] == tokens[1]   # the new game's form and lost links'
-    # The same browser keeps its key: a page opened again (another tab) has the same token.
-    assert token_of(client.get("/")) == tokens[0]
 
 
 def test_a_form_without_the_token_is_sent_back_filled_in_and_asks_for_nothing(app, client):
@@ -64,7 +60,8 @@ def test_a_form_without_the_token_is_sent_back_filled_in_and_asks_for_nothing(ap
     assert again.status_code == 303 and again.headers["Location"].endswith("/proposed")
 
 
-@pytest.mark.parametrize("token", ["", "0" * 32, "é", "ü" * 32, "x" * 10_000])
+@pytest.mark.parametrize("token", ["", "0" * 32, "1.", "é", "١٢.x", "99999999999999999999.a",
+                                   "1." + "ü" * 32, "x" * 10_000])
 def test_a_wrong_token_is_refused(app, client, token):
     client.get("/")
     before = written(app)
@@ -73,18 +70,28 @@ def test_a_wrong_token_is_refused(app, client, token):
     assert written(app) == before
 
 
-def test_another_browsers_token_or_no_cookie_is_refused(app, make_app):
-    """Another site can read a token from the start page, but not for its visitor's cookie."""
-    attacker, visitor = app.test_client(), app.test_client()
-    stolen = token_of(attacker.get("/"))
-    visitor.get("/")   # the visitor has a cookie of his own
+def test_a_token_fetched_by_another_client_or_too_long_ago_is_refused(app, client, monkeypatch):
+    """Another site can fetch a token from the start page, but for its own address only: its
+    visitors' browsers post from theirs."""
+    attacker = {"REMOTE_ADDR": "203.0.113.9"}
+    stolen = token_of(client.get("/", environ_base=attacker))
     before = written(app)
-    assert visitor.post("/games", data=form(csrf=stolen)).status_code == 403
-    # A cross-site form is posted without the (SameSite=Lax) cookie at all.
-    cookieless = app.test_client(use_cookies=False)
-    assert cookieless.post("/games", data=form(csrf=stolen)).status_code == 403
-    assert cookieless.post("/links", data={"email": ANNA, "csrf": stolen}).status_code == 403
+    assert client.post("/games", data=form(csrf=stolen)).status_code == 403
+    assert client.post("/links", data={"email": ANNA, "csrf": stolen}).status_code == 403
     assert written(app) == before
+    # The attacker's own address may use it (its posts are counted against it anyway).
+    assert client.post("/games", data=form(csrf=stolen), environ_base=attacker).status_code == 303
+    # A day later the page's token is too old; the form comes back with a fresh one.
+    import pbem.web.lobby as lobby
+    token = token_of(client.get("/"))
+    now = time.time()
+    monkeypatch.setattr(lobby.time, "time", lambda: now + 24 * 3600 + 5)
+    refused = client.post("/games", data=form(csrf=token, email0=CAROL))
+    assert refused.status_code == 403
+    assert client.post("/games", data=form(csrf=token_of(refused), email0=CAROL)).status_code == 303
+    # Its time changed, the token is no longer the server's.
+    issued, _, mac = token.partition(".")
+    assert client.post("/games", data=form(csrf=f"{int(issued) + 1}.{mac}")).status_code == 403
 
 
 def test_json_needs_no_token(app, client):
@@ -99,3 +106,33 @@ def test_the_lost_links_form_refused_says_so_beside_it(app, client):
     lost = page_of(refused).split('class="lostlinks"')[1]
     assert "This form is not from this site's start page" in lost
     assert written(app) == (0, 0, 0)
+
+
+# -- what the server refuses before anything is asked for -----------------------------------
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_the_same_address_in_two_seats_is_refused_clearly(app, client, as_json):
+    data = form(game="babylonia", email1="Anna@Example.org ", name2="Carol", email2=CAROL)
+    before = written(app)
+    answer = client.post("/games", json=data) if as_json else client.post("/games", data=data)
+    assert answer.status_code == 400
+    said = answer.get_json()["error"] if as_json else page_of(answer)
+    assert ("Players 1 and 2 have the same mail address, anna@example.org: each player needs "
+            "one of his own.") in said
+    assert written(app) == before
+    # Computers have no address: any number of them is fine.
+    answer = client.post("/games", data=form(game="babylonia", email1="", bot1="easy", bot2="easy"))
+    assert answer.status_code == 303
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_a_time_per_turn_and_a_time_bank_together_are_refused(app, client, as_json):
+    data = form(time_limit="7", clock="bank:7+1/14")
+    before = written(app)
+    answer = client.post("/games", json=data) if as_json else client.post("/games", data=data)
+    assert answer.status_code == 400
+    said = answer.get_json()["error"] if as_json else page_of(answer)
+    assert "Choose one clock: a time per turn or a time bank, not both." in said
+    assert written(app) == before
+    if not as_json:   # sent back as it was
+        assert re.search(r'<option value="bank:7\+1/14"\s+selected', said)

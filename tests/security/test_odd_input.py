@@ -132,6 +132,8 @@ def test_an_odd_game_in_the_homes_rematch_form_is_no_game_of_hers(app, client):
     for odd in ODD_IDS:
         answer = client.post(home + "/rematch", data={"game": odd, "csrf": csrf})
         assert answer.status_code == 404, (odd, answer.status_code)
+        answer = client.get(home + "/rematch?game=" + quote(odd, safe=""))   # the page it leads to
+        assert answer.status_code == 404, (odd, answer.status_code)
     assert counts(app) == before
 
 

@@ -115,6 +115,8 @@ def suppress(address: str, reason: str = UNSUBSCRIBED) -> None:
 
 def unsuppress(address: str) -> bool:
     """Mail this address again (the player, or the operator); False when it was not suppressed."""
+    if "\x00" in address:   # no address holds one (and PostgreSQL refuses it in a query)
+        return False
     with transaction():
         gone = db.session.execute(delete(Suppression).where(Suppression.address == address))
     return bool(changed(gone))

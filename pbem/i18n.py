@@ -181,7 +181,12 @@ def translations() -> NullTranslations:
 # -- saying phrases ------------------------------------------------------------------------
 
 def _number(value: Any) -> str:
-    return format_decimal(value, locale=current())
+    """A number as the language writes it ("1.234" in German); one too long for a locale's
+    pattern (a vacation of 10**27 days asked for) as its digits, not an error."""
+    try:
+        return format_decimal(value, locale=current())
+    except (ArithmeticError, ValueError):   # decimal.InvalidOperation is an ArithmeticError
+        return str(value)
 
 
 def say(value: Any) -> Any:

@@ -91,6 +91,11 @@ def _of_source(game_id: str) -> Rematch | None:
     return db.session.scalars(select(Rematch).where(Rematch.source == game_id)).first()
 
 
+def of_game(game_id: str) -> Rematch | None:
+    """The rematch asked for of a finished game, if any (one per game)."""
+    return _of_source(game_id)
+
+
 def _mail_ask(row: Rematch, spec: turns.Spec, seat: int, asker: str) -> None:
     engine = spec.engine()
     names = [name for name, _ in spec.players]

@@ -15,8 +15,11 @@ whether a move it mailed is confirmed by a short answer. Stored per address
 
 from __future__ import annotations
 
+import functools
+import zoneinfo
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from babel.dates import format_datetime
@@ -142,9 +145,32 @@ def time_left(when: datetime | None, now: datetime | None = None) -> str | None:
     return phrase_n("{n} minute", "{n} minutes", max(minutes, 1))
 
 
+#: The areas of the IANA zones of places (`Europe/Prague`); the others are old aliases kept for
+#: compatibility (`US/Eastern`, `GB`, `Etc/GMT+5`, `SystemV/...`).
+AREAS = ("Africa/", "America/", "Antarctica/", "Arctic/", "Asia/", "Atlantic/", "Australia/",
+         "Europe/", "Indian/", "Pacific/")
+
+
+@functools.cache
+def _listed_zones() -> frozenset[str] | None:
+    """The zones the time zone database lists by country (`zone.tab`: one name per place, no
+    old alias such as `Asia/Calcutta` or `Europe/Kiev`); None where it has no such file."""
+    for folder in zoneinfo.TZPATH:
+        try:
+            lines = (Path(folder) / "zone.tab").read_text(encoding="utf-8").splitlines()
+        except OSError:
+            continue
+        return frozenset(line.split("\t")[2] for line in lines
+                         if line and not line.startswith("#") and line.count("\t") >= 2)
+    return None
+
+
 def zones() -> list[str]:
-    """The IANA zones a player may choose, sorted (for the form's list)."""
-    return sorted(z for z in available_timezones() if "/" in z and not z.startswith(("Etc/", "SystemV/")))
+    """The IANA zones the form lists, sorted: places only, no old alias. (Any zone the
+    database knows is still accepted, `checked`: a choice made before stays valid.)"""
+    known = available_timezones()
+    listed = _listed_zones()
+    return sorted(z for z in known if z.startswith(AREAS) and (listed is None or z in listed))
 
 
 def checked(time_zone: str, language: str, mail_mode: str) -> tuple[str, str, str]:

@@ -206,6 +206,7 @@ def propose(spec: Spec, client: str) -> Proposal:
     spec = checked(spec)
     if spec.level(0):
         raise BadInput(phrase("Player 1 is you, the creator: a person, with a mail address."))
+    _each_their_own_address(spec)
     creator = spec.players[0][1]
     with transaction():
         limits.take_all([(limits.PROPOSALS_CLIENT, client), (limits.PROPOSALS_ADDRESS, creator)])
@@ -215,6 +216,21 @@ def propose(spec: Spec, client: str) -> Proposal:
         db.session.flush()
         notify.confirm_game(proposal, spec)
     return proposal
+
+
+def _each_their_own_address(spec: Spec) -> None:
+    """On the start page every person plays from an address of his own: the same address in
+    two seats is a slip (a pasted address), and its mails could not tell the seats apart.
+    (The operator's `new-game` may seat one address twice, for a trial.)"""
+    seen: dict[str, int] = {}
+    for seat, (_, address) in enumerate(spec.players):
+        if not address:   # a computer
+            continue
+        if address in seen:
+            raise BadInput(phrase("Players {first} and {second} have the same mail address, {address}: "
+                                  "each player needs one of his own.", first=seen[address] + 1,
+                                  second=seat + 1, address=address))
+        seen[address] = seat
 
 
 class ProposalGone(NotFound):

@@ -36,6 +36,20 @@
     time.after(local);
   });
 
+  // A time zone list offers the zone of the browser's device first (the server lists places
+  // only; a device may name an older alias, which the server still takes).
+  document.querySelectorAll("select.time-zone").forEach(function (select) {
+    var zone;
+    try { zone = Intl.DateTimeFormat().resolvedOptions().timeZone; } catch (e) { return; }
+    if (!zone || zone === "UTC") return;
+    var option = document.createElement("option");
+    option.value = zone;
+    option.textContent = (select.dataset.device || "{zone}").replace("{zone}", zone);
+    option.className = "device-zone";
+    select.insertBefore(option, select.firstChild);
+    if (select.value === zone) { option.selected = true; }   // (the same zone, chosen before)
+  });
+
   // The start page shows as many player rows as its largest game seats: only the chosen
   // game's rows (and its options) are shown; the server refuses rows the game has no seat for.
   var newgame = document.querySelector("form.newgame");
@@ -57,10 +71,54 @@
         set.querySelectorAll("input").forEach(function (input) { input.disabled = set.hidden; });
       });
     };
+    // The seats taken: a row with a name, an address or the computer (player 1 always).
+    var seatsTaken = function () {
+      var taken = 0;
+      newgame.querySelectorAll(".player[data-seat]").forEach(function (row) {
+        if (row.hidden) return;
+        var name = row.querySelector("input[name^=name]"), email = row.querySelector("input[name^=email]");
+        var bot = row.querySelector("select[name^=bot]");
+        if (row.dataset.seat === "0" || name.value.trim() || email.value.trim() || (bot && bot.value !== "person")) taken++;
+      });
+      return taken;
+    };
+    // Who takes over a seat matters only in a game of 3 or 4: offered once it is one.
+    var fitTakeover = function () {
+      var takeover = newgame.querySelector(".takeover");
+      if (takeover) takeover.hidden = seatsTaken() < 3;
+    };
+    // What the server refuses is refused here first, said at the field (the browser's own
+    // check keeps the form from being sent): one clock, not two; an address per player.
+    var checkClocks = function () {
+      var limit = newgame.querySelector("select[name=time_limit]"), bank = newgame.querySelector("select[name=clock]");
+      var both = limit.value !== "none" && bank.value !== "";
+      bank.setCustomValidity(both ? newgame.dataset.bothClocks : "");
+      limit.setCustomValidity("");
+    };
+    var checkAddresses = function () {
+      var seen = {};
+      newgame.querySelectorAll("input[name^=email]").forEach(function (input) {
+        var address = input.value.trim().toLowerCase(), seat = Number(input.name.slice(5));
+        var row = input.closest(".player"), bot = row.querySelector("select[name^=bot]");
+        var said = "";
+        if (address && !input.disabled && !(bot && bot.value !== "person")) {
+          if (address in seen) {
+            said = newgame.dataset.sameAddress.replace("{first}", seen[address] + 1).replace("{second}", seat + 1);
+          } else {
+            seen[address] = seat;
+          }
+        }
+        input.setCustomValidity(said);
+      });
+    };
+    var checkAll = function () { fitTakeover(); checkClocks(); checkAddresses(); };
     newgame.addEventListener("change", function (event) {
       if (event.target.name === "game") fitRows();
+      checkAll();
     });
+    newgame.addEventListener("input", checkAll);
     fitRows();
+    checkAll();
   }
 
   // A board wider than a phone pans inside its box (class "pan"); the places the board wants

@@ -203,6 +203,8 @@ def make_app(database_url, smtp):
             "VACATION_DAYS_PER_YEAR": 0,
             **config,
         })
+        from pbem_web import StartPageClient  # tests/helpers
+        app.test_client_class = StartPageClient   # the start page's forms with their CSRF token
         made.append(app)
         if url not in (None, database_url):   # the test's own database is migrated already
             with app.app_context():

@@ -19,7 +19,9 @@ from typing import Any
 
 from flask import request
 
-from .. import games, reading
+from .. import games, reading, store
+from ..errors import NotFound
+from ..games.phrases import phrase
 from ..mail.words import listing, match_title, plural, step_lines
 from . import addresses, admin, errors, gamestatic, home, lobby, outbox, play, record, security, talk
 from .hexmap import hex_layout
@@ -45,6 +47,15 @@ def init_app(app) -> None:
         """Pages and previews only read: outside any transaction (`pbem.reading`)."""
         if request.method in ("GET", "HEAD") or request.endpoint == "play.preview":
             reading.reads_only()
+
+    @app.url_value_preprocessor
+    def game_ids_as_made(endpoint, values):
+        """A game's id in a path (`/games/<game_id>/...`, the operator's pages) is one
+        `store.new_id` could have made, or no game: anything else never reaches the database
+        (PostgreSQL refuses a NUL in a query; SQLite would look it up)."""
+        game_id = (values or {}).get("game_id")
+        if game_id is not None and not store.GAME_ID.fullmatch(game_id):
+            raise NotFound(phrase("There is no such game."))
 
     app.register_blueprint(lobby.bp)
     app.register_blueprint(play.bp)

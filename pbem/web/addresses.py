@@ -18,7 +18,7 @@ from ..errors import BadInput, LinkTampered
 from ..games.phrases import phrase
 from ..people import email_address
 from .errors import wants_json
-from .lobby import field, page
+from .lobby import CSRF_REFUSED, field, page, start_csrf_refused
 
 bp = Blueprint("addresses", __name__)
 
@@ -34,6 +34,8 @@ def request_links():
     form = request.get_json(silent=True) if request.is_json else request.form
     if not isinstance(form, dict) and not hasattr(form, "getlist"):
         raise BadInput(phrase("Send {example}.", example='{"email": "..."}'))
+    if not request.is_json and start_csrf_refused(form):
+        return page(links_error=CSRF_REFUSED, status=403)
     addr = email_address(field(form, "email"))
     addresses.mail_links(addr, request.remote_addr or "")
     message = phrase("If {addr} plays a game here, a mail with fresh links to its running games is "

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 
 from flask import jsonify, make_response, render_template, request
-from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.exc import DataError, InterfaceError, OperationalError
 from werkzeug.exceptions import HTTPException
 
 from ..errors import LinkExpired, LinkReplaced, LinkTampered, NotFound, ServerError
@@ -90,6 +90,17 @@ def init_app(app) -> None:
         response = make_response(response, status)
         response.headers["Retry-After"] = "30"
         return response
+
+    @app.errorhandler(DataError)
+    def refused_by_the_database(error: DataError):
+        """A value the database cannot hold (PostgreSQL: a NUL in a text) that no check caught
+        before: the request's fault, and its transaction was rolled back, so nothing was written.
+        Logged, for the check it shows missing."""
+        if "NUL" not in str(error.orig):
+            return unexpected(error)
+        log.warning("database refused a value on %s %s: %s", request.method, request.path, error.orig)
+        return respond(400, phrase("Bad request"), phrase("The request holds a character this server "
+                                                          "does not take (NUL)."))
 
     @app.errorhandler(Exception)
     def unexpected(error: Exception):

@@ -16,21 +16,20 @@ to this server (the Content-Security-Policy's `form-action 'self'`).
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-
-from flask import Blueprint, current_app, render_template, request
+from flask import Blueprint, current_app, redirect, render_template, request
 from sqlalchemy import select
 
-from .. import home, i18n, rematch, settings, small, turns, vacation
+from .. import home, i18n, links, rematch, settings, small, store, turns, vacation
 from ..errors import BadInput, NotFound, ServerError
 from ..extensions import db
 from ..games.phrases import phrase
 from ..mail.words import listing
 from ..models import Seat
 from ..people import email_address
+from . import security
 from .access import open_seat
 from .errors import wants_json
+from .pages import seat_path
 
 bp = Blueprint("home", __name__)
 
@@ -40,9 +39,7 @@ class CsrfRefused(ServerError):
 
 
 def csrf_token(token: str) -> str:
-    key = current_app.config["SECRET_KEY"]
-    key = key.encode() if isinstance(key, str) else key
-    return hmac.new(key, b"home-csrf:" + token.encode(), hashlib.sha256).hexdigest()[:32]
+    return security.csrf_token("home", token)
 
 
 def _form() -> dict:
@@ -63,8 +60,7 @@ def _text(form: dict, key: str, default: str) -> str:
 
 
 def _check_csrf(token: str) -> None:
-    given = _form().get("csrf", "")
-    if not isinstance(given, str) or not hmac.compare_digest(given, csrf_token(token)):
+    if not security.csrf_matches(_form().get("csrf", ""), "home", token):
         raise CsrfRefused(phrase("This form is not from your home page; reload the page and try "
                                  "again."))
 
@@ -92,7 +88,29 @@ def render(token: str, listed: home.Home, message: str | None = None, error: str
 @bp.get("/h/<token>")
 def show(token: str):
     mine = _open(token)
-    return render(token, home.build(mine.address))
+    return render(token, home.build(mine.address), message=_notice(request.args.get("saved"), mine))
+
+
+def _saved(token: str, what: str, anchor: str = ""):
+    """Post/redirect/get: a form's answer is the home again, a page the browser can reload,
+    saying what was done (`?saved=`: the notice is told from the home as it stands now)."""
+    return redirect(f"/h/{token}?saved={what}{anchor}", 303)
+
+
+def _notice(saved: str | None, mine: settings.Settings) -> str | None:
+    """The short notice of a form just sent (`_saved`); None for anything else."""
+    if saved == "settings":
+        return phrase("Your settings were saved.")
+    if saved == "back":
+        return phrase("Welcome back: your vacation has ended and your clocks run again.")
+    if saved == "not-away":
+        return phrase("You were not on vacation.")
+    if saved == "vacation":
+        away = vacation.current(mine.address)
+        if away is not None:
+            return phrase("You are on vacation until {until}: the clocks of all your games "
+                          "stand still until then.", until=settings.local_deadline(away.ends_at, mine))
+    return None
 
 
 @bp.post("/h/<token>/settings")
@@ -111,8 +129,9 @@ def change_settings(token: str):
         if wants_json():
             raise
         return render(token, home.build(mine.address), error=error.message, status=400)
-    i18n.use(settings.of(mine.address).language)   # the page says it in the new language
-    return render(token, home.build(mine.address), message=phrase("Your settings were saved."))
+    if wants_json():
+        return render(token, home.build(mine.address))
+    return _saved(token, "settings")   # (the home then speaks the language just chosen)
 
 
 @bp.post("/h/<token>/vacation")
@@ -123,9 +142,7 @@ def take_vacation(token: str):
     form = _form()
     try:
         if form.get("action") == "end" or form.get("end") is True:
-            back = vacation.end(mine.address)
-            message = (phrase("Welcome back: your vacation has ended and your clocks run again.")
-                       if back else phrase("You were not on vacation."))
+            saved = "back" if vacation.end(mine.address) else "not-away"
         else:
             raw = form.get("days", "")
             days = (raw if isinstance(raw, int) and not isinstance(raw, bool)
@@ -133,15 +150,15 @@ def take_vacation(token: str):
             if days is None:
                 raise BadInput(phrase("days={days}: a vacation is a number of whole days.",
                                       days=repr(str(raw)[:20])))
-            away = vacation.start(mine.address, days)
-            message = phrase("You are on vacation until {until}: the clocks of all your games "
-                             "stand still until then.",
-                             until=settings.local_deadline(away.ends_at, mine))
+            vacation.start(mine.address, days)
+            saved = "vacation"
     except BadInput as error:
         if wants_json():
             raise
         return render(token, home.build(mine.address), error=error.message, status=400)
-    return render(token, home.build(mine.address), message=message)
+    if wants_json():
+        return render(token, home.build(mine.address))
+    return _saved(token, saved, "#vacation")
 
 
 @bp.post("/h/<token>/replace")
@@ -158,58 +175,98 @@ def replace(token: str):
 
 
 # -- rematch -------------------------------------------------------------------------------
+#
+# Asking (from the home or a finished game's seat page) and saying yes (a rematch link) are
+# POSTs that go on to a page of their own (post/redirect/get): the rematch as it stands, with
+# the way back to the game and to the player's home.
 
-RematchAnswer = tuple[dict, int] | tuple[str, int]
-
-
-def _rematch_answer(row) -> RematchAnswer:
+def _rematch_words(row) -> str:
     spec = turns.Spec.from_json(row.kind, row.spec)
     waiting = [spec.players[s][0] for s in rematch.people(spec) if s not in row.confirmed]
     if row.started:
-        message = phrase("The rematch has started: the invitations are on their way to every "
-                         "player.")
-    elif len(waiting) == 1:
-        message = phrase("The rematch is asked for: it starts when {who} says yes (they were "
-                         "mailed a link).", who=waiting[0])
-    else:
-        message = phrase("The rematch is asked for: it starts when {who} say yes (they were "
-                         "mailed a link).", who=listing(waiting))
+        return phrase("The rematch has started: the invitations are on their way to every player.")
+    if len(waiting) == 1:
+        return phrase("The rematch is asked for: it starts when {who} says yes (they were "
+                      "mailed a link).", who=waiting[0])
+    return phrase("The rematch is asked for: it starts when {who} say yes (they were mailed a "
+                  "link).", who=listing(waiting))
+
+
+def _rematch_asked(row, there: str):
+    """The answer to asking (or saying yes): JSON, or on to the rematch's page at `there`."""
     if wants_json():
-        return {"rematch": row.id, "started": row.started, "message": message}, 200
-    return render_template("errors/error.html", status=200, title=phrase("Rematch"),
-                           message=message), 200
+        return {"rematch": row.id, "started": row.started, "message": _rematch_words(row)}, 200
+    return redirect(there, 303)
 
 
-@bp.post("/h/<token>/rematch")
+def _rematch_page(row, game_path: str | None, home_path: str):
+    """The rematch as it stands, and the way back to the finished game and to the home."""
+    return render_template("home/rematch_asked.html", message=_rematch_words(row),
+                           game_path=game_path, home_path=home_path)
+
+
+def _seat_of(address: str, game_id: str) -> int | None:
+    """The (first) seat the address plays in a game; None: none (or no id a game has)."""
+    if not store.GAME_ID.fullmatch(game_id):   # (PostgreSQL refuses a NUL in a query)
+        return None
+    return db.session.scalar(select(Seat.seat).where(Seat.game_id == game_id,
+                                                     Seat.email == address).limit(1))
+
+
+def _seat_path(game_id: str, seat: int) -> str | None:
+    nonce = store.current_nonce(game_id, seat)
+    return links.path(links.SEAT, game_id, seat, nonce) if nonce else None
+
+
+def _home_path(address: str) -> str:
+    return settings.home_url(address).removeprefix(current_app.config["BASE_URL"])
+
+
+@bp.route("/h/<token>/rematch", methods=["GET", "POST"])
 def rematch_from_home(token: str):
     mine = _open(token)
-    _check_csrf(token)
-    game_id = _text(_form(), "game", "")
-    seat = db.session.scalar(select(Seat.seat).where(Seat.game_id == game_id,
-                                                     Seat.email == mine.address).limit(1))
+    if request.method == "POST":
+        _check_csrf(token)
+    game_id = _text(_form() if request.method == "POST" else request.args, "game", "")
+    seat = _seat_of(mine.address, game_id)
     if seat is None:
         raise NotFound(phrase("{address} plays no game {game}.", address=mine.address,
                               game=repr(game_id[:20])))
-    return _rematch_answer(rematch.ask(game_id, seat))
+    if request.method == "POST":
+        return _rematch_asked(rematch.ask(game_id, seat), f"/h/{token}/rematch?game={game_id}")
+    row = rematch.of_game(game_id)
+    if row is None:   # nothing asked (yet): the home, where it is asked for
+        return redirect(f"/h/{token}", 303)
+    return _rematch_page(row, _seat_path(game_id, seat), f"/h/{token}")
 
 
-@bp.post("/s/<token>/rematch")
+@bp.route("/s/<token>/rematch", methods=["GET", "POST"])
 def rematch_from_seat(token: str):
     access = open_seat(token)
-    return _rematch_answer(rematch.ask(access.loaded.id, access.seat))
+    seat_page = seat_path(access)
+    if request.method == "POST":
+        return _rematch_asked(rematch.ask(access.loaded.id, access.seat), seat_page + "/rematch")
+    row = rematch.of_game(access.loaded.id)
+    if row is None:
+        return redirect(seat_page, 303)
+    address = store.address_of(access.loaded.id, access.seat)
+    return _rematch_page(row, seat_page, _home_path(address))
 
 
 @bp.route("/m/<token>", methods=["GET", "POST"])
 def rematch_confirm(token: str):
     """A player's yes to a rematch: the GET shows the button, the POST says yes (a mail
-    scanner opening the link says nothing)."""
+    scanner opening the link says nothing) and goes back to the GET, which shows the rematch
+    as it stands once he said yes."""
     row, seat, spec = rematch.read_link(token)
     if seat < len(spec.languages) and spec.languages[seat]:
         i18n.use(spec.languages[seat])   # the asked player's language in the finished game
     if request.method == "POST":
-        return _rematch_answer(rematch.confirm(row.id, seat))
-    if row.started:
-        return _rematch_answer(row)
+        return _rematch_asked(rematch.confirm(row.id, seat), request.path)
+    if row.started or seat in row.confirmed:
+        if wants_json():
+            return _rematch_asked(row, request.path)
+        return _rematch_page(row, _seat_path(row.source, seat), _home_path(spec.players[seat][1]))
     waiting = [spec.players[s][0] for s in rematch.people(spec) if s not in row.confirmed and s != seat]
     return render_template("home/rematch.html", title=spec.engine().title, listed=listing,
                            names=[n for n, _ in spec.players], waiting=waiting, path=request.path)

@@ -3,9 +3,16 @@ creator's link that confirms it.
 
 The first player is the creator: only he is mailed until he confirms the game from his
 mailbox, so the start page cannot be used to mail strangers. Any other seat may be a
-computer (`botN`: its level), which has no address and is never mailed."""
+computer (`botN`: its level), which has no address and is never mailed.
+
+The start page's forms (a new game, lost links) carry a CSRF token made for the client that
+fetched the page, for a day (`start_csrf`; no cookie), so another site cannot make its
+visitors' browsers ask for games or mails from their addresses. JSON needs none: a browser
+sends JSON to another site only after asking it (CORS), and this server allows none."""
 
 from __future__ import annotations
+
+import time
 
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 
@@ -14,6 +21,7 @@ from ..errors import BadInput, LinkTampered
 from ..games.phrases import phrase, phrase_n
 from ..people import email_address, player_name
 from ..small import small_int
+from . import security
 from .errors import wants_json
 
 bp = Blueprint("lobby", __name__)
@@ -23,15 +31,49 @@ LEVEL_WORDS = {"random": phrase("random"), "easy": phrase("easy"), "normal": phr
                "strong": phrase("strong")}
 
 
-def page(form=None, error=None, links_message=None, status=200):
+#: How long a start page's form may be filled in before its token is too old.
+START_FORM_HOURS = 24
+
+
+def _start_holder(issued: int) -> str:
+    """What a start page's token is made for: the client that fetched the page, and when."""
+    return f"{request.remote_addr or ''}@{issued}"
+
+
+def start_csrf() -> str:
+    """The token of the start page's forms: made for this client, now (no cookie: players'
+    pages set none)."""
+    issued = int(time.time())
+    return f"{issued}.{security.csrf_token('start', _start_holder(issued))}"
+
+
+def start_csrf_refused(form) -> bool:
+    """Whether a form posted from the start page lacks a token made for this client in the
+    last START_FORM_HOURS: another site's form, posted by its visitor's browser, has none (a
+    token that site fetched for itself is its own address's)."""
+    given = form.get("csrf", "")
+    issued, _, token = given.partition(".") if isinstance(given, str) else ("", "", "")
+    if not (issued.isascii() and issued.isdigit() and len(issued) <= 12):
+        return True
+    age = time.time() - int(issued)
+    return not (-60 <= age <= START_FORM_HOURS * 3600
+                and security.csrf_matches(token, "start", _start_holder(int(issued))))
+
+
+CSRF_REFUSED = phrase("This form is not from this site's start page, or it is too old: check it "
+                      "and send it again.")
+
+
+def page(form=None, error=None, links_message=None, status=200, links_error=None):
+    """The start page (a form sent back with what is wrong), with this client's CSRF token."""
     hosted = games.all_games()
-    return render_template("lobby/index.html", games=hosted, form=form or {},
-                           seats=max(g.max_seats for g in hosted), error=error,
-                           levels=bots.LEVELS, level_words=LEVEL_WORDS,
-                           default_takeover=turns.DEFAULT_TAKEOVER,
-                           time_limits=TIME_LIMITS, banks=BANKS, languages=i18n.LANGUAGES,
-                           browser_language=i18n.browser_language(),
-                           links_message=links_message), status
+    return render_template(
+        "lobby/index.html", games=hosted, form=form or {}, seats=max(g.max_seats for g in hosted),
+        error=error, levels=bots.LEVELS, level_words=LEVEL_WORDS,
+        default_takeover=turns.DEFAULT_TAKEOVER, time_limits=TIME_LIMITS, banks=BANKS,
+        languages=i18n.LANGUAGES, browser_language=i18n.browser_language(),
+        links_message=links_message, links_error=links_error,
+        csrf=start_csrf()), status
 
 
 @bp.get("/")
@@ -168,6 +210,8 @@ def _form():
 def create():
     """A game asked for: only its creator (the first player) is mailed, to confirm it."""
     form = _form()
+    if not request.is_json and start_csrf_refused(form):
+        return page(form, CSRF_REFUSED, status=403)   # filled in again, with a fresh token
     try:
         proposal = turns.propose(spec_from(form), request.remote_addr or "")
     except BadInput as error:

@@ -45,6 +45,7 @@ from .pages import (
     seat_form,
     seat_path,
 )
+from .talk import saved_notice
 
 bp = Blueprint("play", __name__)
 
@@ -130,7 +131,7 @@ def seat(token: str):
     access = open_seat(token)
     if wants_json():
         return jsonify(access.seat_view.to_json())
-    return render_page(access)
+    return render_page(access, message=saved_notice(request.args.get("saved")))
 
 
 @bp.route("/s/<token>/resign", methods=["GET", "POST"])

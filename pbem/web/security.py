@@ -1,7 +1,11 @@
 """Response headers: turn links are capabilities, so nothing may leak them or frame the pages.
-And request bodies: a POST carries a form or JSON, nothing else (415)."""
+And request bodies: a POST carries a form or JSON, nothing else (415). And the CSRF tokens the
+players' forms carry (the operator's are his session's: `admin`)."""
 
 from __future__ import annotations
+
+import hashlib
+import hmac
 
 from flask import current_app, request
 from werkzeug.exceptions import BadRequest, RequestEntityTooLarge, UnsupportedMediaType
@@ -12,6 +16,22 @@ BODY_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+
+
+def csrf_token(purpose: str, holder: str) -> str:
+    """The token a form of `purpose` ("home", "start") carries for `holder` (the home's link
+    token, the start page's cookie): only this server, with its secret key, makes it."""
+    key = current_app.config["SECRET_KEY"]
+    key = key.encode() if isinstance(key, str) else key
+    return hmac.new(key, f"{purpose}-csrf:{holder}".encode("utf-8", "replace"),
+                    hashlib.sha256).hexdigest()[:32]
+
+
+def csrf_matches(given: object, purpose: str, holder: str) -> bool:
+    """Whether a form's `csrf` field is the token for `holder`. Compared as bytes: compare_digest
+    refuses a str that is not ASCII (a TypeError: a 500 for a field holding "é")."""
+    return isinstance(given, str) and hmac.compare_digest(given.encode("utf-8", "replace"),
+                                                          csrf_token(purpose, holder).encode())
 
 
 def init_app(app) -> None:

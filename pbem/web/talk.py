@@ -6,7 +6,8 @@
                                ({"end": true}; the form's action=end)
     POST /s/<token>/language   the language this seat's pages and mails speak: {"language": "de"}
 
-Forms answer by going back to the seat's page (post/redirect/get; the page's anchor);
+Forms answer by going back to the seat's page (post/redirect/get; the page's anchor), which
+says what was saved (`?saved=`);
 JSON answers with the seat's view. What each does is its service's: `pbem.messages`,
 `pbem.notes`, `pbem.vacation`.
 """
@@ -35,11 +36,23 @@ def _field(name: str) -> str:
     return str(request.form.get(name, ""))
 
 
-def _back(access: Access, anchor: str):
+#: The seat page's short notice after each of these forms (`?saved=`), by what was saved.
+SAVED = {"talk": phrase("Your message was posted."), "notes": phrase("Your notes were saved."),
+         "vacation": phrase("Your vacation has started: the clocks of all your games stand still."),
+         "back": phrase("Welcome back: your vacation has ended and your clocks run again."),
+         "language": phrase("The language was saved.")}
+
+
+def saved_notice(saved: str | None) -> str | None:
+    """The notice a seat page shows after a form of this module (None: no such form)."""
+    return SAVED.get(saved or "")
+
+
+def _back(access: Access, anchor: str, saved: str | None = None):
     if wants_json():
         loaded = store.load(access.loaded.id)   # with what was just written
         return jsonify(access.after(loaded).seat_view.to_json())
-    return redirect(f"{seat_path(access)}#{anchor}", 303)
+    return redirect(f"{seat_path(access)}?saved={saved or anchor}#{anchor}", 303)
 
 
 @bp.post("/s/<token>/messages")
@@ -66,7 +79,7 @@ def go_away(token: str):
         raise BadInput(phrase("A computer plays this seat: it takes no vacation."))
     body = request.get_json(silent=True) if request.is_json else None
     if request.form.get("action") == "end" or (isinstance(body, dict) and body.get("end") is True):
-        vacation.end(address)
+        return _back(access, "vacation", "back" if vacation.end(address) else "not-away")
     else:
         raw = body.get("days") if isinstance(body, dict) else request.form.get("days", "")
         days = raw if isinstance(raw, int) and not isinstance(raw, bool) else small.small_int(str(raw))

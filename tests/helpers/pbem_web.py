@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable, Mapping
 from datetime import datetime
@@ -9,7 +10,41 @@ from email.message import EmailMessage
 from email.utils import formataddr, formatdate, make_msgid, parseaddr
 from typing import TypeVar
 
+from flask.testing import FlaskClient
+from werkzeug.datastructures import MultiDict
+
 ANNA, BOB = "anna@example.org", "bob@example.org"
+
+#: The forms of the start page, which carry its CSRF token.
+START_FORMS = ("/games", "/links")
+START_CSRF = re.compile(r'<form method="post" action="/games"[^>]*>\s*<input type="hidden" name="csrf" '
+                        r'value="([^"]+)"')
+
+
+class StartPageClient(FlaskClient):
+    """The test client, which sends the start page's forms as a browser does: with the CSRF
+    token of the page, read from `GET /` (from the same client address) unless the test gives
+    a `csrf` field itself (or none: `csrf=None` in `data` leaves it out)."""
+
+    def open(self, *args, **kwargs):
+        path = args[0] if args and isinstance(args[0], str) else kwargs.get("path")
+        data = kwargs.get("data")
+        if (kwargs.get("method") == "POST" and isinstance(path, str) and path in START_FORMS
+                and isinstance(data, dict)):
+            data = MultiDict(data)
+            if "csrf" not in data:   # (the token is made for the client: the same address)
+                data["csrf"] = self.start_csrf(kwargs.get("environ_base"))
+            elif data["csrf"] is None:
+                del data["csrf"]
+            kwargs["data"] = data
+        return super().open(*args, **kwargs)
+
+    def start_csrf(self, environ_base=None) -> str:
+        page = super().open("/", method="GET", **({"environ_base": environ_base} if environ_base else {}))
+        assert page.status_code == 200
+        found = START_CSRF.search(page.get_data(as_text=True))
+        assert found, "no CSRF token in the start page's form"
+        return found.group(1)
 
 T = TypeVar("T")
 

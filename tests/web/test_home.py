@@ -157,7 +157,7 @@ def test_settings_are_posted_with_the_page_s_csrf_token(app, client):
     form = {"time_zone": "Europe/Berlin", "language": "de", "mail_mode": "digest",
             "confirm_replies": "on"}
     assert client.post(path + "/settings", data=form).status_code == 403
-    answer = client.post(path + "/settings", data={**form, "csrf": csrf})
+    answer = client.post(path + "/settings", data={**form, "csrf": csrf}, follow_redirects=True)
     # (the home speaks the language just chosen: German)
     assert answer.status_code == 200
     assert "Deine Einstellungen wurden gespeichert" in answer.get_data(as_text=True)

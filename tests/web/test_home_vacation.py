@@ -52,7 +52,7 @@ def test_a_vacation_started_and_ended_from_the_home_stops_and_restarts_every_clo
     assert client.post(path + "/vacation", data={"days": "2"}).status_code == 403
     assert vacations(app, ANNA) == []
 
-    answer = client.post(path + "/vacation", data={"days": "2", "csrf": csrf_of(page)})
+    answer = client.post(path + "/vacation", data={"days": "2", "csrf": csrf_of(page)}, follow_redirects=True)
     assert answer.status_code == 200
     [(starts, ends, automatic)] = vacations(app, ANNA)
     assert ends - starts == 2 * DAY and not automatic
@@ -73,7 +73,8 @@ def test_a_vacation_started_and_ended_from_the_home_stops_and_restarts_every_clo
     assert f"Anna is on vacation until {ends:%Y-%m-%d %H:%M} UTC" in bobs
 
     # Back the same day: the clocks run again (the day begun counts).
-    back = client.post(path + "/vacation", data={"action": "end", "csrf": csrf_of(shown)})
+    back = client.post(path + "/vacation", data={"action": "end", "csrf": csrf_of(shown)},
+                       follow_redirects=True)
     assert back.status_code == 200
     assert "Welcome back: your vacation has ended" in back.get_data(as_text=True)
     [(_, ended, _)] = vacations(app, ANNA)
@@ -138,7 +139,7 @@ def test_the_home_s_deadlines_stand_still_during_a_vacation_and_know_time_banks(
                         banked: iso(deadline(app, banked, 0))}
     before = {g: deadline(app, g, 0) for g in (per_turn, banked)}
     csrf = csrf_of(client.get(path).get_data(as_text=True))
-    assert client.post(path + "/vacation", data={"days": "2", "csrf": csrf}).status_code == 200
+    assert client.post(path + "/vacation", data={"days": "2", "csrf": csrf}).status_code == 303
     # Two days away: both deadlines two days later, on the home as on the seat's pages.
     assert {g: deadline(app, g, 0) for g in before} == {g: d + 2 * DAY for g, d in before.items()}
     assert listed() == {g: iso(d + 2 * DAY) for g, d in before.items()}

@@ -62,7 +62,7 @@ def test_a_message_from_the_page_shows_escaped_on_every_players_page(app, client
     game = create(client)
     response = say(client, app, game, 0, SCRIPT)
     assert response.status_code == 303
-    assert response.headers["Location"] == f"{seat_path(app, game, 0)}#talk"
+    assert response.headers["Location"] == f"{seat_path(app, game, 0)}?saved=talk#talk"
     assert stored(app, game) == [SCRIPT]
     for seat in (0, 1):
         page = client.get(seat_path(app, game, seat)).data.decode()

@@ -192,7 +192,8 @@ def test_changing_the_language_on_the_home_changes_every_game_of_his(app, client
     assert "changes the language of every game you play" in page
     assert [code for code in re.findall(r'<option value="(\w\w)" lang=', page)] == ["en", "de", "cs"]
     answer = client.post(path + "/settings", data={"csrf": csrf_of(page), "time_zone": "UTC",
-                                                   "language": "de", "mail_mode": "each"})
+                                                   "language": "de", "mail_mode": "each"},
+                         follow_redirects=True)
     assert answer.status_code == 200
     assert "Deine Einstellungen wurden gespeichert." in answer.get_data(as_text=True)
     assert languages_of(app, first) == ["de", "en"] and languages_of(app, second) == ["en", "de"]
@@ -219,7 +220,8 @@ def test_the_home_s_results_and_vacation_in_czech(make_app):
     answer = client.post(path + "/vacation", data={"csrf": csrf_of(page), "days": "4"})
     assert answer.status_code == 400
     assert "Zbývající dny dovolené letos: 3; požadováno: 4." in answer.get_data(as_text=True)
-    answer = client.post(path + "/vacation", data={"csrf": csrf_of(page), "days": "2"})
+    answer = client.post(path + "/vacation", data={"csrf": csrf_of(page), "days": "2"},
+                         follow_redirects=True)
     text = answer.get_data(as_text=True)
     assert "Jste na dovolené do" in text and "Jsem zpět: ukončit dovolenou" in text
 

@@ -41,6 +41,8 @@ PAGES_ONLY = {
     ("/m/{token}", "get"): "the page whose button says yes to a rematch",
     ("/s/{token}/resign", "get"): "resigning asks first, on a page",
     ("/s/{token}/decline", "get"): "declining asks first, on a page",
+    ("/s/{token}/rematch", "get"): "the page a rematch asked for lands on (redirect after POST)",
+    ("/h/{token}/rematch", "get"): "the page a rematch asked for lands on (redirect after POST)",
     ("/static/{filename}", "get"): "static files",
     ("/static/games/{game}/{filename}", "get"): "a game's stylesheet and script",
 }

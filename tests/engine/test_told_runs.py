@@ -1,15 +1,18 @@
 """A turn told as a person would tell it (issue 31): consecutive builds onto one temple from
 one column are one run, "built levels 3–5 there from your opponent's column", in all three
-languages; builds apart (a settle, a move or another column between) stay apart. The turns
+languages; builds apart (a settle, a move or another column between) stay apart. In
+Babylonia the tokens of a kind go together: "placed 3 farmers on a4, f3 and g4". The turns
 are a computer's (the easy bot's, recorded from two games) and a person's: the words are the
 same for both, as they come from the log."""
 
 from __future__ import annotations
 
 import pytest
+from babylonia_positions import position
 
 from pbem import i18n
 from pbem.games.babel import GAME
+from pbem.games.babylonia import GAME as BABYLONIA
 from pbem.games.phrases import say
 
 # Two games of the easy computer against itself, seeds 1 and 2, up to a long turn of builds.
@@ -93,3 +96,51 @@ def test_a_persons_turn_reads_as_the_computers(reader):
     person = GAME.decide(state, 0, "settle H\nbuild theirs\nbuild theirs\nbuild theirs\nsettle M")
     assert GAME.recount(state, person, reader).words == GAME.recount(state, event, reader).words
     assert "levels 3–5" in GAME.recount(state, person, reader).words
+
+
+# -- Babylonia: the tokens of a kind together ------------------------------------------------
+
+BABYLONIA_4 = [     # the easy computer against itself, seed 4, up to its first turn of 3 farmers
+    "merchant j8", "merchant h11\nmerchant h9", "farmer d8\npriest h8", "merchant a11\nfarmer d7",
+    "official d10\npriest b10", "farmer i11\npriest d9", "official b4\npriest i3",
+    "farmer e9\nmerchant j11", "official e4\nofficial g11", "priest j6\npriest e7",
+    "farmer g10\npriest h7", "official b9\nfarmer i10", "official c3\nfarmer f6",
+    "priest a5\nmerchant i8", "farmer e10\nmerchant g5", "farmer a4\nfarmer f3\nfarmer g4",
+]
+
+
+def babylonia_turns(upto: int):
+    """Seed 4's game before turn `upto` (counted from 0), and that turn's event."""
+    state = BABYLONIA.start(4, None, 2, 0)
+    for text in BABYLONIA_4[:upto]:
+        state = BABYLONIA.apply(state, BABYLONIA.decide(state, state.to_move, text))
+    return state, BABYLONIA.decide(state, state.to_move, BABYLONIA_4[upto])
+
+
+def test_a_computers_three_farmers_are_told_together_in_each_language():
+    state, event = babylonia_turns(15)
+    told = BABYLONIA.recount(state, event, 0).words
+    assert told == "placed 3 farmers on a4, f3 and g4, gaining 4 points"
+    assert said(told, "de") == "setzte 3 Bauern auf a4, f3 und g4 und bekam 4 Punkte"
+    assert said(told, "cs") == "položil(a) 3 rolníky na a4, f3 a g4 a získal(a) 4 body"
+
+
+def test_two_tokens_of_a_kind_together_and_of_two_kinds_apart():
+    state, event = babylonia_turns(8)            # "official e4\nofficial g11"
+    assert BABYLONIA.recount(state, event, 1).words.startswith("placed 2 officials on e4 and g11")
+    assert said(BABYLONIA.recount(state, event, 1).words, "cs").startswith(
+        "položil(a) 2 úředníky na e4 a g11")
+    state, event = babylonia_turns(10)           # "farmer g10\npriest h7"
+    assert BABYLONIA.recount(state, event, 1).words.startswith(
+        "placed a farmer on g10 and a priest on h7")
+
+
+def test_face_down_tokens_are_counted_for_the_others_and_named_for_their_owner():
+    state = position(stands=["FPMMO", "FFPMO"])
+    event = BABYLONIA.decide(state, 0, "farmer c3\npriest c4")        # two river hexes
+    told = BABYLONIA.recount(state, event, 1).words      # (c3 is next to the ziggurat at b2)
+    assert told == "placed 2 face-down tokens on c3 and c4, gaining 1 point"
+    assert said(told, "de").startswith("setzte 2 verdeckte Spielsteine auf c3 und c4")
+    assert said(told, "cs").startswith("položil(a) 2 žetony lícem dolů na c3 a c4")
+    assert BABYLONIA.recount(state, event, 0).words.startswith(
+        "placed a farmer on c3 and a priest on c4")

@@ -127,7 +127,8 @@ RULINGS = [
     # The notation.
     (lambda: position(), "builder g9", "step 1 (builder g9): 'builder' is not a step; write farmer, "
      "priest, merchant, official (F, P, M, O), score, card or extra.",
-     ["'builder' ist kein Schritt", "schreibe Bauer, Priester, Händler, Beamter (B, P, H, Be)"], ["'builder' není krok", "napište rolník, kněz, obchodník, úředník (R, K, Ob, Ú)"]),
+     ["'builder' ist kein Schritt", "schreibe Bauer, Priester, Händler, Beamter (B, P, H, Be)"],
+     ["'builder' není krok", "napište rolník, kněz, obchodník, úředník (R, K, Ob, Ú)"]),
 ]
 
 

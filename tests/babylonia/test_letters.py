@@ -65,8 +65,8 @@ def test_the_mail_board_names_tokens_and_cities_with_the_readers_letters(languag
     text = "\n".join(lines)
     assert stand in lines
     assert f"  {city} {near}" in text
-    tokens = re.search(r"\((.*?)\)", next(l for l in lines if "(a field" in l or "(Acker" in l
-                                          or "(pole" in l)).group(1)
+    where = next(line for line in lines if "(Acker" in line or "(pole" in line)
+    tokens = re.search(r"\((.*?)\)", where).group(1)
     assert tokens.split() == [LETTERS[language][k] for k in "FPMO"]
     assert all(len(line) <= 76 for line in lines if re.search(r"\bB[e ]|\bOb\b", line)), lines
     assert not re.search(r"\b[FMO]\b", text.replace("? ", "")), "an English letter is left"

@@ -11,8 +11,8 @@ from collections.abc import Iterator
 from ..errors import IllegalStep
 from ..phrases import phrase
 from .cubes import CORNERS, CUBES, OUTER, SHAPES, SIDES, TYPES, canonical, shape_error
-from .words import corner_name
 from .state import BUILD, DRAFT, Placed, Result, Tower
+from .words import corner_name
 
 
 def pick(state: Tower, cube: int) -> None:
@@ -66,9 +66,10 @@ def _joint(mine: bool, theirs: bool, neighbour: str | None) -> str | None:
     if mine == theirs and neighbour is None:
         return (phrase("the joint with the cube below would be bump on bump.") if mine else
                 phrase("the joint with the cube below would be hollow on hollow."))
-    if mine == theirs:
-        return (phrase("the joint with {corner} would be bump on bump.", corner=corner_name(neighbour)) if mine
-                else phrase("the joint with {corner} would be hollow on hollow.", corner=corner_name(neighbour)))
+    if mine == theirs and neighbour is not None:
+        name = corner_name(neighbour)
+        return (phrase("the joint with {corner} would be bump on bump.", corner=name) if mine
+                else phrase("the joint with {corner} would be hollow on hollow.", corner=name))
     return None
 
 

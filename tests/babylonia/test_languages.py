@@ -127,7 +127,8 @@ RULINGS = [
     # The notation.
     (lambda: position(), "builder g9", "step 1 (builder g9): 'builder' is not a step; write farmer, "
      "priest, merchant, official (F, P, M, O), score, card or extra.",
-     ["'builder' ist kein Schritt", "schreibe farmer"], ["'builder' není krok", "napište farmer"]),
+     ["'builder' ist kein Schritt", "schreibe Bauer, Priester, Händler, Beamter (B, P, H, Be)"],
+     ["'builder' není krok", "napište rolník, kněz, obchodník, úředník (R, K, Ob, Ú)"]),
 ]
 
 
@@ -253,15 +254,15 @@ def test_the_mail_board_in_each_language():
     assert czech[1].startswith("  Anna (vy): 1 bod; stojan 5, zásoba 10; města žádné")
     assert czech[2].startswith("  Bob: 4 body;") and german[2].startswith("  Bob: 4 Punkte;")
     assert "  Carl: 0 bodů;" in czech[3]
-    assert any(line.startswith("Dein Ablage-Ständer: F F P M O  (F Bauer") for line in german)
-    assert any(line.startswith("Váš stojan: F F P M O  (F rolník") for line in czech)
+    assert any(line.startswith("Dein Ablage-Ständer: B B P H Be (B Bauer") for line in german)
+    assert any(line.startswith("Váš stojan: R R K Ob Ú  (R rolník") for line in czech)
     where = next(i for i, line in enumerate(lines) if line.startswith("Where your tokens"))
-    assert german[where].startswith("Wohin deine Steine (F P M O) jetzt dürfen")
-    assert czech[where].startswith("Kam teď smějí vaše žetony (F P M O)")
+    assert german[where].startswith("Wohin deine Steine (B P H Be) jetzt dürfen")
+    assert czech[where].startswith("Kam teď smějí vaše žetony (R K Ob Ú)")
     assert any(line.startswith("  zentrales Land: ") for line in german)
     assert any(line.startswith("  střední země: ") for line in czech)
-    assert any("f10 (Acker 5: F)" in line for line in german)
-    assert any("f10 (pole 5: F)" in line for line in czech)
+    assert any("f10 (Acker 5: B)" in line for line in german)
+    assert any("f10 (pole 5: R)" in line for line in czech)
     # Most lines are phrases: the few left plain are blank or letters of the map only.
     for line in lines:
         if not isinstance(line, Phrase):
@@ -270,16 +271,16 @@ def test_the_mail_board_in_each_language():
 
 
 def test_a_player_line_too_long_for_one_line_is_broken_between_its_pieces():
-    """"Anna Long (you): 26 points; stand 3, supply 0; cities MP, OP, MP; cards none" is longer
+    """"Anna Long (you): 26 points; stand 3, supply 0; cities M P, O P, M P; cards none" is longer
     than a mail's line: it breaks before "supply", not inside the cities (where the line's
     words were cut and it stayed English in German and Czech mails)."""
     state = position(3, tokens="0F g10, 1P e10", scores=[26, 4, 0])
     state.cities[0] = ["city MP", "city OP", "city MP", "city P", "city O"]
     lines = GAME.summary(state, 0, ["Anna Long", "Bob", "Carl"])
     assert lines[1] == "  Anna Long (you): 26 points; stand 5,"
-    assert lines[2] == "      supply 10; cities MP, OP, MP, P, O; cards none"
+    assert lines[2] == "      supply 10; cities M P, O P, M P, P, O; cards none"
     assert isinstance(lines[1], Phrase) and isinstance(lines[2], Phrase)
-    assert said(lines[2], "cs") == "      zásoba 10; města MP, OP, MP, P, O; karty žádné"
+    assert said(lines[2], "cs") == "      zásoba 10; města Ob K, Ú K, Ob K, K, Ú; karty žádné"
     assert said(lines[1], "de") == "  Anna Long (du): 26 Punkte; Ablage-Ständer 5,"
 
 
@@ -334,7 +335,7 @@ def test_the_causes_of_points_are_said_in_each_language():
     german = [said(cause, "de") for cause in english]
     czech = [said(cause, "cs") for cause in english]
     assert "ausliegende Städte, nach der Wertung von Stadt P auf f10" in german
-    assert "města před hráčem, po vyhodnocení: město P na f10" in czech
+    assert "města před hráčem, po vyhodnocení: město K na f10" in czech
     assert "Spielstein neben einer Zikkurat auf b9" in german
     assert "žeton vedle zikkuratu na b9" in czech
     field = submit(position(tiles={"f10": "field 5"}, tokens="0F g10"), "farmer f10\nfarmer h9")
@@ -345,10 +346,10 @@ def test_the_causes_of_points_are_said_in_each_language():
 
 @pytest.mark.parametrize("language, board", [
     ("de", ["\n  Spieler:\n", "Anna (du): 0 Punkte; Ablage-Ständer 5", "\n  Dein Ablage-Ständer: ",
-            "\n  Städte und Zikkurats mit den Sechsecken um sie herum", "Stadt MP: ", "Zikkurat: ",
+            "\n  Städte und Zikkurats mit den Sechsecken um sie herum", "Stadt H P: ", "Zikkurat: ",
             "zentrales Land: ", "Fluss (Steine dort verdeckt): "]),
     ("cs", ["\n  Hráči:\n", "Anna (vy): 0 bodů; stojan 5", "\n  Váš stojan: ",
-            "\n  Města a zikkuraty s políčky kolem nich", "město MP: ", "zikkurat: ",
+            "\n  Města a zikkuraty s políčky kolem nich", "město Ob K: ", "zikkurat: ",
             "střední země: ", "řeka (žetony tam lícem dolů): "]),
 ])
 def test_a_seats_mail_draws_the_board_in_its_language(app, actions, smtp, language, board):

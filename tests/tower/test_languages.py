@@ -97,32 +97,32 @@ RULINGS = [
      "step 1 (place 1 NW D): NW on floor 2 is taken; the lowest incomplete floor is built first.",
      "Schritt 1 (place 1 NW D): NW im Stockwerk 2 ist besetzt; gebaut wird immer im untersten "
      "unvollständigen Stockwerk.",
-     "krok 1 (place 1 NW D): roh NW v patře 2 je obsazený; staví se vždy v nejnižším "
+     "krok 1 (place 1 NW D): roh SZ v patře 2 je obsazený; staví se vždy v nejnižším "
      "nedokončeném patře."),
     ("on the ground floor the second cube shares a side", lambda: position({"NW": "2 ES"}),
      "place 1 SE W",
      "step 1 (place 1 SE W): on the ground floor a cube must share a side with one already placed; "
      "SE touches none.",
      "Schritt 1 (place 1 SE W): auf der untersten Ebene muss ein Würfel eine Seite mit einem schon "
-     "gesetzten teilen; SE berührt keinen.",
+     "gesetzten teilen; SO berührt keinen.",
      "krok 1 (place 1 SE W): v přízemí musí kostka sousedit stranou s některou už položenou; "
-     "roh SE nesousedí s žádnou."),
+     "roh JV nesousedí s žádnou."),
     ("no bump on an outer face", lambda: position({"NW": "2 ES"}), "place 2 NE NU",
      "step 1 (place 2 NE NU): a bump faces outward (N) at NE.",
-     "Schritt 1 (place 2 NE NU): auf NE zeigt eine Halbkugel nach außen (N).",
-     "krok 1 (place 2 NE NU): na rohu NE míří výstupek ven (N)."),
+     "Schritt 1 (place 2 NE NU): auf NO zeigt eine Halbkugel nach außen (N).",
+     "krok 1 (place 2 NE NU): na rohu SV míří výstupek ven (N)."),
     ("no bump into the table", lambda: position(), "place 4 NW UDES",
      "step 1 (place 4 NW UDES): a bump faces down on the ground floor at NW.",
      "Schritt 1 (place 4 NW UDES): auf NW zeigt auf der untersten Ebene eine Halbkugel nach unten.",
-     "krok 1 (place 4 NW UDES): na rohu NW v přízemí míří výstupek dolů."),
+     "krok 1 (place 4 NW UDES): na rohu SZ v přízemí míří výstupek dolů."),
     ("a side joint is never bump on bump", lambda: position({"NW": "1 E"}), "place 1 NE W",
      "step 1 (place 1 NE W): the joint with NW would be bump on bump.",
      "Schritt 1 (place 1 NE W): zur Ecke NW träfe Halbkugel auf Halbkugel.",
-     "krok 1 (place 1 NE W): ve spoji s rohem NW by byl výstupek na výstupku."),
+     "krok 1 (place 1 NE W): ve spoji s rohem SZ by byl výstupek na výstupku."),
     ("a side joint is never hollow on hollow", lambda: position({"NW": "1 S"}), "place 1 NE S",
      "step 1 (place 1 NE S): the joint with NW would be hollow on hollow.",
      "Schritt 1 (place 1 NE S): zur Ecke NW träfe Einbuchtung auf Einbuchtung (ein Hohlraum).",
-     "krok 1 (place 1 NE S): ve spoji s rohem NW by byla prohlubeň na prohlubni (dutina)."),
+     "krok 1 (place 1 NE S): ve spoji s rohem SZ by byla prohlubeň na prohlubni (dutina)."),
     ("the joint below is never bump on bump", lambda: position(BUMPY_TOP), "place 1 NW D",
      "step 1 (place 1 NW D): the joint with the cube below would be bump on bump.",
      "Schritt 1 (place 1 NW D): zum Würfel darunter träfe Halbkugel auf Halbkugel.",
@@ -167,8 +167,8 @@ RULINGS = [
      "krok 1 (place 5 NW E): '5' není kostka; kostky jsou 0, 1, 2, 3 a 4 (počet jejich výstupků)."),
     ("corners are NW NE SE SW", lambda: position(), "place 1 XX E",
      "step 1 (place 1 XX E): 'XX' is not a corner; corners are NW, NE, SE and SW.",
-     "Schritt 1 (place 1 XX E): 'XX' ist keine Ecke; die Ecken sind NW, NE, SE und SW.",
-     "krok 1 (place 1 XX E): 'XX' není roh; rohy jsou NW, NE, SE a SW."),
+     "Schritt 1 (place 1 XX E): 'XX' ist keine Ecke; die Ecken sind NW, NO, SO und SW.",
+     "krok 1 (place 1 XX E): 'XX' není roh; rohy jsou SZ, SV, JV a JZ."),
     ("faces are U D N E S W", lambda: position(), "place 1 NW Q",
      "step 1 (place 1 NW Q): 'Q' is not a face; faces are U D N E S W, or - for none.",
      "Schritt 1 (place 1 NW Q): 'Q' ist keine Fläche; die Flächen sind U D N E S W (oben, unten, "
@@ -277,11 +277,11 @@ def test_steps_and_what_they_did_in_words():
     one = next(o for o in GAME.legal_steps(empty, 0) if o.notation == "place 1 NW E")
     assert one.label == "place a 1 at NW, bumps east"
     assert said(one.label, "de") == "einen 1er auf NW setzen, Halbkugel nach Osten"
-    assert said(one.label, "cs") == "položit kostku 1 na roh NW, výstupek na východ"
+    assert said(one.label, "cs") == "položit kostku 1 na roh SZ, výstupek na východ"
     three = GAME.explain(empty, 0, "place 3 NW UES")[0]
     assert three == "place a 3 at NW, bumps up, east and south"
     assert said(three, "de") == "einen 3er auf NW setzen, Halbkugeln nach oben, nach Osten und nach Süden"
-    assert said(three, "cs") == "položit kostku 3 na roh NW, výstupky nahoru, na východ a na jih"
+    assert said(three, "cs") == "položit kostku 3 na roh SZ, výstupky nahoru, na východ a na jih"
     after = accepts(empty, 0, "place 3 NW UES")
     told = GAME.recount(empty, {"type": "place", "seat": 0, "step": "place 3 NW UES"}, 1, after)
     assert told.words == "placed a 3 at NW on floor 1, bumps up, east and south"

@@ -185,6 +185,7 @@ def recount(state: State, steps: str, reader: int | None) -> tuple[list[Phrase],
     said = None      # the territory the last phrase named: "there" after it
     settled: list[str] = []    # the cards of the settle steps just before, and where
     settled_here: Phrase = THERE
+    built: tuple[str, int, Phrase] | None = None   # the builds just before: column, first level, where
 
     def mark(kind: str, value: object) -> None:
         if value not in marks[kind]:
@@ -209,8 +210,14 @@ def recount(state: State, steps: str, reader: int | None) -> tuple[list[Phrase],
                 settled, settled_here = cards, here
                 mark("rows", [mover, figure])
             case Build(column):
-                told = phrase("built level {level} {place} {source}", level=top + 1, place=here,
-                              source=tell.column(column))
+                if built and built[0] == column:     # one after another: "built levels 3–5"
+                    out.pop()
+                    told = phrase("built levels {first}–{last} {place} {source}", first=built[1],
+                                  last=top + 1, place=built[2], source=tell.column(column))
+                else:
+                    built = (column, top + 1, here)
+                    told = phrase("built level {level} {place} {source}", level=top + 1,
+                                  place=here, source=tell.column(column))
                 mark("temples", [mover, figure])
                 mark("columns", mover if column == "mine" else other)
             case Jump(column):
@@ -249,6 +256,8 @@ def recount(state: State, steps: str, reader: int | None) -> tuple[list[Phrase],
                 told = phrase("discarded {cards}", cards=_cards(tribes))
         if not isinstance(step, Settle):
             settled = []
+        if not isinstance(step, Build):
+            built = None
         if isinstance(step, (Migrate, Halve, Pass, Discard)):
             said = None          # these name no place, or others: "there" is the figure's again
         elif figure and not isinstance(step, Move):

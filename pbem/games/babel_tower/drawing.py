@@ -21,7 +21,7 @@ from ..phrases import phrase
 from ..text import split_steps
 from .cubes import FLOORS, canonical
 from .notation import Place, read_step
-from .words import bumps_in_words
+from .words import bumps_in_words, corner_name
 
 SIZE = 30                   # a cube's edge, in SVG units
 GAP = 0.14                  # between the corners of a floor, in cube edges
@@ -137,7 +137,7 @@ def drawing(view: Mapping[str, Any], last_step: str | None = None) -> dict[str, 
                           "cube": cell["cube"], "seat": cell["seat"], "faces": faces,
                           "last": last == (number, corner),
                           "title": phrase("floor {floor}, {corner}: a {cube}, {bumps}",
-                                          floor=number + 1, corner=corner, cube=cell["cube"],
+                                          floor=number + 1, corner=corner_name(corner), cube=cell["cube"],
                                           bumps=bumps_in_words(cell["bumps"]))})
     free: list[dict[str, Any]] = []
     building = view["floor"]

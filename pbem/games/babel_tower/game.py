@@ -32,7 +32,7 @@ from . import drawing, position, rules
 from .cubes import CORNERS, CUBES, FACES, canonical
 from .notation import Pick, Place, parse, parse_steps
 from .state import BUILD, DRAFT, PICK, RANDOM, Placed, Result, Tower, start
-from .words import bumps_in_words
+from .words import bumps_in_words, corner_name
 
 PICK_EVENT, PLACE_EVENT = "pick", "place"
 OUTCOMES = {
@@ -205,8 +205,7 @@ class BabelTower(Engine[Tower]):
             lines.append(phrase("Still in the pool: {cubes}", cubes=cubes(state.pool)))
         for number, floor in enumerate(state.floors, 1):
             if floor:
-                lines.append(phrase("Floor {floor}: {cubes}", floor=number, cubes=", ".join(
-                    f"{c} {p.cube} {canonical(p.bumps)}" for c, p in floor.items())))
+                lines.append(phrase("Floor {floor}: {cubes}", floor=number, cubes=_cells(floor)))
         return lines
 
     def snapshot(self, state: Tower) -> dict[str, Any]:
@@ -238,10 +237,10 @@ class BabelTower(Engine[Tower]):
                                               or step.corner not in before.floors[i]))
         if step.bumps:
             text = phrase("placed a {cube} at {corner} on floor {floor}, {bumps}", cube=step.cube,
-                          corner=step.corner, floor=floor + 1, bumps=bumps_in_words(step.bumps))
+                          corner=corner_name(step.corner), floor=floor + 1, bumps=bumps_in_words(step.bumps))
         else:
             text = phrase("placed a {cube} at {corner} on floor {floor}", cube=step.cube,
-                          corner=step.corner, floor=floor + 1)
+                          corner=corner_name(step.corner), floor=floor + 1)
         return Recount(text, {"placed": {"floor": floor, "corner": step.corner}})
 
     def ending(self, state: Tower, seat: int | None, names: list[str]) -> str:
@@ -285,12 +284,23 @@ def _placed_json(placed: Placed | None) -> dict[str, Any] | None:
             "faces": {f: f in placed.bumps for f in FACES}}
 
 
+def _cells(floor: Mapping[str, Placed]) -> Phrase:
+    """A floor's cubes for a mail: "NW 3 UNE, NE 0 -", each corner named in the reader's
+    language (the cube and its faces are notation)."""
+    cells = [phrase("{corner} {cube} {bumps}", corner=corner_name(c), cube=p.cube,
+                    bumps=canonical(p.bumps)) for c, p in floor.items()]
+    line = cells[0]
+    for cell in cells[1:]:
+        line = phrase("{items}, {item}", items=line, item=cell)
+    return line
+
+
 def words(step: Pick | Place) -> Phrase:
     if isinstance(step, Pick):
         return phrase("pick a {cube}", cube=step.cube)
     if not step.bumps:
-        return phrase("place a {cube} at {corner}", cube=step.cube, corner=step.corner)
-    return phrase("place a {cube} at {corner}, {bumps}", cube=step.cube, corner=step.corner,
+        return phrase("place a {cube} at {corner}", cube=step.cube, corner=corner_name(step.corner))
+    return phrase("place a {cube} at {corner}, {bumps}", cube=step.cube, corner=corner_name(step.corner),
                   bumps=bumps_in_words(step.bumps))
 
 

@@ -1,7 +1,8 @@
 """The notation of Babel Tower: `pick T` and `place T CORNER FACES` (docs/games/tower-rulings.md).
 
 Forgiving about case, spaces and face order; canonical form orders faces
-U D N E S W and writes `-` for none. Raises only NotationError.
+U D N E S W and writes `-` for none. A corner may be named in German or Czech too (`NO`, `SV`:
+`words.CORNER_LETTERS`); the canonical form names it in English. Raises only NotationError.
 """
 
 from __future__ import annotations
@@ -11,7 +12,11 @@ from dataclasses import dataclass
 from ..errors import NotationError
 from ..phrases import phrase
 from ..text import split_steps
-from .cubes import CORNERS, FACES, canonical
+from .cubes import FACES, canonical
+from .words import CORNER_LETTERS
+
+#: A corner by any language's name of it ("NO" and "SV" are "NE").
+CORNER_OF = {name: corner for names in CORNER_LETTERS.values() for corner, name in names.items()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,8 +68,8 @@ def read_step(piece: str) -> Pick | Place:
         if len(words) != 4:
             raise NotationError(phrase("place takes a cube, a corner and its bump faces, e.g. {example}.",
                                       example="place 3 SW UNE"))
-        corner = words[2].upper()
-        if corner not in CORNERS:
+        corner = CORNER_OF.get(words[2].upper(), "")
+        if not corner:
             raise NotationError(phrase("{word} is not a corner; corners are NW, NE, SE and SW.",
                                       word=repr(words[2])))
         return Place(_cube(words[1]), corner, _faces(words[3]))

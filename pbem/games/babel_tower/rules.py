@@ -12,6 +12,7 @@ from ..errors import IllegalStep
 from ..phrases import phrase
 from .cubes import CORNERS, CUBES, OUTER, SHAPES, SIDES, TYPES, canonical, shape_error
 from .state import BUILD, DRAFT, Placed, Result, Tower
+from .words import corner_name
 
 
 def pick(state: Tower, cube: int) -> None:
@@ -35,19 +36,19 @@ def violation(state: Tower, cube: int, corner: str, bumps: frozenset[str]) -> st
     floor = state.floors[floor_no]
     if corner in floor:
         return phrase("{corner} on floor {floor} is taken; the lowest incomplete floor is built "
-                      "first.", corner=corner, floor=floor_no + 1)
+                      "first.", corner=corner_name(corner), floor=floor_no + 1)
     problem = shape_error(cube, bumps)
     if problem:
         return phrase("{rule}.", rule=problem)
     if floor_no == 0 and floor and not any(n in floor for n in SIDES[corner]):
         return phrase("on the ground floor a cube must share a side with one already placed; "
-                      "{corner} touches none.", corner=corner)
+                      "{corner} touches none.", corner=corner_name(corner))
     outward = sorted(bumps & OUTER[corner], key="NESW".index)
     if outward:
         return phrase("a bump faces outward ({faces}) at {corner}.", faces="".join(outward),
-                      corner=corner)
+                      corner=corner_name(corner))
     if floor_no == 0 and "D" in bumps:
-        return phrase("a bump faces down on the ground floor at {corner}.", corner=corner)
+        return phrase("a bump faces down on the ground floor at {corner}.", corner=corner_name(corner))
     for neighbour, face in SIDES[corner].items():
         other = floor.get(neighbour)
         if other is not None:
@@ -65,9 +66,10 @@ def _joint(mine: bool, theirs: bool, neighbour: str | None) -> str | None:
     if mine == theirs and neighbour is None:
         return (phrase("the joint with the cube below would be bump on bump.") if mine else
                 phrase("the joint with the cube below would be hollow on hollow."))
-    if mine == theirs:
-        return (phrase("the joint with {corner} would be bump on bump.", corner=neighbour) if mine
-                else phrase("the joint with {corner} would be hollow on hollow.", corner=neighbour))
+    if mine == theirs and neighbour is not None:
+        name = corner_name(neighbour)
+        return (phrase("the joint with {corner} would be bump on bump.", corner=name) if mine
+                else phrase("the joint with {corner} would be hollow on hollow.", corner=name))
     return None
 
 

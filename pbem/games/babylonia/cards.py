@@ -7,7 +7,10 @@ the server says in its reader's language.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from ..phrases import Phrase, phrase
+from .notation import LETTER
 
 CARD_WORDS = {
     1: phrase("10 points at once"),
@@ -22,14 +25,26 @@ CARD_WORDS = {
 }
 
 def tile_name(tile: str) -> Phrase:
-    """A location tile as the engine names it ("city MP", "field 5", "field cities"): the
-    letters and the value are notation, the word is translated."""
+    """A location tile as the engine names it ("city M P", "field 5", "field cities"): the
+    value is notation; the word and the nobles' letters are said in the reader's language."""
     what, value = tile.split(" ", 1)
     if what == "city":
-        return phrase("city {letters}", letters=value)
+        return phrase("city {letters}", letters=city_letters(value))
     if value == "cities":
         return phrase("field cities")
     return phrase("field {value}", value=value)
+
+
+def letters(kinds: Iterable[str]) -> str:
+    """Tokens' letters apart by spaces ("F F P"), each said in the reader's language (a Czech
+    merchant is "Ob": the letters cannot run together); "" for none."""
+    return joined([piece for number, kind in enumerate(kinds)
+                   for piece in ((" ", LETTER[kind]) if number else (LETTER[kind],))])
+
+
+def city_letters(nobles: str) -> str:
+    """A city's nobles as letters ("MP" -> "M P"; the board's data writes the official `S`)."""
+    return letters("O" if noble == "S" else noble for noble in nobles)
 
 
 def listing(items: list[str]) -> str:

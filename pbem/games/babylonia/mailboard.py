@@ -5,8 +5,9 @@ others' face-down river tokens are `?`, their stands only counted. What matters 
 the players (by name), the seat's stand, each city and ziggurat not yet scored with the hexes
 around it and whose tokens are there, and the hexes his tokens may go onto now, by region.
 Every line fits a mail read at 80 columns (at most `WIDTH` characters, the mail indents them).
-Its words are phrases (the letters of the map are notation): a line is wrapped as the English
-reads, each of its pieces said in the reader's language (`_wrap_pieces`).
+Its words are phrases, and so are the tokens' letters (`notation.LETTER`: B for a German
+farmer, R for a Czech one): a line is wrapped as the English reads, each of its pieces said in
+the reader's language (`_wrap_pieces`).
 """
 
 from __future__ import annotations
@@ -18,8 +19,8 @@ from typing import Any
 from ..base import StepOption
 from ..phrases import phrase, phrase_n
 from .board import board
-from .cards import joined, tile_name
-from .notation import WORDS
+from .cards import city_letters, joined, letters, tile_name
+from .notation import LETTER, WORDS
 from .state import KINDS, State
 
 WIDTH = 76
@@ -34,7 +35,7 @@ def lines(state: State, seat: int, names: Sequence[str], v: dict[str, Any],
     hexes = {h["name"]: h for h in v["hexes"]}
     out: list[str] = [phrase("Players:")]
     for s in range(v["players"]):
-        cities = ", ".join(c.split(" ", 1)[1] for c in v["cities"][s]) or phrase("none")
+        cities = _commas([city_letters(c.split(" ", 1)[1]) for c in v["cities"][s]]) or phrase("none")
         cards = " ".join(map(str, v["cards"][s])) or phrase("none")
         points = _points(v["scores"][s])
         who = (phrase("{name} (you): {points}; stand {stand}", name=names[s], points=points,
@@ -45,7 +46,7 @@ def lines(state: State, seat: int, names: Sequence[str], v: dict[str, Any],
                                          supply=v["supply_sizes"][s], cities=cities, cards=cards)],
                             "  ", "      ")
     stand = v["stands"][seat] or {}
-    tokens = " ".join(w[0].upper() for w, n in stand.items() for _ in range(n)) or phrase("empty")
+    tokens = letters(w[0].upper() for w, n in stand.items() for _ in range(n)) or phrase("empty")
     out += _wrap_pieces([phrase("Your stand: {tokens}  (F farmer, P priest, M merchant, O official)",
                                 tokens=tokens)], "", "  ")
     out.append("")
@@ -80,7 +81,7 @@ def _points(n: int) -> str:
 def _near(h: dict[str, Any], names: Sequence[str]) -> str:
     token = h["token"]
     if token is not None:
-        return f"{h['name']} {names[token['seat']]} {token['kind']}"
+        return joined([h["name"], " ", names[token["seat"]], " ", LETTER.get(token["kind"], token["kind"])])
     if h["kind"] == "ziggurat":
         return phrase("{hex} ziggurat", hex=h["name"])
     if h["tile"]:
@@ -107,9 +108,8 @@ def _options(state: State, seat: int, v: dict[str, Any], hexes: dict[str, dict[s
     if not kinds_at:
         return []
     every = set().union(*kinds_at.values())
-    letters = " ".join(k for k in KINDS if k in every)
     out = [phrase("Where your tokens ({letters}) may go now (a field: the tokens it takes):",
-                  letters=letters)]
+                  letters=letters(k for k in KINDS if k in every))]
     for area, title in REGIONS:
         here = [h for h in kinds_at if hexes[h]["area"] == area and hexes[h]["kind"] != "river"
                 or area is None and hexes[h]["kind"] == "river"]
@@ -130,14 +130,20 @@ _KIND_OF = {w: k for k, w in WORDS.items()}
 def _marked(hex: str, h: dict[str, Any], only: str) -> str:
     """A hex named with its field and the tokens it takes: "f4 (field 6: F)"."""
     if not h["tile"]:
-        return f"{hex} ({only})"
+        return joined([hex, " (", only, ")"])
     return phrase("{hex} ({tile}{only})", hex=hex, tile=tile_name(h["tile"]), only=only)
 
 
 def _only(kinds: set[str], every: set[str]) -> str:
     if kinds == every:
         return ""
-    return ": " + " ".join(k for k in KINDS if k in kinds)
+    return joined([": ", letters(k for k in KINDS if k in kinds)])
+
+
+def _commas(items: list[str]) -> str:
+    """Items joined by ", ", each kept as a phrase ("" for none)."""
+    return joined([piece for number, item in enumerate(items)
+                   for piece in ((", ", item) if number else (item,))]) if items else ""
 
 
 def _order(name: str) -> tuple[str, int]:

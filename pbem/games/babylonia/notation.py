@@ -1,12 +1,14 @@
 """The Babylonia turn notation (docs/games/babylonia-rulings.md, "Notation"), read apart from legality.
 
     farmer g7 | priest g7 | merchant g7 | official g7   (or F g7, P g7, M g7, O g7)
+    Bauer g7 ... (B g7, P g7, H g7, Be g7) | rolník g7 ... (R g7, K g7, Ob g7, Ú g7)
     score g7        the scoring order, when several became surrounded
     card 4          take ziggurat card 4
     extra           use card 2: one more turn after this one
 
-Words and letters are read in any case; the canonical form is the word and
-the lower-case hex. `?` stands for a face-down token's kind where it is hidden.
+Words and letters are read in any case and in all three languages (`LETTERS`), so a
+German or Czech player writes his own; the canonical form is the English word and the
+lower-case hex. `?` stands for a face-down token's kind where it is hidden.
 """
 
 from __future__ import annotations
@@ -19,7 +21,29 @@ from ..text import split_steps
 from .board import raw
 
 WORDS = {"F": "farmer", "P": "priest", "M": "merchant", "O": "official"}
-KIND_OF = {**{w: k for k, w in WORDS.items()}, **{k.lower(): k for k in WORDS}}
+
+#: Each token's letter in each language: the initial of the printed editions' word (German
+#: Bauer, Priester, Händler, Beamter; Czech rolník, kněz, obchodník, úředník). The parser reads
+#: every language's, so no letter may name two kinds in any two: where initials clash (Bauer
+#: and Beamter; obchodník and the English official's O) the second takes two letters, Be and
+#: Ob. The catalogues say `LETTER` the same way (tests/babylonia/test_letters.py).
+LETTERS = {
+    "en": {"F": "F", "P": "P", "M": "M", "O": "O"},
+    "de": {"F": "B", "P": "P", "M": "H", "O": "Be"},
+    "cs": {"F": "R", "P": "K", "M": "Ob", "O": "Ú"},
+}
+#: The letters as phrases, said in the reader's language (the board, the mails, the key).
+LETTER = {"F": phrase("F"), "P": phrase("P"), "M": phrase("M"), "O": phrase("O")}
+#: The words a player may write for a token, in each language (with the German accusative and
+#: the Czech words also without their accents, as a keyboard without them writes them).
+_SPELLINGS = {
+    "F": ("farmer", "bauer", "bauern", "rolník", "rolnik"),
+    "P": ("priest", "priester", "kněz", "knez"),
+    "M": ("merchant", "händler", "haendler", "handler", "obchodník", "obchodnik"),
+    "O": ("official", "beamter", "beamten", "úředník", "urednik", "u"),
+}
+KIND_OF = {**{w: k for k, words in _SPELLINGS.items() for w in words},
+           **{letters[k].lower(): k for letters in LETTERS.values() for k in letters}}
 HEXES = frozenset(h["name"] for h in raw()["hexes"])
 
 

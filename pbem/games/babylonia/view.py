@@ -140,9 +140,12 @@ def recount(before: State, after: State, kind: str, steps: list[Step], named: li
     placed: list[str] = []
     plays = [s for s in steps if isinstance(s, Play)]
     if plays:
-        shown = [_on(p.kind, p.hex) if mine or not river(p.hex)
-                 else phrase("a face-down token on {hex}", hex=p.hex) for p in plays]
-        phrases.append(phrase("placed {tokens}", tokens=listing(shown)))
+        # As a person tells it: the tokens of a kind together, "3 farmers on g7, g8 and h3".
+        kinds: dict[str, list[str]] = {}
+        for p in plays:
+            kinds.setdefault(p.kind if mine or not river(p.hex) else "?", []).append(p.hex)
+        phrases.append(phrase("placed {tokens}", tokens=listing(
+            [_on(kind, hexes) for kind, hexes in kinds.items()])))
         placed = [p.hex for p in plays]
     for number, step in enumerate(steps, 1):
         if isinstance(step, Score):
@@ -165,15 +168,31 @@ def recount(before: State, after: State, kind: str, steps: list[Step], named: li
     return phrases, {"hexes": placed}
 
 
-def _on(kind: str, hex: str) -> str:
-    """A token told as placed: "a farmer on g7" (a sentence per kind)."""
+def _on(kind: str, hexes: list[str]) -> str:
+    """Tokens of one kind told as placed: "a farmer on g7", "3 farmers on g7, g8 and h3" (a
+    sentence per kind, `?` a face-down token whose kind the reader may not know)."""
+    if len(hexes) == 1:
+        hex = hexes[0]
+        if kind == "F":
+            return phrase("a farmer on {hex}", hex=hex)
+        if kind == "P":
+            return phrase("a priest on {hex}", hex=hex)
+        if kind == "M":
+            return phrase("a merchant on {hex}", hex=hex)
+        if kind == "?":
+            return phrase("a face-down token on {hex}", hex=hex)
+        return phrase("an official on {hex}", hex=hex)
+    n, where = len(hexes), listing(hexes)
     if kind == "F":
-        return phrase("a farmer on {hex}", hex=hex)
+        return phrase_n("{n} farmer on {hexes}", "{n} farmers on {hexes}", n, hexes=where)
     if kind == "P":
-        return phrase("a priest on {hex}", hex=hex)
+        return phrase_n("{n} priest on {hexes}", "{n} priests on {hexes}", n, hexes=where)
     if kind == "M":
-        return phrase("a merchant on {hex}", hex=hex)
-    return phrase("an official on {hex}", hex=hex)
+        return phrase_n("{n} merchant on {hexes}", "{n} merchants on {hexes}", n, hexes=where)
+    if kind == "?":
+        return phrase_n("{n} face-down token on {hexes}", "{n} face-down tokens on {hexes}", n,
+                        hexes=where)
+    return phrase_n("{n} official on {hexes}", "{n} officials on {hexes}", n, hexes=where)
 
 
 def ending(state: State, reader: int | None, names: list[str]) -> str | None:

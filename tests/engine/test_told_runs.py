@@ -122,14 +122,14 @@ def test_a_computers_three_farmers_are_told_together_in_each_language():
     told = BABYLONIA.recount(state, event, 0).words
     assert told == "placed 3 farmers on a4, f3 and g4, gaining 4 points"
     assert said(told, "de") == "setzte 3 Bauern auf a4, f3 und g4 und bekam 4 Punkte"
-    assert said(told, "cs") == "položil(a) 3 rolníky na a4, f3 a g4 a získal(a) 4 body"
+    assert said(told, "cs") == "položení 3 rolníků na a4, f3 a g4 za 4 body"
 
 
 def test_two_tokens_of_a_kind_together_and_of_two_kinds_apart():
     state, event = babylonia_turns(8)            # "official e4\nofficial g11"
     assert BABYLONIA.recount(state, event, 1).words.startswith("placed 2 officials on e4 and g11")
     assert said(BABYLONIA.recount(state, event, 1).words, "cs").startswith(
-        "položil(a) 2 úředníky na e4 a g11")
+        "položení 2 úředníků na e4 a g11")
     state, event = babylonia_turns(10)           # "farmer g10\npriest h7"
     assert BABYLONIA.recount(state, event, 1).words.startswith(
         "placed a farmer on g10 and a priest on h7")
@@ -141,6 +141,6 @@ def test_face_down_tokens_are_counted_for_the_others_and_named_for_their_owner()
     told = BABYLONIA.recount(state, event, 1).words      # (c3 is next to the ziggurat at b2)
     assert told == "placed 2 face-down tokens on c3 and c4, gaining 1 point"
     assert said(told, "de").startswith("setzte 2 verdeckte Spielsteine auf c3 und c4")
-    assert said(told, "cs").startswith("položil(a) 2 žetony lícem dolů na c3 a c4")
+    assert said(told, "cs").startswith("položení 2 žetonů lícem dolů na c3 a c4")
     assert BABYLONIA.recount(state, event, 0).words.startswith(
         "placed a farmer on c3 and a priest on c4")

@@ -333,19 +333,24 @@ def test_set_address_from_the_page(site, client, smtp):
     assert "has no seat 5" in followed(client, missing)
     assert [p.address for p in summary(site, game).players] == [ANNA, "bbo@example.org"]
     done = client.post(path, data={"csrf": csrf, "address": "Bob@Example.org"})
-    assert f"Seat 1 now plays from {BOB}; fresh links are mailed there." in followed(client, done)
+    assert (f"Seat 1 now plays from {BOB}; the old links no longer work, and the game is mailed "
+            "there.") in followed(client, done)
     assert [p.address for p in summary(site, game).players] == [ANNA, BOB]
     deliver(site)
-    assert "your new links" in smtp.to(BOB)[-1]["Subject"]
+    assert "you are invited" in smtp.to(BOB)[-1]["Subject"]
 
 
 def test_resend_from_the_page(site, client, smtp):
     csrf = sign_in(site, client, smtp)
     game = create(client)
     done = client.post(f"/admin/games/{game}/seats/1/resend", data={"csrf": csrf})
-    assert "Seat 1 is mailed its current links." in followed(client, done)
+    assert "Seat 1 is mailed again." in followed(client, done)
     deliver(site)
-    assert "your links" in smtp.to(BOB)[-1]["Subject"]
+    assert "your links" in smtp.to(BOB)[-1]["Subject"]      # Bob owes nothing: his links
+    done = client.post(f"/admin/games/{game}/seats/0/resend", data={"csrf": csrf})
+    assert "Seat 0 is mailed again." in followed(client, done)
+    deliver(site)
+    assert "your turn, Anna" in smtp.to(ANNA)[-1]["Subject"]   # Anna owes: her turn mail
 
 
 def test_delete_from_the_page_asks_first(site, client, smtp):

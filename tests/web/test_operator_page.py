@@ -167,6 +167,26 @@ def test_any_other_address_gets_the_same_answer_and_no_mail(site, client, smtp):
         assert db.session.scalar(select(func.count()).select_from(RateEvent)) == 1
 
 
+def test_the_sign_in_mail_has_no_unsubscribe_header_and_no_players_footer(site, client, smtp):
+    """One click on a mail client's unsubscribe button stopped the sign-in links: the operator
+    was locked out of /admin. His mail is not a player's: neither header nor footer."""
+    client.post("/admin", data={"email": OPERATOR})
+    deliver(site)
+    [mail] = smtp.to(OPERATOR)
+    assert mail["List-Unsubscribe"] is None and mail["List-Unsubscribe-Post"] is None
+    body = text_of(mail) + mail.get_body(("html",)).get_content()
+    for footer in ("/u/", "/h/", "Stop all mail", "Never want mail", "All your games"):
+        assert footer not in body, footer
+    assert SIGN_IN_LINK.search(text_of(mail))
+
+
+def test_the_sign_in_mail_reaches_an_operator_who_unsubscribed_before(site, client, smtp):
+    with site.app_context():
+        addresses.suppress(OPERATOR)
+    csrf = sign_in(site, client, smtp)       # the link arrives all the same
+    assert csrf
+
+
 def test_sign_in_links_are_mailed_at_most_three_times_an_hour(site, client, smtp):
     answers = {client.post("/admin", data={"email": OPERATOR}).get_data() for _ in range(5)}
     assert len(answers) == 1           # the fourth and fifth are answered the same

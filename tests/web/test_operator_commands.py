@@ -664,3 +664,21 @@ def test_mail_quarantine_lists_and_shows_what_could_not_be_read(app):
     assert shown.exit_code == 0 and shown.stdout_bytes == raw
     missing = run(app, "mail", "quarantine", "--show", "999")
     assert missing.exit_code == 1 and "no quarantined message 999" in missing.output
+
+
+def test_mail_that_cannot_be_parsed_is_quarantined_with_its_sender_and_subject(make_app):
+    """A message too large, or nested too deeply, to parse: its header block still names who
+    sent it and what about, which is what the operator reads first."""
+    app = make_app(INGEST_MAX_BYTES=2000)
+    large = (b"From: Carol <carol@example.org>\r\nSubject: =?utf-8?q?M=C3=BCnze?= and\r\n more\r\n"
+             b"\r\n" + b"x" * 3000)
+    deep = (b"From: dave@example.org\r\nSubject: deep\r\n"
+            + b"Content-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\n" * 300)
+    for raw in (large, deep):
+        result = app.test_cli_runner().invoke(args=["ingest"], input=raw)
+        assert result.exit_code == 0 and "quarantined" in result.output, result.output
+    listed = as_json(app, "mail", "quarantine")
+    assert [(q["sender"], q["subject"]) for q in listed] == [
+        ("dave@example.org", "deep"), ("carol@example.org", "Münze and more")]
+    lines = ok(app, "mail", "quarantine").splitlines()
+    assert "from carol@example.org  'Münze and more'" in lines[1]

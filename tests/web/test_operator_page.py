@@ -440,3 +440,17 @@ def test_the_operators_pages_are_english_whatever_his_browser_prefers(site, clie
     shown = page(client.get(f"/admin/games/{game}", headers={"Accept-Language": "de"}))
     assert "3 days per move" in shown or "3 days" in shown, shown
     assert "Tage" not in shown and "Anna gegen Bob" not in shown
+
+
+def test_quarantined_mail_shows_its_sender_and_subject(make_app, smtp):
+    """A message too large to parse, fed in as the MTA's pipe does: the dashboard and its page
+    name who sent it and its subject, read from its header block."""
+    site = make_app(ADMIN_EMAIL=OPERATOR, INGEST_MAX_BYTES=2000)
+    client = site.test_client()
+    raw = b"From: Carol <carol@example.org>\r\nSubject: my turn, attached\r\n\r\n" + b"x" * 3000
+    assert site.test_cli_runner().invoke(args=["ingest"], input=raw).exit_code == 0
+    sign_in(site, client, smtp)
+    listed = words(section(client.get("/admin"), "quarantine"))
+    assert "from carol@example.org" in listed and "“my turn, attached”" in listed, listed
+    one = page(client.get("/admin/quarantine/1"))
+    assert "carol@example.org" in one and "my turn, attached" in one

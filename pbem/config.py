@@ -40,7 +40,8 @@ Refusals. Settings that would make the server unsafe stop it before it serves an
 one line on standard error (`pbem: ...`) and exit status 78 (EX_CONFIG), whatever the entry
 point: a `flask --app pbem ...` command (ConfigError is a click exception: click prints it and
 exits), gunicorn through wsgi.py (see `exit_refusing`), `serve-production`. In production (not
-FLASK_DEBUG, not testing) SECRET_KEY must be set and at least 32 bytes long; a production server
+FLASK_DEBUG, not testing) SECRET_KEY must be set and at least 32 bytes long; the instance folder
+must exist or be made, and a SQLite file's folder exist; a production server
 (gunicorn, anything that loads wsgi.py, `serve-production`) refuses FLASK_DEBUG and OUTBOX_PAGE.
 The local trial (`make run`: debug, with the outbox page) is never refused.
 """
@@ -185,6 +186,25 @@ def from_environment(instance_path: str, env=os.environ) -> dict:
 
 
 NEW_KEY_HINT = "python3 -c 'import secrets; print(secrets.token_hex(32))'"
+
+
+def ensure_instance_folder(app) -> None:
+    """The instance folder (SQLite's file, the debug key) is made if missing; one that cannot be
+    made (a read-only or missing parent, no permission), or a SQLite file whose folder is
+    missing, is a configuration error: one line, not a traceback at the first statement."""
+    folder = Path(app.instance_path)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ConfigError(f"the instance folder {folder} is missing and cannot be made "
+                          f"({error.strerror or error}): create it, writable by this user, or set "
+                          "PBEM_INSTANCE_PATH to one") from None
+    url = str(app.config.get("SQLALCHEMY_DATABASE_URI") or "")
+    if url.startswith("sqlite:///") and not url.startswith("sqlite:///:memory:"):
+        database = folder / url[len("sqlite:///"):].split("?", 1)[0]   # (relative: to the folder)
+        if database.name and not database.parent.is_dir():
+            raise ConfigError(f"DATABASE_URL names a SQLite file in {database.parent}, a folder "
+                              "that does not exist: create it, writable by this user")
 
 
 def ensure_secret_key(app) -> None:

@@ -107,7 +107,7 @@ def test_the_outbox_page_outside_debug_is_a_warning_for_commands(environment):
 def test_the_local_trial_is_not_refused(environment, processes, tmp_path):
     """What `make run` runs: debug, no SECRET_KEY, the outbox page on. It serves, quietly."""
     makefile = (DEPLOY.parent / "Makefile").read_text()
-    assert "FLASK_DEBUG=$${FLASK_DEBUG:-1} $(BIN)/flask --app pbem serve" in makefile
+    assert "FLASK_DEBUG=$${FLASK_DEBUG:-1} BASE_URL=" in makefile and "flask --app pbem serve" in makefile
     port = free_port()
     trial = processes([FLASK, "--app", "pbem", "serve", "--port", str(port)],
                       environment(FLASK_DEBUG="1"), tmp_path / "trial.log")

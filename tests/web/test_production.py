@@ -93,7 +93,7 @@ def turn_path(app, game_id: str) -> tuple[int, str] | None:
         if not owed:
             return None
         seat = owed[0].seat
-        return seat, links.path(links.TURN, game_id, seat, len(events))
+        return seat, links.path(links.TURN, game_id, seat, len(events), store.current_nonce(game_id, seat))
 
 
 def random_text(app, game_id: str, seat: int, k: int) -> str:

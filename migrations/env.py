@@ -88,7 +88,9 @@ def run_migrations_online():
 
     connectable = get_engine()
 
-    with connectable.connect() as connection:
+    from pbem.timeouts import unlimited
+
+    with connectable.connect() as connection, unlimited(connection):
         context.configure(
             connection=connection,
             target_metadata=get_metadata(),

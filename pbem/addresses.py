@@ -11,7 +11,7 @@ from __future__ import annotations
 from sqlalchemy import delete, select
 
 from . import home, i18n, limits, links, settings, store
-from .errors import LinkReplaced, LinkTampered, NotFound
+from .errors import LinkReplaced, LinkTampered, NotFound, ServerError
 from .extensions import db
 from .games.phrases import phrase
 from .mail import notify
@@ -44,10 +44,28 @@ def mail_seat_links(game_id: str, seat: int) -> None:
         notify.current_links(loaded, seat)
 
 
+class Suppressed(ServerError):
+    """The operator mails a seat whose address asked never to be mailed: it would be dropped."""
+    status, title = 409, "Suppressed"
+
+
 def resend(game_id: str, seat: int) -> None:
-    """The operator mails a seat its current links again."""
+    """The operator mails a seat again, now: the turn mail, when it owes a decision (one held
+    for a digest or dropped for a suppressed address), else its current links."""
     loaded = _seat(game_id, seat)
+    address = store.address_of(game_id, seat)
+    if address and suppressed(address):
+        raise Suppressed(f"{address} asked never to be mailed: clear it from the suppression list "
+                         "first, then mail again.")
     with transaction():
+        _mail_seat(loaded, seat)
+
+
+def _mail_seat(loaded: store.Loaded, seat: int) -> None:
+    """What the seat needs to play: its turn mail, when it owes a decision; else its links."""
+    if loaded.decision_of(seat) is not None and not loaded.over:
+        notify.turn_again(loaded, seat)
+    else:
         notify.current_links(loaded, seat)
 
 
@@ -83,8 +101,11 @@ REPLACE_MAX_AGE = 2 * 86400
 
 
 def set_address(game_id: str, seat: int, address: str) -> None:
-    """The operator corrects a seat's address (a typo at creation): the new address gets fresh
-    links (the old seat link dies, since the old address may belong to somebody else)."""
+    """The operator corrects a seat's address (a typo at creation). Every link mailed to the old
+    address dies at once, its turn links too (the old address may belong to somebody else): the
+    seat gets a new nonce. The new address gets the mail it never had: the invitation (the game
+    as it sees it, the decline link, its links) while it may still decline, else its turn mail
+    when it owes a decision, else its links."""
     address = email_address(address)
     loaded = _seat(game_id, seat)
     with transaction():
@@ -94,7 +115,10 @@ def set_address(game_id: str, seat: int, address: str) -> None:
         row.email = address
         store.reissue_nonce(game_id, seat)
         db.session.flush()
-        notify.links_replaced(loaded, seat)
+        if not loaded.over and not loaded.has_decided(seat):
+            notify.invitation(loaded, seat)
+        else:
+            _mail_seat(loaded, seat)
 
 
 def _seat(game_id: str, seat: int) -> store.Loaded:

@@ -13,6 +13,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from . import cli, i18n, timeouts, web
 from .config import (
     ConfigError,
+    ensure_instance_folder,
     ensure_secret_key,
     exit_refusing,
     from_environment,
@@ -90,11 +91,11 @@ def _make_app(test_config: dict | None, server: str | None) -> Flask:
     app.config.from_mapping(from_environment(app.instance_path))
     if test_config:
         app.config.update(test_config)
+    ensure_instance_folder(app)   # (the debug key is kept there)
     ensure_secret_key(app)
     if server is not None:
         refuse_unsafe_serving(app, server)
     warn_about(app)
-    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", timeouts.engine_options(app.config))
     app.extensions["pbem.replay_cache"] = ReplayCache(app.config.get("REPLAY_CACHE_SIZE", 2000))
     db.init_app(app)

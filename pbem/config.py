@@ -5,9 +5,9 @@
 | SECRET_KEY           | (required unless debug or testing)   | signs links; at least 32 bytes           |
 | SECRET_KEY_FALLBACKS | (none)                               | older keys, comma-separated: still verify |
 | DATABASE_URL         | sqlite:///<instance>/pbem.sqlite3    | SQLite or postgresql://...               |
-| DATABASE_CONNECT_TIMEOUT | 5                                | seconds to connect (PostgreSQL), and the |
+| DATABASE_CONNECT_TIMEOUT | 2                                | seconds to connect (PostgreSQL), and the |
 |                      |                                      | longest the network may stay silent      |
-| DATABASE_STATEMENT_TIMEOUT | 10                             | seconds a statement may take (0: none);  |
+| DATABASE_STATEMENT_TIMEOUT | 2                              | seconds a statement may take (0: none);  |
 |                      |                                      | SQLite: how long to wait for a lock      |
 | BASE_URL             | http://127.0.0.1:5000                | the server's address, for links in mails |
 | MAIL_URL             | console:                             | smtp://, smtp+starttls://, smtps://      |
@@ -40,7 +40,8 @@ Refusals. Settings that would make the server unsafe stop it before it serves an
 one line on standard error (`pbem: ...`) and exit status 78 (EX_CONFIG), whatever the entry
 point: a `flask --app pbem ...` command (ConfigError is a click exception: click prints it and
 exits), gunicorn through wsgi.py (see `exit_refusing`), `serve-production`. In production (not
-FLASK_DEBUG, not testing) SECRET_KEY must be set and at least 32 bytes long; a production server
+FLASK_DEBUG, not testing) SECRET_KEY must be set and at least 32 bytes long; the instance folder
+must exist or be made, and a SQLite file's folder exist; a production server
 (gunicorn, anything that loads wsgi.py, `serve-production`) refuses FLASK_DEBUG and OUTBOX_PAGE.
 The local trial (`make run`: debug, with the outbox page) is never refused.
 """
@@ -55,6 +56,8 @@ from typing import NoReturn
 from urllib.parse import urlsplit
 
 import click
+
+from . import timeouts
 
 TRUE = {"1", "true", "yes", "on"}
 MIN_SECRET_KEY_BYTES = 32
@@ -139,9 +142,12 @@ def from_environment(instance_path: str, env=os.environ) -> dict:
         "SECRET_KEY_FALLBACKS": keys,
         "SQLALCHEMY_DATABASE_URI": database_url(
             env.get("DATABASE_URL") or f"sqlite:///{Path(instance_path) / 'pbem.sqlite3'}"),
-        # libpq counts whole seconds and waits at least 2.
-        "DATABASE_CONNECT_TIMEOUT": _number(env, "DATABASE_CONNECT_TIMEOUT", "5", int, 2),
-        "DATABASE_STATEMENT_TIMEOUT": _number(env, "DATABASE_STATEMENT_TIMEOUT", "10", float, 0),
+        # libpq counts whole seconds and waits at least 2. A request whose database does not
+        # answer is answered 503 within 3 s of its start (`pbem.timeouts`).
+        "DATABASE_CONNECT_TIMEOUT": _number(env, "DATABASE_CONNECT_TIMEOUT",
+                                            str(timeouts.CONNECT_SECONDS), int, 2),
+        "DATABASE_STATEMENT_TIMEOUT": _number(env, "DATABASE_STATEMENT_TIMEOUT",
+                                              str(timeouts.STATEMENT_SECONDS), float, 0),
         "BASE_URL": env.get("BASE_URL", "http://127.0.0.1:5000").rstrip("/"),
         "MAIL_URL": env.get("MAIL_URL", "console:"),
         "MAIL_FROM": env.get("MAIL_FROM", "pbem <pbem@localhost>"),
@@ -180,6 +186,25 @@ def from_environment(instance_path: str, env=os.environ) -> dict:
 
 
 NEW_KEY_HINT = "python3 -c 'import secrets; print(secrets.token_hex(32))'"
+
+
+def ensure_instance_folder(app) -> None:
+    """The instance folder (SQLite's file, the debug key) is made if missing; one that cannot be
+    made (a read-only or missing parent, no permission), or a SQLite file whose folder is
+    missing, is a configuration error: one line, not a traceback at the first statement."""
+    folder = Path(app.instance_path)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ConfigError(f"the instance folder {folder} is missing and cannot be made "
+                          f"({error.strerror or error}): create it, writable by this user, or set "
+                          "PBEM_INSTANCE_PATH to one") from None
+    url = str(app.config.get("SQLALCHEMY_DATABASE_URI") or "")
+    if url.startswith("sqlite:///") and not url.startswith("sqlite:///:memory:"):
+        database = folder / url[len("sqlite:///"):].split("?", 1)[0]   # (relative: to the folder)
+        if database.name and not database.parent.is_dir():
+            raise ConfigError(f"DATABASE_URL names a SQLite file in {database.parent}, a folder "
+                              "that does not exist: create it, writable by this user")
 
 
 def ensure_secret_key(app) -> None:

@@ -3,8 +3,9 @@
     games list [--waiting|--stalled|--finished] [--json]   every game (or those) and its state
     games show ID [--json]                   one game: players, links, options, its mail
     games abort ID --why TEXT                end it with no winner; the players are mailed why
-    games set-address ID SEAT ADDRESS        correct a seat's address; fresh links go there
-    games resend ID SEAT                     mail a seat its current links again
+    games set-address ID SEAT ADDRESS        correct a seat's address: the old links die, the
+                                             new address is mailed the invitation (or its turn)
+    games resend ID SEAT                     mail a seat its turn mail again (else its links)
     games delete ID [--yes]                  delete an unstarted or aborted game
     mail suppressed [--clear ADDRESS] [--json]   addresses never mailed; mail one again
     mail quarantine [--show ID] [--json]     incoming mail that could not be read
@@ -181,14 +182,16 @@ def abort(game_id: str, why: str):
 @click.argument("address")
 @refusals
 def set_address(game_id: str, seat: int, address: str):
-    """Correct a seat's address (a typo at creation): the new address gets fresh links, and
-    the seat's old standing link stops working."""
+    """Correct a seat's address (a typo at creation): every link mailed to the old address stops
+    working (turn links too), and the new one is mailed the invitation (the game, its decline
+    link, its links), or its turn mail once the seat has played."""
     try:
         address = email_address(address)
     except BadInput as error:
         raise click.BadParameter(error.message, param_hint="ADDRESS") from None
     addresses.set_address(game_id, seat, address)
-    click.echo(f"Seat {seat} of game {game_id} now plays from {address}; fresh links are mailed there.")
+    click.echo(f"Seat {seat} of game {game_id} now plays from {address}; the old links no longer "
+               "work, and the game is mailed there.")
 
 
 @games.command("resend", context_settings=TAKES_A_GAME_ID)
@@ -196,9 +199,10 @@ def set_address(game_id: str, seat: int, address: str):
 @click.argument("seat", type=click.IntRange(min=0))
 @refusals
 def resend(game_id: str, seat: int):
-    """Mail a seat its current links again (nothing is invalidated)."""
+    """Mail a seat again, now: its turn mail when it owes a decision (one held for a digest or
+    dropped for a suppressed address), else its current links (nothing is invalidated)."""
     addresses.resend(game_id, seat)
-    click.echo(f"Seat {seat} of game {game_id} is mailed its current links.")
+    click.echo(f"Seat {seat} of game {game_id} is mailed again.")
 
 
 @games.command("delete", context_settings=TAKES_A_GAME_ID)

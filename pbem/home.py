@@ -266,7 +266,7 @@ def build(address: str, now: datetime | None = None) -> Home:
                             else YOU if s == seat else names[s] for s in owed)
         entry = Entry(**common, your_turn=your_turn, waiting_for=waiting_for, since=since,
                       deadline=deadline, outcome=None, ended=None,
-                      url=links.url(links.TURN, game_id, seat, seq) if your_turn else seat_url,
+                      url=links.url(links.TURN, game_id, seat, seq, nonce) if your_turn else seat_url,
                       left=bool(bot), deadline_local=settings.local_deadline(deadline, mine),
                       time_left=settings.time_left(deadline, now),
                       since_words=_ago(since, now))

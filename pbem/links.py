@@ -1,7 +1,10 @@
 """Signed links: capabilities mailed to players (itsdangerous).
 
-- A turn link signs (game, seat, seq): it acts only while that seat owes a
-  decision at that point of the log; afterwards it shows the game read-only.
+- A turn link signs (game, seat, seq, nonce): it acts only while that seat owes a
+  decision at that point of the log; afterwards it shows the game read-only. It carries
+  the seat's nonce too, so it dies with the seat link (a corrected address, replaced links):
+  whoever holds an old turn link can no longer play the seat. (A turn link from before the
+  nonce was signed into it, [game, seat, seq], works while the seat's first nonce is live.)
 - A seat link signs (game, seat, nonce): the player's standing view of the
   game; reissuing the seat's nonce kills the old link.
 
@@ -43,6 +46,7 @@ class Link:
     game_id: str
     seat: int
     mark: object     # seq (turn) or nonce (seat)
+    nonce: str | None = None   # a turn link's seat nonce (None: a link from before it had one)
 
 
 def _keys() -> tuple:
@@ -63,24 +67,31 @@ def _serializer(kind: str) -> URLSafeTimedSerializer:
     return made
 
 
-def token(kind: str, game_id: str, seat: int, mark) -> str:
-    return _serializer(kind).dumps([game_id, seat, mark])
+def token(kind: str, game_id: str, seat: int, mark, nonce: str | None = None) -> str:
+    """A turn link is given the seat's live nonce (`nonce`; without it, the link works only while
+    the seat's first nonce is live), a seat link has it as its mark."""
+    signed = [game_id, seat, mark] + ([nonce] if kind == TURN and nonce is not None else [])
+    return _serializer(kind).dumps(signed)
 
 
-def url(kind: str, game_id: str, seat: int, mark) -> str:
+def url(kind: str, game_id: str, seat: int, mark, nonce: str | None = None) -> str:
     base = current_app.config["BASE_URL"]
-    return f"{base}/{PREFIX[kind]}/{token(kind, game_id, seat, mark)}"
+    return f"{base}/{PREFIX[kind]}/{token(kind, game_id, seat, mark, nonce)}"
 
 
-def path(kind: str, game_id: str, seat: int, mark) -> str:
-    return f"/{PREFIX[kind]}/{token(kind, game_id, seat, mark)}"
+def path(kind: str, game_id: str, seat: int, mark, nonce: str | None = None) -> str:
+    return f"/{PREFIX[kind]}/{token(kind, game_id, seat, mark, nonce)}"
 
 
 def _link(kind: str, payload) -> Link:
-    if (not isinstance(payload, list) or len(payload) != 3 or not isinstance(payload[0], str)
+    sizes = (3, 4) if kind == TURN else (3,)
+    if (not isinstance(payload, list) or len(payload) not in sizes or not isinstance(payload[0], str)
             or not isinstance(payload[1], int) or isinstance(payload[1], bool)):
         raise LinkTampered()
-    return Link(kind, payload[0], payload[1], payload[2])
+    nonce = payload[3] if len(payload) == 4 else None
+    if len(payload) == 4 and not isinstance(nonce, str):
+        raise LinkTampered()
+    return Link(kind, payload[0], payload[1], payload[2], nonce)
 
 
 def read(kind: str, value: str) -> Link:

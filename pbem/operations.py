@@ -190,10 +190,11 @@ def detail(game_id: str, now: datetime | None = None) -> Detail:
     row = db.session.get(Game, game_id)
     if row is None:
         raise NotFound(f"There is no game {game_id}.")
-    seat_links = {p.seat: links.url(links.SEAT, game_id, p.seat, store.current_nonce(game_id, p.seat))
-                  for p in info.players}
+    nonces = {p.seat: store.current_nonce(game_id, p.seat) for p in info.players}
+    seat_links = {p.seat: links.url(links.SEAT, game_id, p.seat, nonces[p.seat]) for p in info.players}
     # A turn link names the point of the log where the decision is owed: its end.
-    turn_links = {w.seat: links.url(links.TURN, game_id, w.seat, info.events) for w in info.waiting}
+    turn_links = {w.seat: links.url(links.TURN, game_id, w.seat, info.events, nonces[w.seat])
+                  for w in info.waiting}
     return Detail(info, dict(row.options), row.time_limit_days, seat_links, turn_links,
                   notify.record_url(game_id), tuple(_mails(game_id)))
 

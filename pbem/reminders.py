@@ -22,7 +22,7 @@ from datetime import UTC, datetime, timedelta
 from flask import current_app
 from sqlalchemy import select
 
-from . import games, i18n, limits, links, settings, turns, vacation
+from . import games, i18n, limits, links, settings, store, turns, vacation
 from .deadlines import Waiting, utc, waiting
 from .extensions import db
 from .mail import notify
@@ -70,7 +70,8 @@ def _entry(w: Waiting, seat: Seat, names: list[str], now: datetime,
         "waiting": hours_and_days(hours),
         "deadline": settings.local_deadline(w.deadline, mine),   # in his own time zone
         "urgency": (w.deadline or datetime.max.replace(tzinfo=UTC), w.since),
-        "turn_url": links.url(links.TURN, w.game.id, w.seat, w.seq),
+        "turn_url": links.url(links.TURN, w.game.id, w.seat, w.seq,
+                              store.current_nonce(w.game.id, w.seat)),
         "name": seat.name,
     }
 

@@ -242,11 +242,13 @@ class Seating:
     takeovers: dict[int, store.Left]
     present: Present = Present()
     others: int | None = None   # the other seats people play now (None: read them)
+    nonce: str | None = None   # the seat's live seat-link nonce: its turn link carries it
 
 
 def seating_of(loaded: Loaded, seat: int | None) -> Seating:
     return Seating(store.bot_of(loaded.id, seat) if seat is not None else None,
-                   store.takeovers(loaded.id))
+                   store.takeovers(loaded.id),
+                   nonce=store.current_nonce(loaded.id, seat) if seat is not None else None)
 
 
 def build(loaded: Loaded, seat: int | None, *, live: bool = False, steps: bool = True,
@@ -292,7 +294,7 @@ def build(loaded: Loaded, seat: int | None, *, live: bool = False, steps: bool =
         summary=(tuple(engine.summary(state, seat, names)) if for_mail and seat is not None
                  else ()),
         why=called_off_because(loaded),
-        turn_link=(links.url(links.TURN, loaded.id, seat, loaded.seq)
+        turn_link=(links.url(links.TURN, loaded.id, seat, loaded.seq, seating.nonce)
                    if owes is not None and seat is not None and not bot else None),
         bot=bot, reply_note=note, score_word=engine.score_word,
         clock=_clock(loaded, present.bank),

@@ -22,7 +22,7 @@ from functools import cached_property, lru_cache
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import JSON, ColumnClause, DateTime, TextualSelect, column, select, text
+from sqlalchemy import JSON, ColumnClause, DateTime, TextualSelect, column, func, select, text
 from sqlalchemy.exc import IntegrityError
 
 from . import games, reading
@@ -498,6 +498,12 @@ def current_nonce(game_id: str, seat: int) -> str | None:
     return db.session.scalar(
         select(SeatNonce.nonce).where(SeatNonce.game_id == game_id, SeatNonce.seat == seat)
         .order_by(SeatNonce.id.desc()).limit(1))
+
+
+def nonces_issued(game_id: str, seat: int) -> int:
+    """How many seat links the seat was ever given (1: never replaced)."""
+    return db.session.scalar(select(func.count()).select_from(SeatNonce).where(
+        SeatNonce.game_id == game_id, SeatNonce.seat == seat)) or 0
 
 
 def reissue_nonce(game_id: str, seat: int) -> str:

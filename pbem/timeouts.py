@@ -11,12 +11,18 @@ until gunicorn kills its worker. The client gives up by itself:
   probes stay unacknowledged that long (a host or link that went dark);
 - a watchdog, for what the kernel cannot see (a proxy, tunnel or pooler in between that still
   acknowledges but forwards nothing): each wait of psycopg for the database (a statement, a
-  commit, a rollback) is given the statement timeout plus the connect timeout; past that the
-  watchdog shuts the connection's socket down, psycopg raises OperationalError, and SQLAlchemy
-  drops the pool's connections (the next request connects afresh).
+  commit, a rollback) is given the statement timeout plus WATCHDOG_MARGIN (time for the
+  server's own cancellation to arrive first); past that the watchdog shuts the connection's
+  socket down, psycopg raises OperationalError, and SQLAlchemy drops the pool's connections
+  (the next request connects afresh).
 
 SQLite waits for a lock at most the statement timeout ("database is locked", also a 503).
-A statement timeout of 0 lifts the statement limits (for a long migration), not the others.
+A statement timeout of 0 lifts the statement limits, not the others; a migration lifts them
+by itself (`unlimited`: migrations/env.py), as building an index may take longer.
+
+The defaults (2 s to connect, 2 s a statement, + 0.5 s) answer a request whose database does
+not answer with 503 within 3 s of its start: a silent database held each request 5 to 15 s
+before (connect 5, statement 10 + 5), and two workers answered 14 requests in a 45 s outage.
 """
 
 from __future__ import annotations
@@ -26,18 +32,22 @@ import os
 import socket
 import threading
 import time
+from contextlib import contextmanager
 
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
 
 FOREVER = 24 * 3600.0   # SQLite's "no limit": its timeout 0 would mean "do not wait at all"
+CONNECT_SECONDS = 2       # DATABASE_CONNECT_TIMEOUT's default (libpq's least)
+STATEMENT_SECONDS = 2     # DATABASE_STATEMENT_TIMEOUT's default
+WATCHDOG_MARGIN = 0.5     # seconds past the statement timeout before the watchdog cuts
 
 
 def engine_options(config) -> dict:
     """SQLAlchemy engine options with the timeouts of DATABASE_*_TIMEOUT."""
     url = config["SQLALCHEMY_DATABASE_URI"]
-    statement = float(config.get("DATABASE_STATEMENT_TIMEOUT", 10))
-    connect = int(config.get("DATABASE_CONNECT_TIMEOUT", 5))
+    statement = float(config.get("DATABASE_STATEMENT_TIMEOUT", STATEMENT_SECONDS))
+    connect = int(config.get("DATABASE_CONNECT_TIMEOUT", CONNECT_SECONDS))
     if url.startswith("sqlite"):
         return {"connect_args": {"timeout": statement or FOREVER}}
     # No pre-ping: it costs a round trip on every request. A connection the database dropped
@@ -72,10 +82,10 @@ def guard(engine, config) -> None:
     """Give every wait of the engine's psycopg connections a deadline (PostgreSQL only)."""
     if engine.dialect.name != "postgresql" or engine.dialect.driver != "psycopg":
         return
-    statement = float(config.get("DATABASE_STATEMENT_TIMEOUT", 10))
+    statement = float(config.get("DATABASE_STATEMENT_TIMEOUT", STATEMENT_SECONDS))
     if not statement:
         return
-    limit = statement + int(config.get("DATABASE_CONNECT_TIMEOUT", 5))
+    limit = statement + WATCHDOG_MARGIN
     connection_class = _guarded_connection_class()
 
     @event.listens_for(engine, "do_connect")
@@ -83,6 +93,27 @@ def guard(engine, config) -> None:
         conn = connection_class.connect(*cargs, **cparams)
         conn.pbem_wait_limit = limit
         return conn
+
+
+@contextmanager
+def unlimited(connection):
+    """No statement limit on this connection while the block runs (a migration: building an
+    index may take longer than a page's statement); as configured again afterwards."""
+    if connection.dialect.name != "postgresql":
+        yield
+        return
+    raw = connection.connection.driver_connection
+    limit = getattr(raw, "pbem_wait_limit", None)
+    raw.pbem_wait_limit = None
+    connection.exec_driver_sql("SET statement_timeout = 0")
+    connection.commit()   # (a session setting; and the migration begins its own transaction)
+    try:
+        yield
+    finally:
+        connection.rollback()   # (nothing of the migration's: it committed, or failed)
+        connection.exec_driver_sql("RESET statement_timeout")   # to the connection's own setting
+        connection.commit()
+        raw.pbem_wait_limit = limit
 
 
 _CLASS = None

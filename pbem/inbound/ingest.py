@@ -18,11 +18,13 @@ unreachable stops it (`Transient`): the MTA keeps the message and tries again.
 
 from __future__ import annotations
 
+import email.policy
 import hashlib
 import logging
 import re
 from dataclasses import dataclass
 from email.message import EmailMessage
+from email.parser import BytesHeaderParser
 from email.utils import parseaddr
 
 from sqlalchemy.exc import InterfaceError, OperationalError
@@ -113,17 +115,35 @@ def ingest_bytes(raw: bytes, recipients=()) -> Result:
 
 
 def _quarantine(raw: bytes, reason: str, msg: EmailMessage | None = None) -> Result:
-    sender = subject = ""
-    if msg is not None:
-        try:
-            sender, subject = parseaddr(str(msg.get("From", "")))[1], str(msg.get("Subject", ""))
-        except Exception:   # whatever a broken header raises: the raw bytes are kept anyway
-            pass
+    sender, subject = _sender_and_subject(raw, msg)
     try:
         row = inbox.quarantine(raw, reason, sender, subject)
     except DATABASE_AWAY as error:
         raise Transient(f"the database cannot be reached: {type(error.orig).__name__}") from None
     return Result("quarantined", f"#{row.id}: {reason}")
+
+
+#: How much of a message's start is read for its sender and subject when it cannot be parsed
+#: whole (too large, nested too deeply, or a failure while it was handled).
+HEADER_BYTES = 64 * 1024
+
+
+def _sender_and_subject(raw: bytes, msg: EmailMessage | None) -> tuple[str, str]:
+    """Who sent a quarantined message and its subject, for the operator's list: from the parsed
+    message, else from its header block alone (a message too large or too deep to parse has
+    headers that read fine)."""
+    for source in (msg, None):
+        try:
+            if source is None:
+                head = re.split(rb"\r?\n\r?\n", raw[:HEADER_BYTES], maxsplit=1)[0]
+                source = BytesHeaderParser(policy=email.policy.default).parsebytes(head)
+            sender = parseaddr(str(source.get("From", "")))[1]
+            subject = " ".join(str(source.get("Subject", "")).split())   # one line
+        except Exception:   # whatever a broken header raises: the raw bytes are kept anyway
+            continue
+        if sender or subject:
+            return sender, subject
+    return "", ""
 
 
 def _handle(raw: bytes, recipients) -> Result:

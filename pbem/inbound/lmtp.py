@@ -22,6 +22,11 @@ to `ingest.ingest_bytes`, exactly as the `ingest` pipe does, without starting Py
 - Ingest blocks (database, mail composition), so it runs in a pool of threads, each message in
   an app context of its own (Flask-SQLAlchemy's session is per app context): a slow message
   never stops the server from reading the next connection.
+- A connection idle for IDLE_SECONDS (no command; a message being ingested is not idle) is
+  closed, and at most MAX_CONNECTIONS are open at once: one more is answered `421 4.3.2` and
+  closed (the MTA tries again later). An MTA keeps an idle LMTP connection for seconds
+  (Postfix: lmtp_connection_cache_time_limit, 2 s); left open, idle connections piled up (300
+  stayed open, each holding a file descriptor and a session).
 - On SIGTERM or SIGINT it stops listening, lets the messages being ingested finish (up to
   GRACE_SECONDS) and answer, and closes the connections: a message cut off in between is tried
   again by the MTA, and still applies once.
@@ -41,30 +46,57 @@ from aiosmtpd.lmtp import LMTP
 
 from ..extensions import db
 from .ingest import Transient, ingest_bytes
-from .lmtp_cli import DEFAULT_HOST, DEFAULT_PORT, DEFAULT_WORKERS
+from .lmtp_cli import DEFAULT_HOST, DEFAULT_PORT, DEFAULT_WORKERS, IDLE_SECONDS, MAX_CONNECTIONS
 
 log = logging.getLogger(__name__)
 
 GRACE_SECONDS = 30.0   # on stop: how long messages being ingested may take to finish
 TRY_LATER = "451 4.3.0 Not handled now, try again later"
+BUSY = b"421 4.3.2 Too many connections, try again later\r\n"
 
 
 class ReplyLMTP(LMTP):
     """aiosmtpd's LMTP session, with one reply per accepted recipient at the end of DATA."""
 
-    def __init__(self, handler, *, line_length_limit: int, connections: set, **kwargs):
+    def __init__(self, handler, *, line_length_limit: int, connections: set, max_connections: int,
+                 **kwargs):
         self.line_length_limit = line_length_limit   # read by the base class's __init__
-        self._connections = connections
+        self._connections, self._max_connections = connections, max_connections
+        self._refused = False   # one connection too many: answered 421, no session
         self._owed: int | None = None   # replies the end of the current DATA owes
         super().__init__(handler, **kwargs)
 
     def connection_made(self, transport) -> None:
+        if len(self._connections) >= self._max_connections:
+            self._refused = True
+            log.warning("refused a connection: %d are open already", len(self._connections))
+            transport.write(BUSY)
+            transport.close()
+            return
         super().connection_made(transport)
         self._connections.add(self)
 
     def connection_lost(self, error) -> None:
+        if self._refused:   # it never had a session to end
+            return
         self._connections.discard(self)
         super().connection_lost(error)
+
+    def data_received(self, data: bytes) -> None:
+        if not self._refused:
+            super().data_received(data)
+
+    def eof_received(self) -> bool | None:
+        return False if self._refused else super().eof_received()
+
+    def hold_timeout(self) -> None:
+        """A message being ingested is not idle: no idle timeout until it is answered."""
+        if self._timeout_handle is not None:
+            self._timeout_handle.cancel()
+
+    def restart_timeout(self) -> None:
+        if self.transport is not None:
+            self._reset_timeout()
 
     async def smtp_DATA(self, arg) -> None:
         self._owed = 0   # armed: the 354 answer sets how many replies the end owes
@@ -106,6 +138,7 @@ class ReplyHandler:
         started = time.perf_counter()
         self.active += 1
         self.idle.clear()
+        server.hold_timeout()
         try:
             result = await asyncio.get_running_loop().run_in_executor(
                 self.executor, self.ingest, raw, recipients)
@@ -116,6 +149,7 @@ class ReplyHandler:
             log.exception("ingest failed; answered 451 so that the MTA tries again")
             return TRY_LATER
         finally:
+            server.restart_timeout()
             self.active -= 1
             if not self.active:
                 self.idle.set()
@@ -147,9 +181,11 @@ class Server:
 
     def __init__(self, app, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT,
                  unix_socket: str | None = None, workers: int = DEFAULT_WORKERS,
-                 grace: float = GRACE_SECONDS):
+                 grace: float = GRACE_SECONDS, idle_seconds: float = IDLE_SECONDS,
+                 max_connections: int = MAX_CONNECTIONS):
         self.app, self.host, self.port, self.unix_socket = app, host, port, unix_socket
         self.workers, self.grace = workers, grace
+        self.idle_seconds, self.max_connections = idle_seconds, max_connections
         self.max_bytes = int(app.config["INGEST_MAX_BYTES"])
         self.hostname = socket.gethostname()   # not getfqdn() per connection: it may ask DNS
         self.address: str | tuple[str, int] | None = None
@@ -219,7 +255,8 @@ class Server:
 
         def session():
             return ReplyLMTP(handler, line_length_limit=max(self.max_bytes, 1001),
-                             connections=connections, data_size_limit=self.max_bytes,
+                             connections=connections, max_connections=self.max_connections,
+                             timeout=self.idle_seconds, data_size_limit=self.max_bytes,
                              enable_SMTPUTF8=True, hostname=self.hostname,
                              ident="pbem LMTP", loop=loop)
 

@@ -17,6 +17,8 @@ from ..extensions import this_app
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8024
 DEFAULT_WORKERS = 4
+IDLE_SECONDS = 60.0      # a connection without a command this long is closed
+MAX_CONNECTIONS = 50     # open at once; one more is answered 421 (Postfix sends 20 at most)
 
 
 @click.command("lmtp")
@@ -27,8 +29,13 @@ DEFAULT_WORKERS = 4
               help="listen on this UNIX socket (mode 0660) instead of --host/--port")
 @click.option("--workers", default=DEFAULT_WORKERS, show_default=True, type=click.IntRange(1, 64),
               help="messages ingested at once")
+@click.option("--idle-timeout", default=IDLE_SECONDS, show_default=True,
+              type=click.FloatRange(min=0.1), help="seconds an idle connection is kept open")
+@click.option("--max-connections", default=MAX_CONNECTIONS, show_default=True,
+              type=click.IntRange(1, 10_000), help="connections open at once (more: 421)")
 @with_appcontext
-def lmtp(host: str, port: int, unix_socket: str | None, workers: int):
+def lmtp(host: str, port: int, unix_socket: str | None, workers: int, idle_timeout: float,
+         max_connections: int):
     """Apply mail replies an MTA hands over by LMTP (one warm process, no start-up per mail).
 
     Answers 250 once a message is handled for good, 451 when it cannot be now (the MTA tries
@@ -39,7 +46,8 @@ def lmtp(host: str, port: int, unix_socket: str | None, workers: int):
     if not logging.getLogger().handlers:
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("mail.log").setLevel(logging.WARNING)   # aiosmtpd: every connection
-    server = Server(app, host, port, unix_socket, workers)
+    server = Server(app, host, port, unix_socket, workers, idle_seconds=idle_timeout,
+                    max_connections=max_connections)
 
     def ready(address):
         where = address if isinstance(address, str) else f"{address[0]}:{address[1]}"

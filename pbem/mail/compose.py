@@ -68,6 +68,12 @@ def fold(text: str, width: int = TEXT_WIDTH) -> str:
     return "\n".join(out)
 
 
+#: Mails to the operator, not to a player: no player's footer (home, stop all mail) and no
+#: List-Unsubscribe header (one click on it would stop his sign-in links: locked out of /admin),
+#: and sent even to an address on the suppression list (`deliver`).
+OPERATOR_KINDS = frozenset({"sign_in"})
+
+
 def unsubscribe_url(address: str) -> str:
     """The link that stops all mail to this address (one click, RFC 8058)."""
     return links.url_of(links.UNSUBSCRIBE, address.strip().lower())
@@ -103,8 +109,10 @@ def queue(kind: str, to_name: str, to_addr: str, subject: str, context: dict, *,
         message_id = _new_message_id(game_id, seat)
         if in_reply_to is None and game_id is not None and seat is not None:
             in_reply_to = thread_root(game_id, seat)
-    context["unsubscribe_url"] = unsubscribe_url(to_addr)
-    context.setdefault("home_url", settings.home_url(to_addr))   # every game of this address
+    players = kind not in OPERATOR_KINDS
+    if players:
+        context["unsubscribe_url"] = unsubscribe_url(to_addr)
+        context.setdefault("home_url", settings.home_url(to_addr))   # every game of this address
     app = current_app._get_current_object()   # type: ignore[attr-defined]
     with i18n.speaking(language or language_for(to_addr, game_id, seat)):
         # Its three templates rendered as `render_template` does, with the context processors'
@@ -113,7 +121,7 @@ def queue(kind: str, to_name: str, to_addr: str, subject: str, context: dict, *,
         env = app.jinja_env
         html = env.get_template(f"mail/{kind}.html").render(context)   # (its footer included)
         text = fold(env.get_template(f"mail/{kind}.txt").render(context).rstrip("\n") + "\n"
-                    + env.get_template("mail/_footer.txt").render(context))
+                    + (env.get_template("mail/_footer.txt").render(context) if players else ""))
         subject, from_name = i18n.say(subject), i18n.say(from_name)
     mail = Mail(kind=kind, game_id=game_id, seat=seat, to_name=clean(to_name),
                 to_addr=to_addr.strip(), from_name=clean(from_name, FROM_LIMIT),
@@ -180,9 +188,10 @@ def to_message(mail: Mail) -> EmailMessage:
     if mail.reply_to:   # our own address with a signed token: replies are moves
         msg["Reply-To"] = mail.reply_to
     msg["Auto-Submitted"] = "auto-generated"
-    # One click stops all mail to this address (RFC 8058): a POST to the link, never a GET.
-    msg["List-Unsubscribe"] = f"<{unsubscribe_url(mail.to_addr)}>"
-    msg["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    if mail.kind not in OPERATOR_KINDS:
+        # One click stops all mail to this address (RFC 8058): a POST to the link, never a GET.
+        msg["List-Unsubscribe"] = f"<{unsubscribe_url(mail.to_addr)}>"
+        msg["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     msg.set_content(mail.text)
     msg.add_alternative(mail.html, subtype="html")
     return msg

@@ -21,7 +21,7 @@ from ..extensions import db
 from ..models import FAILED, PENDING, SENT, SUPPRESSED, Mail, Suppression, undelivered, utcnow
 from ..transaction import changed, transaction
 from .bounces import bounce_address
-from .compose import to_message
+from .compose import OPERATOR_KINDS, to_message
 from .transport import DeliveryFailure, from_url
 
 BACKOFF_FIRST = timedelta(seconds=30)
@@ -95,7 +95,9 @@ def _deliver_next(transport, moment: datetime, tried: set[int], report: Report) 
 
 
 def _send(mail: Mail, transport, moment: datetime, report: Report) -> None:
-    if _suppressed(mail.to_addr):   # asked never to be mailed again (maybe after it was queued)
+    # Asked never to be mailed again (maybe after it was queued); the operator's own sign-in
+    # link goes all the same: an operator who unsubscribed could never sign in to undo it.
+    if mail.kind not in OPERATOR_KINDS and _suppressed(mail.to_addr):
         mail.status, mail.last_error = SUPPRESSED, "the address asked never to be mailed again"
         return
     mail.attempts += 1

@@ -39,7 +39,7 @@ from .. import i18n, links, messages, seatview, settings, store
 from ..extensions import db
 from ..games.errors import GameError
 from ..games.phrases import Phrase, phrase, phrase_n
-from ..models import Game, Seat
+from ..models import PENDING, Game, Seat
 from ..store import Loaded
 from .compose import language_for, queue
 from .replies import reply_address
@@ -97,7 +97,7 @@ def context(loaded: Loaded, seat: int, facts: Facts, bot: bool = False) -> dict:
     """A seat's mail is rendered from its seat view (the same one its page shows), with the
     links the mail carries (no turn link for a seat a computer plays)."""
     seating = seatview.Seating(store.bot_of(loaded.id, seat), store.takeovers(loaded.id),
-                               seatview.Present(messages=facts.said > 0, notes=False))
+                               seatview.Present(messages=facts.said > 0, notes=False), facts.nonce)
     view = seatview.build(loaded, seat, for_mail=True, seating=seating)
     decision = None if bot else view.owes
     return {
@@ -181,7 +181,8 @@ def carry_talk(game_id: str, seat: int, said: list | tuple) -> list[dict]:
              "lines": wrapped(m.text)} for m in talk if m.seat != seat]
 
 
-def _to_seat(kind: str, loaded: Loaded, seat: int, what: str, **extra) -> None:
+def _to_seat(kind: str, loaded: Loaded, seat: int, what: str, now: bool = False, **extra) -> None:
+    """`now`: sent at once, even to an address that takes a daily digest (the operator's)."""
     address, bot = store.player_of(loaded.id, seat)
     if not address or (bot and kind not in TO_LEAVERS):
         return   # a computer's seat: nobody reads its mail
@@ -193,7 +194,7 @@ def _to_seat(kind: str, loaded: Loaded, seat: int, what: str, **extra) -> None:
         ctx["decline_url"] = links.url_of(links.DECLINE, [loaded.id, seat, facts.nonce])
     ctx.update(extra.pop("context", {}))
     # A mail held for a daily digest carries no messages: the digest does (`pbem.digest`).
-    status = settings.initial_status(kind, address)
+    status = PENDING if now else settings.initial_status(kind, address)
     if kind in CARRY_TALK and status != settings.HELD:
         ctx["talk"] = carry_talk(loaded.id, seat, ctx["messages"])
     reply_to = reply_address(loaded.id, seat, loaded.seq) if ctx["decision"] else None
@@ -258,6 +259,20 @@ def vacation_started(loaded: Loaded, seat: int, away, days_left: int) -> None:
         _to_seat("vacation", loaded, other, what,
                  context={"away_name": name, "away_seat": seat, "away_until": until,
                           "away_days_left": days_left})
+
+
+def invitation(loaded: Loaded, seat: int) -> None:
+    """The invitation, to a seat's corrected address that never had it: the game as the seat
+    sees it, its decline link, its seat link and turn link (in the thread the invitation to the
+    wrong address began)."""
+    what = phrase("your turn") if loaded.decision_of(seat) else phrase("you are invited")
+    _to_seat("invite", loaded, seat, what)
+
+
+def turn_again(loaded: Loaded, seat: int) -> None:
+    """The seat's turn mail once more, now (the operator's: one held for a digest, dropped for
+    a suppressed address, or sent to a corrected one)."""
+    _to_seat("turn", loaded, seat, phrase("your turn, {name}", name=loaded.names[seat]), now=True)
 
 
 def current_links(loaded: Loaded, seat: int) -> None:

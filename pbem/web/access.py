@@ -94,7 +94,7 @@ class Access:
         seating = seatview.Seating(facts.bot, store.takeovers(self.loaded.id) if facts.takeovers else {},
                                    seatview.Present(bool(facts.banked), bool(facts.said),
                                                     bool(facts.noted), bool(facts.away)),
-                                   others=facts.others)
+                                   others=facts.others, nonce=facts.nonce)
         return seatview.build(self.loaded, self.seat, live=self.live, steps=self.list_steps,
                               undelivered=self._undelivered(), seating=seating)
 
@@ -124,9 +124,20 @@ def open_turn(token: str, list_steps: bool = True) -> Access:
     loaded = load_seat(link)
     access = Access(link, loaded, link.mark == loaded.seq and loaded.decision_of(link.seat) is not None,
                     list_steps)
+    if not _turn_link_lives(access):   # mailed to an address the seat no longer has, or leaked
+        raise LinkReplaced(phrase("This link was replaced by a newer one, which was mailed to the player."),
+                           renew_path=f"/t/{token}/renew")
     if access.facts.bot and access.live:   # a computer took the seat over: its links act no more
         access.live = False
     return access
+
+
+def _turn_link_lives(access: Access) -> bool:
+    """A turn link dies with the seat link it was mailed with: its nonce must be the seat's live
+    one. One signed before turn links carried a nonce lives while the seat's first nonce does."""
+    if access.link.nonce is not None:
+        return access.link.nonce == access.facts.nonce
+    return store.nonces_issued(access.loaded.id, access.seat) <= 1
 
 
 def open_seat(token: str) -> Access:

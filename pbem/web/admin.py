@@ -7,7 +7,7 @@
     GET  /admin/games/<id>                   one game, with its actions
     POST /admin/games/<id>/abort             end it with no winner (field `why`)
     POST /admin/games/<id>/seats/<n>/address correct a seat's address (field `address`)
-    POST /admin/games/<id>/seats/<n>/resend  mail a seat its current links again
+    POST /admin/games/<id>/seats/<n>/resend  mail a seat its turn mail again (else its links)
     GET|POST /admin/games/<id>/delete        what deleting would delete; its button deletes
     POST /admin/mail/retry                   queue every failed mail again
     POST /admin/suppressions/clear           mail an address again (field `address`)
@@ -221,8 +221,8 @@ def set_address(game_id: str, seat: int):
         address = email_address(_field("address"))
         addresses.set_address(game_id, seat, address)
         return address
-    return _acting(game_id, act, "Seat {seat} now plays from {result}; fresh links are mailed there.",
-                   seat=seat)
+    return _acting(game_id, act, "Seat {seat} now plays from {result}; the old links no longer work, "
+                   "and the game is mailed there.", seat=seat)
 
 
 @bp.post("/games/<game_id>/messages/<int(max=2147483647):message_id>/hide")
@@ -235,7 +235,7 @@ def hide_message(game_id: str, message_id: int):
 @bp.post("/games/<game_id>/seats/<int:seat>/resend")
 def resend(game_id: str, seat: int):
     return _acting(game_id, lambda: addresses.resend(game_id, seat),
-                   "Seat {seat} is mailed its current links.", seat=seat)
+                   "Seat {seat} is mailed again.", seat=seat)
 
 
 def _acting(game_id: str, act, done: str, **words):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 
 from flask import jsonify, make_response, render_template, request
-from sqlalchemy.exc import DataError, InterfaceError, OperationalError
+from sqlalchemy.exc import DataError, DBAPIError, InterfaceError, OperationalError, ProgrammingError
 from werkzeug.exceptions import HTTPException
 
 from ..errors import LinkExpired, LinkReplaced, LinkTampered, NotFound, ServerError
@@ -40,6 +40,21 @@ def wants_json() -> bool:
     if request.is_json:
         return True
     return request.accept_mimetypes.best_match(["text/html", "application/json"]) == "application/json"
+
+
+#: PostgreSQL's words for a schema that is not there or older than the code: undefined table,
+#: undefined column, invalid schema name. SQLite says "no such table" or "no such column".
+_NOT_UPGRADED_STATES = {"42P01", "42703", "3F000"}
+UPGRADE_HINT = "run `flask --app pbem db upgrade` (deploy/pbem db upgrade)"
+
+
+def not_upgraded(error: DBAPIError) -> bool:
+    """Whether the database lacks the tables or columns the code reads: a server started
+    without `db upgrade`, an operator's mistake to fix, not a failure of the request."""
+    state = getattr(error.orig, "sqlstate", None)
+    if state in _NOT_UPGRADED_STATES:
+        return True
+    return str(error.orig).startswith(("no such table", "no such column"))
 
 
 def respond(status: int, title: str, message: str, template: str = "errors/error.html", **context):
@@ -79,11 +94,24 @@ def init_app(app) -> None:
         title = said[0] if said else error.name   # our own words (a phrase) under its title
         return respond(error.code or 500, title, error.description or title)
 
+    @app.errorhandler(ProgrammingError)
+    def schema_missing(error: ProgrammingError):
+        """A database never upgraded: a 503 like an unreachable one (the operator fixes it),
+        logged in one line that says what to do; any other ProgrammingError is a bug."""
+        if not not_upgraded(error):
+            return unexpected(error)
+        return database_away(error)
+
     @app.errorhandler(OperationalError)
     @app.errorhandler(InterfaceError)
     def database_away(error):
         """The database is unreachable (or busy): say so, and let the pool reconnect later."""
-        log.warning("database unavailable on %s %s: %s", request.method, request.path, error.orig)
+        reason = str(error.orig).splitlines()[0] if str(error.orig) else type(error.orig).__name__
+        if not_upgraded(error):
+            log.warning("the database has no tables for this version on %s %s (%s): %s",
+                        request.method, request.path, reason, UPGRADE_HINT)
+        else:
+            log.warning("database unavailable on %s %s: %s", request.method, request.path, reason)
         response, status = respond(503, phrase("Try again in a minute"),
                                    phrase("The game's database cannot be reached right now; nothing "
                                           "was changed. Please try again in a minute."))

@@ -40,7 +40,8 @@ def render_page(access: Access, text: str = "", message: str | None = None, stat
         afresh = view.form_template is not None
         context.update(seatview.compose(access.loaded, view, text, afresh=afresh).context())
     elif view.owes is not None and not view.bot:   # it owes a decision: offer its live turn link
-        context["turn_path"] = links.path(links.TURN, view.game_id, access.seat, view.seq)
+        context["turn_path"] = links.path(links.TURN, view.game_id, access.seat, view.seq,
+                                          access.facts.nonce)
     return render_template("play/page.html", **context), status
 
 

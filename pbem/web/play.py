@@ -239,7 +239,8 @@ def _after_submit(access: Access):
     """Post/redirect/get: on to the seat's next decision, or its standing view."""
     loaded, seat = access.loaded, access.seat
     decision = loaded.decision_of(seat)
-    next_path = links.path(links.TURN, loaded.id, seat, loaded.seq) if decision else seat_path(access)
+    next_path = (links.path(links.TURN, loaded.id, seat, loaded.seq, access.facts.nonce) if decision
+                 else seat_path(access))
     if wants_json():
         data = access.seat_view.to_json()
         data["next"] = current_app.config["BASE_URL"] + next_path

@@ -61,6 +61,31 @@ def test_a_missing_key_and_a_malformed_number_are_refused_in_one_line(environmen
     assert one_line(done.stderr) == "pbem: DATABASE_CONNECT_TIMEOUT must be at least 2, not '1'"
 
 
+#: A folder that cannot be made (nobody may make one in /proc): what a read-only or missing
+#: parent does to the instance folder (systemd's ReadWritePaths, a typo in PBEM_INSTANCE_PATH).
+UNMAKEABLE = "/proc/pbem-nowhere/instance"
+NO_FOLDER = {
+    "instance folder": ({"PBEM_INSTANCE_PATH": UNMAKEABLE},
+                        f"pbem: the instance folder {UNMAKEABLE} is missing and cannot be made"),
+    "debug key's folder": ({"PBEM_INSTANCE_PATH": UNMAKEABLE, "SECRET_KEY": None, "FLASK_DEBUG": "1"},
+                           f"pbem: the instance folder {UNMAKEABLE} is missing and cannot be made"),
+    "SQLite's folder": ({"DATABASE_URL": f"sqlite:///{UNMAKEABLE}/pbem.sqlite3"},
+                        f"pbem: DATABASE_URL names a SQLite file in {UNMAKEABLE}, a folder that "
+                        "does not exist"),
+}
+
+
+@pytest.mark.parametrize("command", [["db", "upgrade"], ["mail", "status"], ["serve-production"]])
+@pytest.mark.parametrize("case", NO_FOLDER)
+def test_a_missing_folder_is_refused_in_one_line(environment, command, case):
+    """Like every configuration error: one line and exit 78, not a traceback (the instance
+    folder's was an OSError from mkdir, SQLite's an OperationalError at the first statement)."""
+    settings, says = NO_FOLDER[case]
+    done = flask(environment(**{"SECRET_KEY": KEY, **settings}), *command, input="")
+    assert done.returncode == 78, done
+    assert one_line(done.stderr).startswith(says), done.stderr
+
+
 def test_a_key_of_32_bytes_and_short_fallbacks_are_accepted(environment, tmp_path):
     """Old keys are not measured: moving a short key to the fallbacks is how to leave it."""
     done = flask(environment(SECRET_KEY="x" * 32, SECRET_KEY_FALLBACKS="old,older"), "db", "upgrade")
@@ -82,7 +107,7 @@ def test_the_outbox_page_outside_debug_is_a_warning_for_commands(environment):
 def test_the_local_trial_is_not_refused(environment, processes, tmp_path):
     """What `make run` runs: debug, no SECRET_KEY, the outbox page on. It serves, quietly."""
     makefile = (DEPLOY.parent / "Makefile").read_text()
-    assert "FLASK_DEBUG=$${FLASK_DEBUG:-1} $(BIN)/flask --app pbem serve" in makefile
+    assert "FLASK_DEBUG=$${FLASK_DEBUG:-1} BASE_URL=" in makefile and "flask --app pbem serve" in makefile
     port = free_port()
     trial = processes([FLASK, "--app", "pbem", "serve", "--port", str(port)],
                       environment(FLASK_DEBUG="1"), tmp_path / "trial.log")
@@ -98,6 +123,8 @@ REFUSALS = {
     "short key": ({"SECRET_KEY": SHORT}, ["pbem: SECRET_KEY is 31 bytes long"]),
     "no key": ({"SECRET_KEY": None}, ["pbem: SECRET_KEY is not set"]),
     "debug": ({"FLASK_DEBUG": "1"}, ["pbem: FLASK_DEBUG is on under gunicorn"]),
+    "no instance folder": ({"PBEM_INSTANCE_PATH": UNMAKEABLE},
+                           [f"pbem: the instance folder {UNMAKEABLE} is missing"]),
     "outbox": ({"OUTBOX_PAGE": "on"}, ["pbem: OUTBOX_PAGE is on under gunicorn"]),
     "debug and outbox": ({"FLASK_DEBUG": "yes", "OUTBOX_PAGE": "1"},
                          ["pbem: FLASK_DEBUG is on under gunicorn", "pbem: OUTBOX_PAGE is on under gunicorn"]),

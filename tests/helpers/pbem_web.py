@@ -159,7 +159,8 @@ def turn_path(app, game: str, seat: int) -> str:
     """The link to the decision the seat owes at the log's current point."""
     from pbem import links, store
     with app.app_context():
-        return links.path(links.TURN, game, seat, store.load(game).seq)
+        return links.path(links.TURN, game, seat, store.load(game).seq,
+                          store.current_nonce(game, seat))
 
 
 #: The longest line of a mail's text part (pbem.mail.compose.TEXT_WIDTH): read at 80 columns.

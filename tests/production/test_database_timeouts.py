@@ -142,11 +142,21 @@ class BlackHoleProxy:
 @pytest.fixture
 def proxied(database_url, make_app):
     """An app whose database is reached through a BlackHoleProxy (PostgreSQL only)."""
+    yield from proxied_app(database_url, make_app, TIMEOUTS)
+
+
+@pytest.fixture
+def proxied_by_default(database_url, make_app):
+    """The same, with the timeouts' defaults (what a server gets that sets none)."""
+    yield from proxied_app(database_url, make_app, {})
+
+
+def proxied_app(database_url, make_app, timeouts: dict):
     postgresql_only(database_url)
     real = make_url(database_url)
     proxy = BlackHoleProxy((real.host or "127.0.0.1", real.port or 5432))
     url = real.set(host="127.0.0.1", port=proxy.port).render_as_string(hide_password=False)
-    app = make_app(url, **UNLIMITED, **TIMEOUTS)
+    app = make_app(url, **UNLIMITED, **timeouts)
     try:
         yield app, proxy
     finally:
@@ -203,6 +213,83 @@ def test_a_black_holed_database_answers_503_within_seconds_and_recovers(proxied)
     assert client.get(path).status_code == 200
     view = client.get(path, headers=JSON).get_json()
     assert view["can_act"] is True and view["seq"] == 0
+
+
+#: A request whose database does not answer is answered within this of its start.
+PROMISED = 3.0
+
+
+def test_by_default_a_silent_database_answers_503_within_3_seconds(proxied_by_default):
+    """Before, each request waited 5 to 15 s (connect 5; statement 10 + 5) for its 503: two
+    workers answered 14 requests in a 45 s outage."""
+    app, proxy = proxied_by_default
+    assert (app.config["DATABASE_CONNECT_TIMEOUT"], app.config["DATABASE_STATEMENT_TIMEOUT"]) == (2, 2)
+    client = app.test_client()
+    game_id = new_game(client)
+    with app.app_context():
+        path = links.path(links.TURN, game_id, 0, 0)
+    assert client.get(path).status_code == 200
+    proxy.black_hole()
+    for ask in (lambda: client.get(path),                        # a pooled connection, cut
+                lambda: client.get(path, headers=JSON),          # a fresh one, never answered
+                lambda: client.post("/links", json={"email": "anna@example.org"})):
+        response, took = timed(ask)
+        assert_503(response)
+        assert took < PROMISED, took
+    proxy.forward()
+    assert client.get(path).status_code == 200
+
+
+def test_by_default_a_lock_held_elsewhere_answers_503_within_3_seconds(database_url, make_app):
+    """On both databases: PostgreSQL cancels the statement, SQLite stops waiting for its lock."""
+    app = make_app(**UNLIMITED)
+    client = app.test_client()
+    game_id = new_game(client)
+    with app.app_context():
+        path = links.path(links.TURN, game_id, 0, 0)
+    assert client.get(path).status_code == 200
+    with holding_locks(database_url):
+        response, took = timed(lambda: client.get(path, headers=JSON))
+    assert_503(response)
+    assert 1.0 < took < PROMISED, took
+    assert client.get(path, headers=JSON).get_json()["can_act"] is True
+
+
+def test_a_migration_is_not_held_to_the_statement_timeout(database_url, make_app):
+    """`db upgrade` may build an index for longer than a page's statement may take."""
+    postgresql_only(database_url)
+    from pbem.timeouts import unlimited
+    app = make_app(DATABASE_STATEMENT_TIMEOUT=1)
+    with app.app_context():
+        with db.engine.connect() as conn:
+            with unlimited(conn):
+                conn.execute(text("SELECT pg_sleep(1.5)"))        # past 1 s: not cancelled
+            assert conn.execute(text("SHOW statement_timeout")).scalar() == "1s"
+            with pytest.raises(OperationalError):
+                conn.execute(text("SELECT pg_sleep(1.5)"))
+        db.engine.dispose()
+
+
+class holding_locks:
+    """Another connection holds the tables a page reads (a migration, a stuck transaction)."""
+
+    def __init__(self, database_url: str):
+        self.url = database_url
+
+    def __enter__(self):
+        if self.url.startswith("sqlite"):
+            self.holder = sqlite3.connect(make_url(self.url).database, isolation_level=None)
+            self.holder.execute("BEGIN EXCLUSIVE")
+        else:
+            import psycopg
+            real = make_url(self.url).set(drivername="postgresql")
+            self.holder = psycopg.connect(real.render_as_string(hide_password=False))
+            self.holder.execute("LOCK TABLE games, seats, seat_nonces, events IN ACCESS EXCLUSIVE MODE")
+        return self
+
+    def __exit__(self, *exc):
+        self.holder.rollback()
+        self.holder.close()
 
 
 def test_a_fresh_connection_to_a_black_hole_fails_within_the_connect_timeout(proxied):

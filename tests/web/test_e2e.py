@@ -174,7 +174,7 @@ class Table:
                 assert location.startswith("/t/"), location
                 with self.app.app_context():
                     assert links.read(links.TURN, location[3:]) == links.Link(
-                        links.TURN, game_id, seat, after.seq)
+                        links.TURN, game_id, seat, after.seq, store.current_nonce(game_id, seat))
                 # Sent on in the page, and mailed too (in case he closed it): the same link.
                 assert len(self.mails_to(seat)) == mails_before + 1
                 with self.app.app_context():   # (signed at another second, maybe)
@@ -307,8 +307,8 @@ def test_owed_discards_are_chosen_on_the_page_then_the_seat_plays_on(table, acti
     assert response.status_code == 303
     location = response.headers["Location"]
     with table.app.app_context():
-        assert links.read(links.TURN, location[3:]) == links.Link(links.TURN, game_id, seat,
-                                                                 loaded.seq + 1)
+        assert links.read(links.TURN, location[3:]) == links.Link(
+            links.TURN, game_id, seat, loaded.seq + 1, store.current_nonce(game_id, seat))
     assert actions.event_count(game_id) == loaded.seq + 1 and actions.mail_count() == mails_before + 1
     assert (len(table.mails_to(seat)), len(table.mails_to(other))) == (mine + 1, theirs)
     with table.app.app_context():

@@ -544,3 +544,71 @@ def test_the_command_listens_on_a_unix_socket(database_url, app, actions, smtp, 
     finally:
         proc.kill()
     assert proc.returncode == 0 and not os.path.exists(path)
+
+
+# -- idle connections and too many ----------------------------------------------------------
+
+def banner(address) -> tuple[socket.socket, bytes]:
+    """A raw connection, as an MTA (or anybody) opens one, and the server's first line."""
+    conn = socket.create_connection(address, timeout=10)
+    return conn, conn.recv(1024)
+
+
+def closed_by_server(conn: socket.socket, within: float) -> bool:
+    """Whether the server closes the connection within `within` seconds (EOF read)."""
+    conn.settimeout(within)
+    try:
+        while conn.recv(1024):
+            pass
+    except TimeoutError:
+        return False
+    except ConnectionResetError:
+        return True
+    return True
+
+
+def test_idle_connections_are_closed_and_busy_ones_are_not(app, serve):
+    server = serve(app, idle_seconds=0.5)
+    idle, hello = banner(server.address)
+    busy, _ = banner(server.address)
+    assert hello.startswith(b"220 ")
+    started = time.monotonic()
+    for _ in range(8):          # a command every 0.2 s: never idle for 0.5 s
+        busy.sendall(b"NOOP\r\n")
+        assert busy.recv(1024).startswith(b"250")
+        time.sleep(0.2)
+    assert time.monotonic() - started > 1.5
+    assert closed_by_server(idle, within=0.1)           # closed long ago
+    assert closed_by_server(busy, within=1.5)           # idle now: closed in turn
+    busy.close()
+    idle.close()
+
+
+def test_connections_over_the_cap_are_answered_421_and_closed(app, actions, smtp, serve, game):
+    server = serve(app, max_connections=3, idle_seconds=1.0)
+    held = [banner(server.address) for _ in range(3)]
+    assert all(line.startswith(b"220 ") for _, line in held)
+    extra, line = banner(server.address)
+    assert line.startswith(b"421 4.3.2"), line
+    assert closed_by_server(extra, within=2)
+    extra.close()
+    for conn, _ in held:        # the idle ones are closed after a second, freeing their places
+        assert closed_by_server(conn, within=3)
+        conn.close()
+    time.sleep(0.1)
+    # A real delivery goes through again.
+    invite, raw = reply_to(actions, game, ANNA)
+    assert deliver(server.address, raw, [str(invite["Reply-To"])]) == [applied(game)]
+
+
+def test_three_hundred_idle_connections_do_not_stay_open(app, serve):
+    server = serve(app, idle_seconds=5, max_connections=50)
+    started = time.monotonic()
+    conns = [socket.create_connection(server.address, timeout=10) for _ in range(300)]
+    lines = [c.recv(1024) for c in conns]
+    assert time.monotonic() - started < 5          # (else some were closed for idling already)
+    assert sum(x.startswith(b"220 ") for x in lines) == 50
+    assert sum(x.startswith(b"421 ") for x in lines) == 250
+    assert all(closed_by_server(c, within=7) for c in conns)
+    for c in conns:
+        c.close()

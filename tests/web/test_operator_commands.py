@@ -370,20 +370,102 @@ def test_abort_needs_a_reason(app, client, why):
 
 # -- set-address and resend -----------------------------------------------------------------
 
-def test_set_address_mails_fresh_links_to_the_new_address_and_kills_the_old_seat_link(app, client, smtp):
-    game = create(client, emails=(ANNA, "bbo@example.org"))      # a typo at creation
+TYPO = "anna@exampel.org"
+DECLINE = re.compile(r"http://pbem\.test(/d/[A-Za-z0-9_.\-]+)")
+
+
+def a_turn(app, game_id: str, seat: int) -> str:
+    """A legal whole turn for the seat that owes one."""
+    with app.app_context():
+        loaded = store.load(game_id)
+        return loaded.engine.random_submission(loaded.state, seat, Rng(3))
+
+
+def log_length(app, game_id: str) -> int:
+    with app.app_context():
+        return store.load(game_id).seq
+
+
+def test_set_address_mails_the_invitation_and_kills_every_old_link_turn_links_too(app, client, smtp):
+    game = create(client, emails=(TYPO, BOB))      # a typo at creation; Anna starts
     deliver(app)
-    old = paths(smtp.to("bbo@example.org")[-1])["seat"][0]
-    assert client.get(old).status_code == 200
-    assert ok(app, "games", "set-address", game, "1", " Bob@Example.org ") == (
-        f"Seat 1 of game {game} now plays from {BOB}; fresh links are mailed there.\n")
+    [misdirected] = smtp.to(TYPO)
+    old, old_decline = paths(misdirected), DECLINE.findall(text_of(misdirected))
+    assert old["turn"] and old["seat"] and old_decline
+    assert ok(app, "games", "set-address", game, "0", " Anna@Example.org ") == (
+        f"Seat 0 of game {game} now plays from {ANNA}; the old links no longer work, "
+        "and the game is mailed there.\n")
     deliver(app)
-    [mail] = smtp.to(BOB)
-    assert "your new links" in mail["Subject"]
-    new = paths(mail)["seat"][0]
-    assert client.get(new).status_code == 200 and client.get(old).status_code == 410
-    assert as_json(app, "games", "show", game)["players"][1]["address"] == BOB
-    assert len(smtp.to("bbo@example.org")) == 1       # the old address hears nothing more
+    [mail] = smtp.to(ANNA)
+    text = text_of(mail)
+    # A real invitation: the game, his hand, the decline link, the seat and turn links.
+    assert "your turn" in mail["Subject"] and "new links" not in mail["Subject"]
+    assert "you are invited to a game of Babel with Bob" in text and "You start" in text
+    assert "The game as you see it:" in text
+    new, decline = paths(mail), DECLINE.findall(text)
+    assert new["turn"] and new["seat"] and decline
+    # Whoever reads the old address can no longer play the seat, nor see it, nor decline it.
+    before = log_length(app, game)
+    stolen = client.post(old["turn"][0], json={"steps": a_turn(app, game, 0)})
+    assert stolen.status_code == 410, stolen.data
+    assert log_length(app, game) == before
+    for path in (old["turn"][0], old["seat"][0], old_decline[0]):
+        assert client.get(path).status_code == 410, path
+    assert client.post(old_decline[0], data={"confirm": "yes"}).status_code == 410
+    assert operations_of(app, game).state == "unstarted"
+    # The new address plays.
+    assert client.get(decline[0]).status_code == 200 and client.get(new["seat"][0]).status_code == 200
+    played = client.post(new["turn"][0], json={"steps": a_turn(app, game, 0)})
+    assert played.status_code == 200, played.data
+    assert log_length(app, game) > before
+    assert as_json(app, "games", "show", game)["players"][0]["address"] == ANNA
+    assert len(smtp.to(TYPO)) == 1       # the old address hears nothing more
+
+
+def test_replaced_links_kill_the_turn_link_too(app, client, smtp):
+    """A player whose links leaked replaces them: his old turn link dies with his seat link."""
+    game = create(client)
+    deliver(app)
+    old = paths(smtp.to(ANNA)[-1])
+    with app.app_context():
+        addresses.replace_links(links.sign(links.REPLACE, [game, 0, store.current_nonce(game, 0)]))
+    assert client.post(old["turn"][0], json={"steps": a_turn(app, game, 0)}).status_code == 410
+    assert log_length(app, game) == 0
+    deliver(app)
+    assert client.get(paths(smtp.to(ANNA)[-1])["turn"][0]).status_code == 200
+
+
+def test_a_turn_link_from_before_it_carried_the_nonce_lives_until_the_seat_link_is_replaced(app, client):
+    game = create(client)
+    with app.app_context():
+        legacy = links.path(links.TURN, game, 0, 0)     # [game, seat, seq]: no nonce
+        assert links.read(links.TURN, legacy[3:]).nonce is None
+    assert client.get(legacy).status_code == 200
+    ok(app, "games", "set-address", game, "0", CAROL)
+    assert client.get(legacy).status_code == 410
+    assert client.post(legacy, json={"steps": a_turn(app, game, 0)}).status_code == 410
+
+
+def test_set_address_after_the_seat_played_mails_its_turn_or_its_links(app, client, smtp):
+    game = create(client, emails=("ana@example.org", "bbo@example.org"))
+    play_one(app, game)                   # Anna played: Bob owes his first decision
+    ok(app, "games", "set-address", game, "1", BOB)
+    deliver(app)
+    [invited] = smtp.to(BOB)              # he may still decline: the invitation
+    assert "you are invited to a game of Babel" in text_of(invited)
+    assert paths(invited)["turn"] and DECLINE.findall(text_of(invited))
+    play_one(app, game, seed=2)           # Bob played: Anna owes again
+    assert waiting_seat(app, game) == 0
+    ok(app, "games", "set-address", game, "0", ANNA)
+    deliver(app)
+    [turn] = smtp.to(ANNA)
+    assert "your turn, Anna" in turn["Subject"] and paths(turn)["turn"]
+    assert not DECLINE.findall(text_of(turn))
+    ok(app, "games", "set-address", game, "1", CAROL)   # Bob has played and owes nothing
+    deliver(app)
+    [links_mail] = smtp.to(CAROL)
+    assert "your links" in links_mail["Subject"] and "new links" not in links_mail["Subject"]
+    assert paths(links_mail)["seat"] and not paths(links_mail)["turn"]
 
 
 @pytest.mark.parametrize("args, code, words", [
@@ -399,20 +481,54 @@ def test_set_address_refusals(app, client, args, code, words):
     assert [p["address"] for p in as_json(app, "games", "show", game)["players"]] == [ANNA, BOB]
 
 
-def test_resend_mails_the_seat_its_current_links_and_invalidates_nothing(app, client, smtp):
+def test_resend_mails_the_seat_its_turn_again_and_invalidates_nothing(app, client, smtp):
     game = create(client)
     deliver(app)
     invitation = paths(smtp.to(ANNA)[-1])
-    assert ok(app, "games", "resend", game, "0") == f"Seat 0 of game {game} is mailed its current links.\n"
+    assert ok(app, "games", "resend", game, "0") == f"Seat 0 of game {game} is mailed again.\n"
     deliver(app)
     mail = smtp.to(ANNA)[-1]
-    assert "your links" in mail["Subject"]
+    assert "your turn, Anna" in mail["Subject"]
     again = paths(mail)
     # The same links (signed again: only their timestamps differ), and the old ones still work.
     assert [unstamped(p) for p in again["seat"]] == [unstamped(p) for p in invitation["seat"]]
-    assert again["turn"] and client.get(invitation["seat"][0]).status_code == 200
+    assert [unstamped(p) for p in again["turn"]] == [unstamped(p) for p in invitation["turn"]]
+    assert client.get(invitation["seat"][0]).status_code == 200
+    assert client.get(invitation["turn"][0]).status_code == 200
+    ok(app, "games", "resend", game, "1")     # Bob owes nothing: his links
+    deliver(app)
+    assert "your links" in smtp.to(BOB)[-1]["Subject"]
     missing = run(app, "games", "resend", game, "2")
     assert missing.exit_code == 1 and "has no seat 2" in missing.output
+
+
+def test_resend_sends_a_turn_mail_held_for_the_digest_now(app, client, smtp):
+    from pbem import settings
+    with app.app_context():
+        settings.change(BOB, "UTC", "en", settings.DIGEST, False)
+    game = create(client)
+    play_one(app, game)       # Bob's turn mail is held for his daily digest
+    deliver(app)
+    assert [m["Subject"] for m in smtp.to(BOB)] == ["Babel with Anna: you are invited"]
+    ok(app, "games", "resend", game, "1")
+    deliver(app)
+    mail = smtp.to(BOB)[-1]
+    assert "your turn, Bob" in mail["Subject"] and paths(mail)["turn"]
+
+
+def test_resend_to_a_suppressed_address_is_refused_until_it_is_cleared(app, client, smtp):
+    game = create(client)
+    with app.app_context():
+        addresses.suppress(ANNA)
+    deliver(app)
+    assert smtp.to(ANNA) == []                 # the invitation was dropped
+    refused = run(app, "games", "resend", game, "0")
+    assert refused.exit_code == 1 and "asked never to be mailed" in refused.output
+    ok(app, "mail", "suppressed", "--clear", ANNA)
+    ok(app, "games", "resend", game, "0")
+    deliver(app)
+    [mail] = smtp.to(ANNA)
+    assert "your turn, Anna" in mail["Subject"] and paths(mail)["turn"]
 
 
 # -- delete -----------------------------------------------------------------------------------
@@ -549,3 +665,21 @@ def test_mail_quarantine_lists_and_shows_what_could_not_be_read(app):
     assert shown.exit_code == 0 and shown.stdout_bytes == raw
     missing = run(app, "mail", "quarantine", "--show", "999")
     assert missing.exit_code == 1 and "no quarantined message 999" in missing.output
+
+
+def test_mail_that_cannot_be_parsed_is_quarantined_with_its_sender_and_subject(make_app):
+    """A message too large, or nested too deeply, to parse: its header block still names who
+    sent it and what about, which is what the operator reads first."""
+    app = make_app(INGEST_MAX_BYTES=2000)
+    large = (b"From: Carol <carol@example.org>\r\nSubject: =?utf-8?q?M=C3=BCnze?= and\r\n more\r\n"
+             b"\r\n" + b"x" * 3000)
+    deep = (b"From: dave@example.org\r\nSubject: deep\r\n"
+            + b"Content-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\n" * 300)
+    for raw in (large, deep):
+        result = app.test_cli_runner().invoke(args=["ingest"], input=raw)
+        assert result.exit_code == 0 and "quarantined" in result.output, result.output
+    listed = as_json(app, "mail", "quarantine")
+    assert [(q["sender"], q["subject"]) for q in listed] == [
+        ("dave@example.org", "deep"), ("carol@example.org", "Münze and more")]
+    lines = ok(app, "mail", "quarantine").splitlines()
+    assert "from carol@example.org  'Münze and more'" in lines[1]

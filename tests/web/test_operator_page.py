@@ -167,6 +167,26 @@ def test_any_other_address_gets_the_same_answer_and_no_mail(site, client, smtp):
         assert db.session.scalar(select(func.count()).select_from(RateEvent)) == 1
 
 
+def test_the_sign_in_mail_has_no_unsubscribe_header_and_no_players_footer(site, client, smtp):
+    """One click on a mail client's unsubscribe button stopped the sign-in links: the operator
+    was locked out of /admin. His mail is not a player's: neither header nor footer."""
+    client.post("/admin", data={"email": OPERATOR})
+    deliver(site)
+    [mail] = smtp.to(OPERATOR)
+    assert mail["List-Unsubscribe"] is None and mail["List-Unsubscribe-Post"] is None
+    body = text_of(mail) + mail.get_body(("html",)).get_content()
+    for footer in ("/u/", "/h/", "Stop all mail", "Never want mail", "All your games"):
+        assert footer not in body, footer
+    assert SIGN_IN_LINK.search(text_of(mail))
+
+
+def test_the_sign_in_mail_reaches_an_operator_who_unsubscribed_before(site, client, smtp):
+    with site.app_context():
+        addresses.suppress(OPERATOR)
+    csrf = sign_in(site, client, smtp)       # the link arrives all the same
+    assert csrf
+
+
 def test_sign_in_links_are_mailed_at_most_three_times_an_hour(site, client, smtp):
     answers = {client.post("/admin", data={"email": OPERATOR}).get_data() for _ in range(5)}
     assert len(answers) == 1           # the fourth and fifth are answered the same
@@ -333,19 +353,24 @@ def test_set_address_from_the_page(site, client, smtp):
     assert "has no seat 5" in followed(client, missing)
     assert [p.address for p in summary(site, game).players] == [ANNA, "bbo@example.org"]
     done = client.post(path, data={"csrf": csrf, "address": "Bob@Example.org"})
-    assert f"Seat 1 now plays from {BOB}; fresh links are mailed there." in followed(client, done)
+    assert (f"Seat 1 now plays from {BOB}; the old links no longer work, and the game is mailed "
+            "there.") in followed(client, done)
     assert [p.address for p in summary(site, game).players] == [ANNA, BOB]
     deliver(site)
-    assert "your new links" in smtp.to(BOB)[-1]["Subject"]
+    assert "you are invited" in smtp.to(BOB)[-1]["Subject"]
 
 
 def test_resend_from_the_page(site, client, smtp):
     csrf = sign_in(site, client, smtp)
     game = create(client)
     done = client.post(f"/admin/games/{game}/seats/1/resend", data={"csrf": csrf})
-    assert "Seat 1 is mailed its current links." in followed(client, done)
+    assert "Seat 1 is mailed again." in followed(client, done)
     deliver(site)
-    assert "your links" in smtp.to(BOB)[-1]["Subject"]
+    assert "your links" in smtp.to(BOB)[-1]["Subject"]      # Bob owes nothing: his links
+    done = client.post(f"/admin/games/{game}/seats/0/resend", data={"csrf": csrf})
+    assert "Seat 0 is mailed again." in followed(client, done)
+    deliver(site)
+    assert "your turn, Anna" in smtp.to(ANNA)[-1]["Subject"]   # Anna owes: her turn mail
 
 
 def test_delete_from_the_page_asks_first(site, client, smtp):
@@ -415,3 +440,17 @@ def test_the_operators_pages_are_english_whatever_his_browser_prefers(site, clie
     shown = page(client.get(f"/admin/games/{game}", headers={"Accept-Language": "de"}))
     assert "3 days per move" in shown or "3 days" in shown, shown
     assert "Tage" not in shown and "Anna gegen Bob" not in shown
+
+
+def test_quarantined_mail_shows_its_sender_and_subject(make_app, smtp):
+    """A message too large to parse, fed in as the MTA's pipe does: the dashboard and its page
+    name who sent it and its subject, read from its header block."""
+    site = make_app(ADMIN_EMAIL=OPERATOR, INGEST_MAX_BYTES=2000)
+    client = site.test_client()
+    raw = b"From: Carol <carol@example.org>\r\nSubject: my turn, attached\r\n\r\n" + b"x" * 3000
+    assert site.test_cli_runner().invoke(args=["ingest"], input=raw).exit_code == 0
+    sign_in(site, client, smtp)
+    listed = words(section(client.get("/admin"), "quarantine"))
+    assert "from carol@example.org" in listed and "“my turn, attached”" in listed, listed
+    one = page(client.get("/admin/quarantine/1"))
+    assert "carol@example.org" in one and "my turn, attached" in one

@@ -93,7 +93,7 @@ def turn_path(app, game_id: str) -> tuple[int, str] | None:
         if not owed:
             return None
         seat = owed[0].seat
-        return seat, links.path(links.TURN, game_id, seat, len(events))
+        return seat, links.path(links.TURN, game_id, seat, len(events), store.current_nonce(game_id, seat))
 
 
 def random_text(app, game_id: str, seat: int, k: int) -> str:
@@ -1187,3 +1187,36 @@ def test_snapshots_of_other_rules_or_that_differ_are_ignored_and_reported(make_a
     result = app.test_cli_runner().invoke(args=["verify"])
     assert result.exit_code == 1
     assert f"game {game_id} at event 4: the stored snapshot differs from the replay" in result.output
+
+
+# -- a database never upgraded -------------------------------------------------------------------
+
+def test_a_server_started_without_db_upgrade_answers_503_with_one_line_in_the_log(
+        database_url, smtp, caplog):
+    """The operator forgot `db upgrade` (on SQLite "no such table" is an OperationalError, on
+    PostgreSQL "relation does not exist" a ProgrammingError, which was a 500 with a traceback)."""
+    import logging
+
+    from pbem import create_app
+    app = create_app({"TESTING": True, "SECRET_KEY": "k" * 32, "SQLALCHEMY_DATABASE_URI": database_url,
+                      "BASE_URL": "http://pbem.test"})     # never upgraded
+    client = app.test_client()
+    with app.app_context():
+        path = links.path(links.TURN, "abcdefghijkl", 0, 0)
+    try:
+        with caplog.at_level(logging.INFO):
+            for ask in (lambda: client.get(path), lambda: client.get(path, headers={"Accept": "application/json"}),
+                        lambda: client.post("/links", json={"email": "anna@example.org"})):
+                response = ask()
+                assert response.status_code == 503, response.data[:300]
+                assert response.headers["Retry-After"] == "30"
+        records = [r for r in caplog.records if r.levelno >= logging.WARNING]
+        assert len(records) == 3, [r.getMessage() for r in records]
+        for record in records:
+            said = record.getMessage()
+            assert "\n" not in said and record.exc_info is None, said
+            assert "flask --app pbem db upgrade" in said, said
+    finally:
+        with app.app_context():
+            db.session.remove()
+            db.engine.dispose()

@@ -97,7 +97,7 @@ def context(loaded: Loaded, seat: int, facts: Facts, bot: bool = False) -> dict:
     """A seat's mail is rendered from its seat view (the same one its page shows), with the
     links the mail carries (no turn link for a seat a computer plays)."""
     seating = seatview.Seating(store.bot_of(loaded.id, seat), store.takeovers(loaded.id),
-                               seatview.Present(messages=facts.said > 0, notes=False), facts.nonce)
+                               seatview.Present(messages=facts.said > 0, notes=False), nonce=facts.nonce)
     view = seatview.build(loaded, seat, for_mail=True, seating=seating)
     decision = None if bot else view.owes
     return {

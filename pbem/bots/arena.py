@@ -5,8 +5,9 @@ other; with K > 2, A takes seat i % K and B every other seat. A's score per game
 (`plans.share`: a win 1, a win shared by k seats 1/k, a draw 1/K); the report gives A's wins,
 B's wins (some B seat alone or with others wins and A does not), draws (the rest: no winner,
 or A shares the win), A's mean score with a 95% Wilson interval, and the mean seconds per
-decision of each side. Every decision of game i, number n, is chosen with its own seed,
-so a match is fixed by its arguments (up to the levels' time caps).
+decision of each side (CPU seconds of the thinking thread: `time.thread_time`). Every
+decision of game i, number n, is chosen with its own seed, so a match is fixed by its
+arguments (up to the levels' CPU-time caps).
 """
 
 from __future__ import annotations

@@ -24,7 +24,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import legal, rules
+from ..rng import Rng
+from . import legal, randomplay, rules
 from .cards import TRIBES
 from .state import DRAW, Player, State
 from .steps import Discard, End, Move
@@ -34,6 +35,8 @@ DECIDED = 100.0
 #: Beam widths: nodes kept per place of the figure, and steps deep (a long turn: move,
 #: five settles, build, migrate, a skill...).
 PER_PLACE, DEPTH = 3, 12
+#: The widest beam tried before the rules' own random player stands in.
+WIDEST = 12
 RUNS = tuple(t * 3 for t in TRIBES)
 
 
@@ -49,15 +52,15 @@ def _side(me: Player, other: Player) -> float:
         top = temple[-1] if temple else 0
         need = top + 1
         if have:
-            value += 0.15 * (have if have < need else need)
+            value += 0.08 * (have if have < need else need)
             if have >= need:
-                value += 0.3
+                value += 0.15
                 if mine == need or theirs == need:
-                    value += 0.4
+                    value += 0.2
             if have >= 3:
                 for run in RUNS:
                     if run in row:
-                        value += 0.35
+                        value += 0.25
         # the other side's runs here threaten this temple
         if top:
             against = other.rows[t]
@@ -66,7 +69,7 @@ def _side(me: Player, other: Player) -> float:
             if "HHH" in against and len(against) >= top > other.temple_top(t):
                 value -= 0.25 * top
     hand = me.hand_size
-    value += 0.22 * (hand if hand <= 8 else 8 + (hand - 8) * 0.5)
+    value += 0.2 * (hand if hand <= 8 else 8 + (hand - 8) * 0.5)
     return value
 
 
@@ -88,7 +91,7 @@ def value(state: State, seat: int) -> float:
     if state.end_phase:
         lead += 0.3 * (max(mine - 17, 0) - max(theirs - 17, 0))
     due = state.discards_due(seat) - state.discards_due(1 - seat)
-    return lead + _side(me, other) - _side(other, me) - 0.22 * due
+    return lead + _side(me, other) - _side(other, me) - 0.2 * due
 
 
 @dataclass
@@ -148,7 +151,13 @@ def turns(state: State, seat: int, per_place: int = PER_PLACE, depth: int = DEPT
         if not frontier:
             break
     ranked = sorted(done.values(), key=lambda t: -t.value)
-    return ranked
+    if ranked:
+        return ranked
+    if per_place < WIDEST:
+        # a first turn must build its starting card: a narrow beam may lose the way there
+        return turns(state, seat, per_place * 2 + 2, depth + 4)
+    text = randomplay.random_decision(state, Rng(0))    # never expected: the rules' own player
+    return [Turn(text.split("\n"), state.copy(), value(state, seat))]
 
 
 def _keep(done: dict[tuple[object, ...], Turn], turn: Turn) -> None:

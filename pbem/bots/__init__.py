@@ -30,7 +30,7 @@ LEVELS = ("random", "easy", "greedy", "normal", "strong")
 #: (seconds of the thinking thread).
 BUDGETS = {
     "easy": turns.TurnBudget(candidates=3, playouts=6, seconds=0.3),
-    "normal": turns.TurnBudget(candidates=6, playouts=40, seconds=0.3),
+    "normal": turns.TurnBudget(candidates=6, playouts=30, seconds=0.3),
     "strong": turns.TurnBudget(candidates=10, playouts=120, seconds=1.0),
 }
 #: The step-by-step search's playouts for a game without a whole-turn model.

@@ -5,8 +5,8 @@ searched step by step (`search.py`, `Model.by_steps`); its model serves `greedy`
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..games.base import Engine
@@ -31,6 +31,9 @@ class Model:
     scale: float
     #: rounds of greedy answers a playout plays before it judges
     rounds: int = 1
+    #: the share of a level's playouts this game affords, by the number of players (slower
+    #: playouts: fewer), so that each level keeps to its CPU time by its count
+    share: Mapping[int, float] = field(default_factory=dict)
     #: the search levels search step by step (`search.py`): a game whose every decision is
     #: one step, with quick playouts to the end (Babel Tower)
     by_steps: bool = False
@@ -43,7 +46,8 @@ def _babel() -> Model:
 
 def _babylonia() -> Model:
     from ..games.babylonia import evaluate
-    return Model(evaluate.value, evaluate.turns, evaluate.reply, scale=6.0)
+    return Model(evaluate.value, evaluate.turns, evaluate.reply, scale=6.0,
+                 share={2: 0.6, 3: 0.3, 4: 0.12})
 
 
 def _babel_tower() -> Model:

@@ -10,11 +10,13 @@ game says, in its own module (pbem/games/<game>/evaluate.py, gathered in `models
 - `reply(state, seat)`: the decision a quick greedy player makes (the search's playouts).
 
 `greedy` plays the best of `turns` on one sample of what its seat cannot see. The search
-(`search`) takes the best few of them and spends its playouts on those, flat UCB1 over the
-candidates: each playout samples the hidden information anew, submits the candidate, lets
-every seat after it answer by `reply` for one round (the others' threats, the draws that
-follow), and judges the position by `value` (a finished game: its share). Each candidate
-starts with a few virtual playouts at its own value, so little budget plays as `greedy`.
+(`search`) takes the best few of them and spends its playouts on those, by successive
+halving over common samples: each playout samples the hidden information, submits the
+candidate, lets every seat after it answer by `reply` for one round (the others' threats,
+the draws that follow), and judges the position by `value` (a finished game: its share);
+every candidate still in is played out on the same samples, so they are compared on equal
+luck, and the worse half drops out after each round. Each candidate starts with a few
+virtual playouts at its own value, so little budget plays as `greedy`.
 
 Everything is computed from samples (`Engine.determinize`), which depend only on what the
 seat sees and the generator: the bot reads nothing its seat may not know. The search stops
@@ -35,8 +37,6 @@ from ..games.rng import Rng
 from .models import Model
 from .plans import share
 
-#: UCB1's exploration constant for rewards in [0, 1].
-EXPLORATION = 0.5
 #: Virtual playouts each candidate starts with, at its own value.
 PRIOR = 2
 
@@ -66,39 +66,60 @@ def reward(engine: Engine[Any], model: Model, state: Any, seat: int) -> float:
 
 
 def search(engine: Engine[Any], model: Model, state: Any, seat: int, budget: TurnBudget,
-           rng: Rng) -> str:
-    """The candidate whole decision that did best in the playouts (most visited)."""
-    sample = engine.determinize(state, seat, rng)
-    candidates = model.turns(sample, seat)[:budget.candidates]
-    if len(candidates) == 1 or budget.playouts == 0:
+           rng: Rng, sees_all: bool = False) -> str:
+    """The candidate whole decision that did best in the playouts.
+
+    Successive halving over common samples: every candidate still in is played out on the
+    same samples (the same hidden cards, the same draws after it), so candidates are
+    compared on equal luck and a small budget tells them apart; after each round the worse
+    half drops out. A candidate's own value after it counts as `PRIOR` playouts.
+
+    `sees_all`: the samples are the real state (hidden cards as they are): the arena's upper
+    bound, never offered in play."""
+    sample = state.copy() if sees_all else engine.determinize(state, seat, rng)
+    candidates = list(model.turns(sample, seat)[:budget.candidates])
+    playouts = round(budget.playouts * model.share.get(engine.seat_count(state), 1.0))
+    if len(candidates) == 1 or playouts == 0:
         return candidates[0].text
-    texts = [c.text for c in candidates]
-    visits = [float(PRIOR)] * len(texts)
-    totals = [PRIOR / (1 + math.exp(-c.value / model.scale)) for c in candidates]
-    refused = [False] * len(texts)
+    prior = [PRIOR / (1 + math.exp(-c.value / model.scale)) for c in candidates]
+    totals = list(prior)
+    played = [0] * len(candidates)
+    alive = list(range(len(candidates)))
+    rounds = max(1, math.ceil(math.log2(len(candidates))))
     started = time.thread_time()
-    for n in range(budget.playouts):
-        if n and time.thread_time() - started > budget.seconds:
+    spent = 0
+    samples = 0
+    while len(alive) > 1 and spent < playouts:
+        each = max(1, (playouts // rounds) // len(alive))
+        seeds = [rng.next_u64() for _ in range(each)]
+        samples += each
+        for i in list(alive):
+            for seed in seeds:
+                result = playout(engine, model, state, seat, candidates[i].text, Rng(seed),
+                                 sees_all)
+                if result is None:          # never expected: the steps are the seat's own
+                    alive.remove(i)
+                    break
+                totals[i] += result
+                played[i] += 1
+                spent += 1
+                if time.thread_time() - started > budget.seconds:
+                    break
+            if time.thread_time() - started > budget.seconds:
+                break
+        if time.thread_time() - started > budget.seconds:
             break
-        logn = math.log(sum(visits))
-        pick = max((i for i in range(len(texts)) if not refused[i]),
-                   key=lambda i: totals[i] / visits[i]
-                   + EXPLORATION * math.sqrt(logn / visits[i]))
-        result = playout(engine, model, state, seat, texts[pick], rng)
-        if result is None:
-            refused[pick] = True        # never expected: the steps are the seat's own
-            continue
-        visits[pick] += 1
-        totals[pick] += result
-    best = max((i for i in range(len(texts)) if not refused[i]),
-               key=lambda i: (visits[i], totals[i] / visits[i]), default=0)
-    return texts[best]
+        alive.sort(key=lambda i: -totals[i] / (PRIOR + played[i]))
+        alive = alive[:max(1, (len(alive) + 1) // 2)]
+    best = max(alive or range(len(candidates)),
+               key=lambda i: (played[i], totals[i] / (PRIOR + played[i])))
+    return candidates[best].text
 
 
 def playout(engine: Engine[Any], model: Model, state: Any, seat: int, text: str,
-            rng: Rng) -> float | None:
+            rng: Rng, sees_all: bool = False) -> float | None:
     """One sample: the candidate submitted, a round of greedy answers, the reward."""
-    sample = engine.determinize(state, seat, rng)
+    sample = state.copy() if sees_all else engine.determinize(state, seat, rng)
     try:
         engine.apply_in_place(sample, engine.decide(sample, seat, text))
     except GameError:

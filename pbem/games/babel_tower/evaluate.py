@@ -10,6 +10,7 @@ that fit many ways (many shapes of bumps) are worth more than rigid ones.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from . import rules
@@ -30,7 +31,7 @@ def _mobility(state: Tower, seat: int) -> int:
 
 def _flexibility(state: Tower, seat: int) -> float:
     """A drafted hand's worth: each cube by the shapes it may take."""
-    return sum(n * len(SHAPES[t]) ** 0.5 for t, n in zip(TYPES, state.hands[seat]))
+    return sum(n * math.sqrt(len(SHAPES[t])) for t, n in zip(TYPES, state.hands[seat]))
 
 
 def value(state: Tower, seat: int) -> float:
@@ -42,8 +43,8 @@ def value(state: Tower, seat: int) -> float:
     if state.phase == DRAFT:
         return 0.3 * (_flexibility(state, seat) - _flexibility(state, 1 - seat))
     mine, theirs = _mobility(state, seat), _mobility(state, 1 - seat)
-    # few placements left is a danger, many a comfort: compare them on a log scale
-    return 3.0 * ((mine + 1) ** 0.5 - (theirs + 1) ** 0.5)
+    # few placements left is a danger, many a comfort: compare their square roots
+    return 3.0 * (math.sqrt(mine + 1) - math.sqrt(theirs + 1))
 
 
 @dataclass

@@ -180,7 +180,7 @@ def _plays(state: State, seat: int, options: list[StepOption], keep: int) -> lis
     a plain one when none is."""
     hot = _hot(state.players)
     tiles = state.tiles
-    judged = []
+    judged: list[tuple[float, int, StepOption]] = []
     plain = None
     for o in options:
         if o.ends:

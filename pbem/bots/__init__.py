@@ -3,10 +3,14 @@
 The server's one way in is `choose`: the worker (a bot seat's turn) calls it and submits the
 text it returns through `turns.submit`, exactly as a person's reply. No Flask, no database.
 
-Levels: `random` plays a uniformly random legal decision; `easy`, `normal` and `strong` search
-(`search.py`: ISMCTS over the steps of the decision owed) with more playouts each (`BUDGETS`).
+Levels: `random` plays a uniformly random legal decision; `greedy` the best whole decision by
+the game's evaluation after it, no search (`turns.greedy`); `easy`, `normal` and `strong` search
+over the best whole decisions with playouts (`turns.search`), more candidates and playouts each
+(`BUDGETS`). A game whose every decision is one step (Babel Tower) is searched step by step
+(`search.py`, ISMCTS over the steps of the decision owed; `STEP_BUDGETS`).
 Every level decides from what its seat may know only, and the same (state, seat, level, seed)
-always gives the same decision, unless a level's time cap cuts a search short (a slow machine).
+always gives the same decision, unless a level's CPU-time cap cuts a search short (a slow
+machine).
 """
 
 from __future__ import annotations
@@ -15,15 +19,25 @@ from typing import Any
 
 from ..games.base import Engine
 from ..games.rng import SearchRng
+from . import turns
+from .models import model_for
 from .search import Budget, ismcts
 
-LEVELS = ("random", "easy", "normal", "strong")
+#: From the weakest to the strongest (as the arena's ladder measures them: docs/bots.md).
+LEVELS = ("random", "easy", "greedy", "normal", "strong")
 
-#: Playouts per decision, and the time cap that guards a slow machine (seconds, one core).
+#: Candidates, playouts per decision, and the CPU-time cap that guards a slow machine
+#: (seconds of the thinking thread).
 BUDGETS = {
-    "easy": Budget(playouts=40, seconds=1.0),
-    "normal": Budget(playouts=250, seconds=2.5),
-    "strong": Budget(playouts=1000, seconds=5.0),
+    "easy": turns.TurnBudget(candidates=3, playouts=6, seconds=0.3),
+    "normal": turns.TurnBudget(candidates=6, playouts=30, seconds=0.3),
+    "strong": turns.TurnBudget(candidates=10, playouts=120, seconds=1.0),
+}
+#: The step-by-step search's playouts for a game without a whole-turn model.
+STEP_BUDGETS = {
+    "easy": Budget(playouts=40, seconds=0.3),
+    "normal": Budget(playouts=250, seconds=0.3),
+    "strong": Budget(playouts=1000, seconds=1.0),
 }
 
 
@@ -44,4 +58,9 @@ def choose(engine: Engine[Any], state: Any, seat: int, level: str, seed: int) ->
     if level == "random":
         # A sample first, so that even the random bot reads nothing its seat may not know.
         return engine.random_submission(engine.determinize(state, seat, rng), seat, rng)
-    return ismcts(engine, state, seat, BUDGETS[level], rng)
+    model = model_for(engine)
+    if level == "greedy":
+        return turns.greedy(engine, model, state, seat, rng)
+    if model.by_steps:
+        return ismcts(engine, state, seat, STEP_BUDGETS[level], rng)
+    return turns.search(engine, model, state, seat, BUDGETS[level], rng)

@@ -1,9 +1,11 @@
 """python -m pbem.bots arena --game G --a LEVEL --b LEVEL --games N --seed S [--players K] [--json]
+python -m pbem.bots ladder --game G --games N --seed S [--players K] [--levels L1,L2,...]
 
 Plays N games between two bot levels (`arena.py`) and prints A's wins, losses and draws, its
-score with a 95% interval, and the seconds per decision of each side; `--json` prints them as
-one object. Bad arguments (an unknown game or level, players out of range) print a message
-naming the argument and exit with code 2.
+score with a 95% interval, and the CPU seconds per decision of each side; `--json` prints
+them as one object. `ladder` plays a round robin of levels, N games per pair, and prints
+their ratings with intervals (`ladder.py`). Bad arguments (an unknown game or level, players
+out of range) print a message naming the argument and exit with code 2.
 """
 
 from __future__ import annotations
@@ -13,7 +15,9 @@ import json
 import sys
 from typing import IO, Any
 
-from .arena import ArenaError, Match, play
+from . import LEVELS
+from .arena import ArenaError, Match, check, play
+from .ladder import round_robin
 
 EXIT_OK, EXIT_USAGE = 0, 2
 
@@ -30,6 +34,12 @@ def parser() -> argparse.ArgumentParser:
     arena.add_argument("--players", type=int, default=None)
     arena.add_argument("--json", action="store_true")
     arena.add_argument("--progress", action="store_true", help="a line per game on stderr")
+    ladder = sub.add_parser("ladder", help="a round robin of levels and their ratings")
+    ladder.add_argument("--game", required=True)
+    ladder.add_argument("--games", type=int, default=10, help="games per pair of levels")
+    ladder.add_argument("--seed", type=int, default=1)
+    ladder.add_argument("--players", type=int, default=None)
+    ladder.add_argument("--levels", default=",".join(LEVELS))
     return p
 
 
@@ -52,6 +62,9 @@ def main(argv: list[str] | None = None, out: IO[str] | None = None) -> int:
     except SystemExit as exit:          # argparse has printed its message
         return int(exit.code or 0)
 
+    if args.command == "ladder":
+        return _ladder(args, out)
+
     def progress(i: int, match: Match) -> None:
         print(f"game {i + 1}: A scored {match.scores[-1]:.2f}; "
               f"A's mean {sum(match.scores) / len(match.scores):.3f}", file=sys.stderr, flush=True)
@@ -64,6 +77,27 @@ def main(argv: list[str] | None = None, out: IO[str] | None = None) -> int:
         return EXIT_USAGE
     report = match.report()
     print(json.dumps(report) if args.json else text_report(report, match.players), file=out)
+    return EXIT_OK
+
+
+def _ladder(args: argparse.Namespace, out: IO[str]) -> int:
+    levels = [level.strip() for level in args.levels.split(",") if level.strip()]
+    try:
+        if len(levels) < 2:
+            raise ArenaError(f"--levels needs two levels or more, not {args.levels!r}")
+        for level in levels:
+            check(args.game, level, levels[0], args.games, args.players)
+    except ArenaError as error:
+        print(f"python -m pbem.bots ladder: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+
+    def progress(match: Match) -> None:
+        report = match.report()
+        print(f"{match.a} vs {match.b}: {report['score_a']:.3f} of {report['games']}",
+              file=sys.stderr, flush=True)
+
+    ladder = round_robin(args.game, levels, args.games, args.seed, args.players, progress)
+    print(ladder.table(), file=out)
     return EXIT_OK
 
 

@@ -5,8 +5,9 @@ other; with K > 2, A takes seat i % K and B every other seat. A's score per game
 (`plans.share`: a win 1, a win shared by k seats 1/k, a draw 1/K); the report gives A's wins,
 B's wins (some B seat alone or with others wins and A does not), draws (the rest: no winner,
 or A shares the win), A's mean score with a 95% Wilson interval, and the mean seconds per
-decision of each side. Every decision of game i, number n, is chosen with its own seed,
-so a match is fixed by its arguments (up to the levels' time caps).
+decision of each side (CPU seconds of the thinking thread: `time.thread_time`). Every
+decision of game i, number n, is chosen with its own seed, so a match is fixed by its
+arguments (up to the levels' CPU-time caps).
 """
 
 from __future__ import annotations
@@ -18,8 +19,17 @@ from typing import Any
 
 from ..games import INSTALLED, UnknownGame, get
 from ..games.base import Engine
-from . import LEVELS, choose
+from ..games.rng import SearchRng
+from . import BUDGETS, LEVELS, STEP_BUDGETS, choose
+from .models import model_for
 from .plans import MAX_DECISIONS, share
+from .search import ismcts
+from .turns import search
+
+#: The upper bound: `strong`'s search on the real state, hidden cards and all. Arena only:
+#: never offered in play (`LEVELS` does not hold it).
+ORACLE = "oracle"
+ARENA_LEVELS = (*LEVELS, ORACLE)
 
 #: z for a two-sided 95% interval.
 Z95 = 1.959963984540054
@@ -78,8 +88,9 @@ def check(game: str, a: str, b: str, games: int, players: int | None) -> tuple[E
     """The engine and the number of players, or the ArenaError naming the bad argument."""
     engine = engine_for(game)
     for name, level in (("--a", a), ("--b", b)):
-        if level not in LEVELS:
-            raise ArenaError(f"unknown level {level!r} for {name}: choose one of {', '.join(LEVELS)}")
+        if level not in ARENA_LEVELS:
+            raise ArenaError(f"unknown level {level!r} for {name}: choose one of "
+                             f"{', '.join(ARENA_LEVELS)}")
     if games < 1:
         raise ArenaError(f"--games must be at least 1, not {games}")
     seats = engine.min_seats if players is None else players
@@ -111,6 +122,17 @@ def play(game: str, a: str, b: str, games: int, seed: int, players: int | None =
     return match
 
 
+def decide(engine: Engine[Any], state: Any, seat: int, level: str, seed: int) -> str:
+    """A level's decision (`bots.choose`), or the oracle's, which reads the real state."""
+    if level != ORACLE:
+        return choose(engine, state, seat, level, seed)
+    rng = SearchRng.derived(seed, f"bot:{seat}")
+    model = model_for(engine)
+    if model.by_steps:          # a game with nothing hidden (Babel Tower): `strong` itself
+        return ismcts(engine, state, seat, STEP_BUDGETS["strong"], rng)
+    return search(engine, model, state, seat, BUDGETS["strong"], rng, sees_all=True)
+
+
 def _one_game(engine: Engine[Any], match: Match, seed: int, seats: int, a_seat: int) -> Any:
     state = engine.start(seed, {}, seats, None)
     for n in range(MAX_DECISIONS):
@@ -120,9 +142,9 @@ def _one_game(engine: Engine[Any], match: Match, seed: int, seats: int, a_seat: 
         seat = owed[0].seat
         side = "a" if seat == a_seat else "b"
         level = match.a if side == "a" else match.b
-        started = time.perf_counter()
-        text = choose(engine, state, seat, level, seed * 1_000_003 + n)
-        match.seconds[side].append(time.perf_counter() - started)
+        started = time.thread_time()      # CPU seconds: a busy machine slows, not weakens
+        text = decide(engine, state, seat, level, seed * 1_000_003 + n)
+        match.seconds[side].append(time.thread_time() - started)
         state = engine.apply(state, engine.decide(state, seat, text))
     state = engine.apply(state, engine.abort_event("the arena's safety net: too many decisions"))
     return engine.outcome(state)

@@ -47,8 +47,9 @@ class SearchError(RuntimeError):
 
 @dataclass(frozen=True)
 class Budget:
-    """How hard a level searches: iterations (each one playout) and a time cap for safety
-    (the iterations decide on every machine alike; the cap only guards a slow one)."""
+    """How hard a level searches: iterations (each one playout) and a CPU-time cap for safety
+    (seconds of the thinking thread; the iterations decide on every machine alike, the cap
+    only guards a slow one)."""
     playouts: int
     seconds: float
 
@@ -134,9 +135,9 @@ def ismcts(engine: Engine[Any], state: Any, seat: int, budget: Budget, rng: Rng,
     if kind is None:
         raise SearchError(f"seat {seat} owes no decision now")
     root = Node()
-    deadline = time.perf_counter() + budget.seconds
+    deadline = time.thread_time() + budget.seconds    # this thread's CPU: a safety net only
     for done in range(max(1, round(budget.playouts * plan.playouts))):
-        if done and time.perf_counter() > deadline:
+        if done and time.thread_time() > deadline:
             break
         _iterate(engine, state, seat, kind, root, plan, rng)
     return _best(engine, state, seat, kind, root, plan, rng)

@@ -27,8 +27,14 @@ from .errors import wants_json
 bp = Blueprint("lobby", __name__)
 
 #: The computers' levels in words (the form sends the level itself: `bots.LEVELS`).
-LEVEL_WORDS = {"random": phrase("random"), "easy": phrase("easy"), "normal": phrase("normal"),
-               "strong": phrase("strong")}
+#: How strong each is, roughly (the arena's ladder measures them: docs/bots.md).
+LEVEL_WORDS = {
+    "random": phrase("random: any legal move"),
+    "easy": phrase("easy: plays like a beginner"),
+    "greedy": phrase("greedy: plays like a casual player, one turn ahead"),
+    "normal": phrase("normal: plays like a regular player"),
+    "strong": phrase("strong: plays like a club player"),
+}
 
 
 #: How long a start page's form may be filled in before its token is too old.

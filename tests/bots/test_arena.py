@@ -85,3 +85,39 @@ def test_wilson_interval():
     lo, hi = wilson(1.0, 10)
     assert hi == pytest.approx(1.0) and 0.69 < lo < 0.73
     assert wilson(0.5, 0) == (0.0, 1.0)
+
+
+def test_the_ladder_fits_ratings_from_a_round_robin():
+    from pbem.bots.ladder import bradley_terry
+    # a beats b 3 games in 4 (each 40 games), b beats c as often: a > b > c, evenly spaced
+    scores = {("a", "b"): (30.0, 40), ("b", "c"): (30.0, 40), ("a", "c"): (36.0, 40)}
+    ratings = {r["level"]: r for r in bradley_terry(["c", "b", "a"], scores)}
+    assert ratings["c"]["elo"] == 0
+    assert 120 < ratings["b"]["elo"] < 200 < ratings["a"]["elo"] < 400
+    for r in ratings.values():
+        assert r["low"] <= r["elo"] <= r["high"]
+    assert ratings["a"]["high"] - ratings["a"]["low"] > 50      # forty games tell only so much
+
+
+def test_the_ladder_command_prints_every_level_rated():
+    out = io.StringIO()
+    code = main(["ladder", "--game", "babel-tower", "--games", "2", "--levels",
+                 "random,greedy"], out)
+    assert code == 0
+    text = out.getvalue()
+    assert "random" in text and "greedy" in text and "Elo" in text
+    assert main(["ladder", "--game", "babel", "--levels", "random,expert"], io.StringIO()) == 2
+
+
+def test_the_oracle_plays_in_the_arena_only(monkeypatch):
+    from pbem.bots import BUDGETS, LEVELS, UnknownLevel, choose
+    from pbem.bots.arena import ORACLE, play
+    from pbem.bots.turns import TurnBudget
+    from pbem.games import get
+    assert ORACLE not in LEVELS
+    engine = get("babel")
+    with pytest.raises(UnknownLevel):
+        choose(engine, engine.start(1, {}, 2, 0), 0, ORACLE, 1)
+    monkeypatch.setitem(BUDGETS, "strong", TurnBudget(candidates=2, playouts=2, seconds=60.0))
+    match = play("babel", ORACLE, "greedy", 1, 5)
+    assert len(match.scores) == 1

@@ -10,8 +10,9 @@ from __future__ import annotations
 import pytest
 
 from bot_positions import TABLES, positions, table_id
-from pbem.bots import BUDGETS, LEVELS, UnknownLevel, choose
+from pbem.bots import BUDGETS, LEVELS, STEP_BUDGETS, UnknownLevel, choose
 from pbem.bots.search import Budget, ismcts
+from pbem.bots.turns import TurnBudget
 from pbem.games import get
 from pbem.games.babylonia.cli import walk
 from pbem.games.rng import Rng
@@ -93,14 +94,18 @@ def test_a_bot_reads_nothing_its_seat_may_not_know(table):
         assert choose(engine, one, seat, "random", n) == choose(engine, other, seat, "random", n)
 
 
-def test_choose_keeps_the_seam_every_level_gives_a_legal_decision(monkeypatch):
-    engine = get("babel-tower")
+@pytest.mark.parametrize("game", ["babel-tower", "babel", "babylonia"])
+def test_choose_keeps_the_seam_every_level_gives_a_legal_decision(monkeypatch, game):
+    engine = get(game)
     state = engine.start(2, {}, 2, 1)
-    assert set(BUDGETS) | {"random"} == set(LEVELS)
-    for level in BUDGETS:
-        monkeypatch.setitem(BUDGETS, level, TINY)      # the seam, not the levels' strength
+    assert set(BUDGETS) | {"random", "greedy"} == set(LEVELS) == set(STEP_BUDGETS) | {
+        "random", "greedy"}
+    for level in BUDGETS:      # the seam, not the levels' strength
+        monkeypatch.setitem(BUDGETS, level, TurnBudget(candidates=2, playouts=2, seconds=60.0))
+        monkeypatch.setitem(STEP_BUDGETS, level, TINY)
     for level in LEVELS:
-        text = choose(engine, state, 1, level, seed=4)
-        engine.decide(state, 1, text)
+        seat = engine.to_act(state)[0].seat
+        text = choose(engine, state, seat, level, seed=4)
+        engine.decide(state, seat, text)
     with pytest.raises(UnknownLevel, match="'grandmaster'"):
         choose(engine, state, 1, "grandmaster", seed=4)

@@ -1,0 +1,288 @@
+"""Babylonia judged from the rules, and the whole turns worth considering (the bots' `greedy`
+level and the search's candidates: pbem/bots/turns.py).
+
+`value(state, seat)` is the seat's lead in points over the best other seat, counting for
+each side its score and what the board promises (BABYLONIA-RULINGS.md):
+- a city goes to the strict majority next to it when it is surrounded, and pays its taker
+  1 point per city in front of him (the lead compounds): each city on the board counts by
+  the seat's chance of the majority, weighted by how close it is to being surrounded and by
+  the cities the seat already holds; its face-up nobles next to it whose symbol it shows
+  score 2 each then;
+- an unscored ziggurat gives its majority a card; a token next to a ziggurat scores 1 for
+  every ziggurat the seat touches, so touching many pays on;
+- a field next to one of the seat's tokens is open to its farmers;
+- cards held and unused: each by what it does.
+
+`turns(state, seat)` lists whole turns: a beam over the tokens played (the plays near a
+city, a ziggurat or a field, ranked by `value` after each), each complete way finished by
+the closing steps (scoring order, the card for an own ziggurat, `extra`) and ranked by
+`value` after it; the owed card is chosen by `value` after taking it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from ..base import StepOption
+from . import legal, turn
+from .board import board
+from .notation import KIND_OF, Card, parse_one
+from .state import CITY_LETTERS, State, Token
+
+DECIDED = 100.0
+#: Plays kept after each token, and the most tokens a turn's beam looks at.
+BEAM, TOKENS, PLAYS = 4, 4, 12
+#: What an unused card is worth (card 1 scores its 10 at once; card 7's grows with cities).
+CARD_WORTH = {1: 0.0, 2: 5.0, 3: 2.5, 4: 2.0, 5: 2.0, 6: 2.5, 7: 1.0, 8: 2.0, 9: 2.0}
+
+
+@cache
+def _around(players: int) -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
+    """For each hex: its neighbours, and those of them that are land."""
+    b = board(players)
+    return {h: (tuple(b.neighbours[h]), tuple(n for n in b.neighbours[h]
+                                             if b.hexes[n].kind == "land")) for h in b.hexes}
+
+
+def _potential(state: State) -> list[float]:
+    """What the board promises each seat, beyond its score."""
+    n = state.players
+    out = [0.0] * n
+    held = [len(c) for c in state.cities]
+    for hex in state.tiles:
+        _add(out, _site(state, hex, held))
+    for z in state.board.ziggurats:
+        _add(out, _site(state, z, held))
+    for seat in range(n):
+        for card in state.cards[seat]:
+            if card not in state.used[seat]:
+                out[seat] += CARD_WORTH[card] + (0.5 * held[seat] if card == 7 else 0.0)
+    return out
+
+
+def _add(out: list[float], more: list[float]) -> None:
+    for i, x in enumerate(more):
+        out[i] += x
+
+
+def _site(state: State, hex: str, held: list[int], extra: str | None = None,
+          token: Token | None = None) -> list[float]:
+    """What one city, field or ziggurat promises each seat (with `token` put on `extra`, a
+    play judged before it is made)."""
+    n = state.players
+    near, land = _around(n)[hex]
+    tokens, tiles = state.tokens, state.tiles
+    out = [0.0] * n
+    tile = tiles.get(hex)
+    if tile is None and hex == extra:
+        return out                          # a field taken by the play judged
+    counts = [0] * n
+    nobles = [0] * n
+    free = 0
+    symbols = {CITY_LETTERS[s] for s in tile.split()[1]} if tile and tile[0] == "c" else ()
+    for m in near:
+        t = token if m == extra else tokens.get(m)
+        if t is not None:
+            counts[t.seat] += 1
+            if symbols and not t.down and t.kind in symbols:
+                nobles[t.seat] += 1
+        elif m in land and m not in tiles:
+            free += 1
+    if tile is None:                        # a ziggurat
+        for seat in range(n):
+            if counts[seat]:
+                out[seat] += 0.7            # each touched ziggurat pays on every later token
+        if hex in state.scored or not state.available:
+            return out
+        close = 0.35 + 0.65 / (1 + free)
+        for seat in range(n):
+            other = max(c for i, c in enumerate(counts) if i != seat)
+            if counts[seat] > other:
+                out[seat] += close * 3.0
+        return out
+    if not symbols:                         # a field: open to farmers next to it
+        worth = sum(held) if tile.endswith("cities") else int(tile.split()[1])
+        for seat in range(n):
+            if counts[seat]:
+                out[seat] += 0.25 * worth / 6 * counts[seat]
+        return out
+    close = 0.35 + 0.65 / (1 + free)
+    top = max(counts)
+    for seat in range(n):
+        mine = counts[seat]
+        other = max(c for i, c in enumerate(counts) if i != seat)
+        if mine > other:
+            chance = 0.85 if free <= 1 else 0.65
+        elif mine and mine == top:
+            chance = 0.3
+        else:
+            chance = 0.1 if mine else 0.0
+        out[seat] += close * (chance * (1.5 + 1.2 * held[seat]) + 2 * nobles[seat])
+    return out
+
+
+def _glance(state: State, seat: int, kind: str, hex: str) -> float:
+    """A play's change to the seat's lead, judged on the sites next to it without making it
+    (to pick the plays worth making)."""
+    b = state.board
+    held = [len(c) for c in state.cities]
+    token = Token(seat, kind, down=b.is_river(hex))
+    change = [0.0] * state.players
+    sites = [m for m in _around(state.players)[hex][0]
+             if m in state.tiles or b.hexes[m].kind == "ziggurat"]
+    if hex in state.tiles:
+        sites.append(hex)
+        tile = state.tiles[hex]
+        change[seat] += sum(held) if tile.endswith("cities") else int(tile.split()[1])
+    for m in sites:
+        before, after = _site(state, m, held), _site(state, m, held, hex, token)
+        for i in range(state.players):
+            change[i] += after[i] - before[i]
+    return change[seat] - max(c for i, c in enumerate(change) if i != seat)
+
+
+def value(state: State, seat: int) -> float:
+    """The seat's lead over the best other seat, in points and what promises more."""
+    result = state.result
+    if result is not None:
+        if seat in result.winners:
+            return DECIDED / len(result.winners)
+        return -DECIDED
+    potential = _potential(state)
+    worth = [s + p for s, p in zip(state.scores, potential)]
+    return worth[seat] - max(w for i, w in enumerate(worth) if i != seat)
+
+
+@dataclass
+class Turn:
+    steps: list[str]
+    state: State
+    value: float
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.steps)
+
+
+@cache
+def _hot(players: int) -> dict[str, bool]:
+    """Hexes worth a token as a rule: next to a city site, a ziggurat, or a tile site."""
+    b = board(players)
+    out = {}
+    for h in b.hexes:
+        out[h] = any(b.hexes[n].kind == "ziggurat" or b.hexes[n].site for n in b.neighbours[h])
+    return out
+
+
+def _plays(state: State, seat: int, options: list[StepOption], keep: int) -> list[StepOption]:
+    """The plays worth making: the best `keep` at a glance (`_glance`) of those near a site,
+    a plain one when none is."""
+    hot = _hot(state.players)
+    tiles = state.tiles
+    judged: list[tuple[float, int, StepOption]] = []
+    plain = None
+    for o in options:
+        if o.ends:
+            continue
+        word, _, hex = o.notation.partition(" ")
+        if word in ("score", "card", "extra"):
+            continue
+        if hex in tiles or hot.get(hex, False):
+            judged.append((-_glance(state, seat, KIND_OF[word], hex), len(judged), o))
+        elif plain is None:
+            plain = o
+    judged.sort(key=lambda j: j[:2])
+    out = [o for *_, o in judged[:keep]]
+    return out or ([plain] if plain else [])
+
+
+def turns(state: State, seat: int, beam: int = BEAM, tokens: int = TOKENS, plays: int = PLAYS
+          ) -> list[Turn]:
+    """The whole decisions of `seat` worth considering, best first."""
+    if state.card_due == seat:
+        return _cards(state, seat)
+    done: dict[tuple[object, ...], Turn] = {}
+    frontier = [Turn([], state, value(state, seat))]
+    for _ in range(tokens):
+        grown: dict[tuple[object, ...], Turn] = {}
+        for node in frontier:
+            options = legal.legal_steps(node.state, seat)
+            if any(o.ends for o in options) or any(
+                    o.notation.partition(" ")[0] in ("score", "card", "extra") for o in options):
+                finished = _finish(node, seat)
+                if finished is not None:
+                    _keep(done, finished)
+            for option in _plays(node.state, seat, options, plays):
+                after = node.state.copy()
+                turn.apply_step(after, seat, parse_one(option.notation))
+                key = tuple(sorted(after.current.placed))
+                if key in grown:
+                    continue
+                grown[key] = Turn([*node.steps, option.notation], after, value(after, seat))
+        frontier = sorted(grown.values(), key=lambda t: -t.value)[:beam]
+        if not frontier:
+            break
+    for node in frontier:
+        finished = _finish(node, seat)
+        if finished is not None:
+            _keep(done, finished)
+    ranked = sorted(done.values(), key=lambda t: -t.value)
+    if not ranked:
+        raise RuntimeError("no whole turn found")     # never expected: two tokens always go
+    return ranked
+
+
+def _keep(done: dict[tuple[object, ...], Turn], finished: Turn) -> None:
+    key = tuple(sorted(finished.state.current.placed))
+    if key not in done or done[key].value < finished.value:
+        done[key] = finished
+
+
+def _finish(node: Turn, seat: int) -> Turn | None:
+    """The turn closed: scoring order as offered, the best card when one is named, `extra`
+    when offered; None when the tokens are no whole way."""
+    state = node.state.copy()
+    steps = list(node.steps)
+    for _ in range(12):
+        options = legal.legal_steps(state, seat)
+        closing = [o for o in options
+                   if o.notation.partition(" ")[0] in ("score", "card", "extra")]
+        ends = any(o.ends for o in options)
+        scores = [o for o in closing if o.notation.startswith("score ")]
+        cards = [o for o in closing if o.notation.startswith("card ")]
+        extra = [o for o in closing if o.notation == "extra"]
+        if scores and not ends:
+            pick = scores[0]
+        elif cards and not ends:
+            pick = max(cards, key=lambda o: _after(state, seat, o))
+        elif extra and not state.current.extra:
+            pick = extra[0]
+        elif ends:
+            return Turn(steps, state, value(state, seat))
+        else:
+            return None
+        turn.apply_step(state, seat, parse_one(pick.notation))
+        steps.append(pick.notation)
+    return None
+
+
+def _after(state: State, seat: int, option: StepOption) -> float:
+    after = state.copy()
+    turn.apply_step(after, seat, parse_one(option.notation))
+    return value(after, seat)
+
+
+def _cards(state: State, seat: int) -> list[Turn]:
+    """The owed ziggurat card: each judged by the position once it is taken."""
+    out = []
+    for number in list(state.available):
+        after = state.copy()
+        turn.take_card_due(after, seat, number)
+        out.append(Turn([str(Card(number))], after, value(after, seat)))
+    return sorted(out, key=lambda t: -t.value)
+
+
+def reply(state: State, seat: int) -> str:
+    """A quick greedy decision (the search's playouts): a narrow beam over two tokens."""
+    return turns(state, seat, beam=1, tokens=3, plays=4)[0].text

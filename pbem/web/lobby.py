@@ -32,8 +32,8 @@ LEVEL_WORDS = {
     "random": phrase("random: any legal move"),
     "easy": phrase("easy: plays like a beginner"),
     "greedy": phrase("greedy: plays like a casual player, one turn ahead"),
-    "normal": phrase("normal: plays like a regular player"),
-    "strong": phrase("strong: plays like a club player"),
+    "normal": phrase("normal: plays like a casual player who plans a little"),
+    "strong": phrase("strong: plays like a regular player"),
 }
 
 

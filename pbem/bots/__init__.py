@@ -6,7 +6,7 @@ text it returns through `turns.submit`, exactly as a person's reply. No Flask, n
 Levels: `random` plays a uniformly random legal decision; `greedy` the best whole decision by
 the game's evaluation after it, no search (`turns.greedy`); `easy`, `normal` and `strong` search
 over the best whole decisions with playouts (`turns.search`), more candidates and playouts each
-(`BUDGETS`). A game whose every decision is one step (Babel Tower) is searched step by step
+(`BUDGETS`). A game whose every decision is one step is searched step by step
 (`search.py`, ISMCTS over the steps of the decision owed; `STEP_BUDGETS`).
 Every level decides from what its seat may know only, and the same (state, seat, level, seed)
 always gives the same decision, unless a level's CPU-time cap cuts a search short (a slow

@@ -128,7 +128,7 @@ def decide(engine: Engine[Any], state: Any, seat: int, level: str, seed: int) ->
         return choose(engine, state, seat, level, seed)
     rng = SearchRng.derived(seed, f"bot:{seat}")
     model = model_for(engine)
-    if model.by_steps:          # a game with nothing hidden (Babel Tower): `strong` itself
+    if model.by_steps:          # a game with nothing hidden: `strong` itself
         return ismcts(engine, state, seat, STEP_BUDGETS["strong"], rng)
     return search(engine, model, state, seat, BUDGETS["strong"], rng, sees_all=True)
 

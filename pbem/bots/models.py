@@ -1,10 +1,12 @@
 """What the whole-turn players (`turns.py`) ask of each game: its evaluation, its candidate
 whole decisions and its quick greedy answer, each written in the game's own module
-(pbem/games/<game>/evaluate.py). A game whose every decision is one step (Babel Tower) is
-searched step by step (`search.py`, `Model.by_steps`); its model serves `greedy`."""
+(pbem/games/<game>/evaluate.py: `value`, `turns`, `reply`, `SCALE`, and `PLAYOUT_SHARE` and
+`BY_STEPS` where they apply). A game whose every decision is one step is searched step by
+step (`search.py`, `Model.by_steps`); its model serves `greedy`."""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -35,34 +37,26 @@ class Model:
     #: playouts: fewer), so that each level keeps to its CPU time by its count
     share: Mapping[int, float] = field(default_factory=dict)
     #: the search levels search step by step (`search.py`): a game whose every decision is
-    #: one step, with quick playouts to the end (Babel Tower)
+    #: one step, with quick playouts to the end
     by_steps: bool = False
 
 
-def _babel() -> Model:
-    from ..games.babel import evaluate
-    return Model(evaluate.value, evaluate.turns, evaluate.reply, scale=2.0)
-
-
-def _babylonia() -> Model:
-    from ..games.babylonia import evaluate
-    return Model(evaluate.value, evaluate.turns, evaluate.reply, scale=6.0,
-                 share={2: 0.6, 3: 0.3, 4: 0.12})
-
-
-def _babel_tower() -> Model:
-    from ..games.babel_tower import evaluate
-    return Model(evaluate.value, evaluate.turns, evaluate.reply, scale=3.0, by_steps=True)
-
-
-FACTORIES: dict[str, Callable[[], Model]] = {
-    "babel": _babel, "babylonia": _babylonia, "babel-tower": _babel_tower}
 _MODELS: dict[str, Model] = {}
+
+
+def _evaluation(engine: Engine[Any]) -> Any:
+    """The module `evaluate` of the engine's own package (pbem/games/<game>/evaluate.py): found
+    by where the engine lives, so that this layer names no game."""
+    package = type(engine).__module__.rsplit(".", 1)[0]
+    return importlib.import_module(f"{package}.evaluate")
 
 
 def model_for(engine: Engine[Any]) -> Model:
     """The game's model (every installed game has one)."""
     model = _MODELS.get(engine.name)
     if model is None:
-        model = _MODELS[engine.name] = FACTORIES[engine.name]()
+        game = _evaluation(engine)
+        model = _MODELS[engine.name] = Model(
+            game.value, game.turns, game.reply, scale=game.SCALE,
+            share=getattr(game, "PLAYOUT_SHARE", {}), by_steps=getattr(game, "BY_STEPS", False))
     return model

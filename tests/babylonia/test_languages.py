@@ -184,7 +184,7 @@ def test_a_turn_told_in_each_language_keeps_the_river_secret_and_counts_points()
     assert told == "placed a farmer on f10 and a face-down token on f9, gaining 5 points"
     assert said(told, "de") == ("setzte einen Bauern auf f10 und einen verdeckten Spielstein "
                                 "auf f9 und bekam 5 Punkte")
-    assert said(told, "cs") == "položil(a) rolníka na f10 a žeton lícem dolů na f9 a získal(a) 5 bodů"
+    assert said(told, "cs") == "položení rolníka na f10 a žetonu lícem dolů na f9 za 5 bodů"
 
 
 def ended(scores, cities, winners):

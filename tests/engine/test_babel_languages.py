@@ -247,7 +247,7 @@ def test_legal_step_labels_are_said_in_each_language():
     state = make(anna={"hand": "PM", "figure": "H", "rows": {"H": "H"}})
     labels = {o.notation: o.label for o in GAME.legal_steps(state, 0)}
     assert said(labels["settle P"], "de") == "lege 1 Perser am Ort der Hethiter an"
-    assert said(labels["settle P"], "cs") == "osídlit ve městě Chetitů: 1 kartu Peršanů"
+    assert said(labels["settle P"], "cs") == "osídlit ve městě Chetitů: 1 karta Peršanů"
     assert said(labels[""], "de") == "beende den Zug"
     assert said(labels[""], "cs") == "ukončit tah"
 
@@ -263,8 +263,8 @@ def test_a_turn_recounted_to_each_reader_in_each_language():
         "zog zu den Medern, legte 2 Perser dort an, baute Baustufe 2 dort aus deinem Lager und "
         "halbierte die Handkarten deines Gegners mit deinem Meder-Drilling")
     assert said(to_bob.words, "cs") == (
-        "cestoval do města Médů, osídlil tam: 2 karty Peršanů, postavil patro 2 tam ze své "
-        "zásobárny a zlikvidoval polovinu karet ve vaší ruce (jeho trojice: Médové)")
+        "cesta do města Médů, osídlení tam: 2 karty Peršanů, stavba patra 2 tam ze své "
+        "zásobárny a likvidace poloviny karet ve vaší ruce (trojice protivníka: Médové)")
 
 
 # -- endings ------------------------------------------------------------------------------
@@ -280,9 +280,9 @@ def test_an_ending_in_each_language_for_each_reader():
     assert said(GAME.ending(state, 1, names), "de") == (
         "Anna gewinnt: Anna hat 15 Punkte erreicht, während du weniger als 10 hattest (15 zu 9)")
     assert said(GAME.ending(state, 0, names), "cs") == (
-        "Vyhráváte: dosáhli jste 15 bodů, zatímco Bob měl méně než 10 (15 : 9)")
+        "Vyhráváte: dosáhli jste 15 bodů a Bob má méně než 10 (15 : 9)")
     assert said(GAME.ending(state, None, names), "cs") == (
-        "Vyhrává Anna: Anna dosáhl 15 bodů, zatímco Bob měl méně než 10 (15 : 9)")
+        "Vyhrává Anna: Anna má 15 bodů a Bob méně než 10 (15 : 9)")
 
 
 def test_a_drawn_game_counts_the_hands_in_each_language():

@@ -186,7 +186,7 @@ def test_tower_picks_and_placements_in_words_and_the_cube_placed_marked():
 
 @pytest.mark.parametrize("reason, winner, seat, words", [
     ("complete", None, 0, "A draw: the tower is complete, all 24 cubes placed"),
-    ("blocked", 0, 0, "You win: Bob could not place any of his cubes"),
+    ("blocked", 0, 0, "You win: Bob could not place any of their cubes"),
     ("blocked", 0, 1, "Anna wins: you could not place any of your cubes"),
     ("resigned", 1, 0, "Bob wins: you resigned"),
 ])

@@ -288,7 +288,7 @@ def test_steps_and_what_they_did_in_words():
     assert said(told.words, "de") == (
         "setzte einen 3er auf NW im Stockwerk 1, Halbkugeln nach oben, nach Osten und nach Süden")
     picked = GAME.recount(GAME.start(7, {}, 2, 0), {"type": "pick", "seat": 0, "step": "pick 4"}, 1)
-    assert said(picked.words, "cs") == "vybral(a) kostku 4"
+    assert said(picked.words, "cs") == "výběr kostky 4"
     label = GAME.to_act(GAME.start(7, {}, 2, 0))[0].label
     assert (label, said(label, "de"), said(label, "cs")) == ("pick a cube", "einen Würfel auswählen",
                                                              "vybrat kostku")
@@ -304,15 +304,15 @@ ENDINGS = [
     ("complete", None, 0, "A draw: the tower is complete, all 24 cubes placed",
      "Unentschieden: der Turm ist fertig, alle 24 Würfel sind gesetzt",
      "Remíza: věž je dokončená, všech 24 kostek stojí"),
-    ("blocked", 0, 0, "You win: Bob could not place any of his cubes",
-     "Du gewinnst: Bob konnte keinen seiner Würfel mehr setzen",
-     "Vyhráváte: Bob už nemohl(a) položit žádnou ze svých kostek"),
+    ("blocked", 0, 0, "You win: Bob could not place any of their cubes",
+     "Du gewinnst: Bob konnte keinen der eigenen Würfel mehr setzen",
+     "Vyhráváte: Bob už nemůže položit žádnou ze svých kostek"),
     ("blocked", 0, 1, "Anna wins: you could not place any of your cubes",
      "Anna gewinnt: du konntest keinen deiner Würfel mehr setzen",
      "Anna vyhrává: už jste nemohli položit žádnou ze svých kostek"),
-    ("blocked", 1, None, "Bob wins: Anna could not place any of his cubes",
-     "Bob gewinnt: Anna konnte keinen seiner Würfel mehr setzen",
-     "Bob vyhrává: Anna už nemohl(a) položit žádnou ze svých kostek"),
+    ("blocked", 1, None, "Bob wins: Anna could not place any of their cubes",
+     "Bob gewinnt: Anna konnte keinen der eigenen Würfel mehr setzen",
+     "Bob vyhrává: Anna už nemůže položit žádnou ze svých kostek"),
     ("resigned", 1, 0, "Bob wins: you resigned", "Bob gewinnt: du hast aufgegeben",
      "Bob vyhrává: vzdali jste se"),
     ("resigned", 0, 0, "You win: Bob resigned", "Du gewinnst: Bob hat aufgegeben",

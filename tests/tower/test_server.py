@@ -340,7 +340,7 @@ def test_a_complete_tower_played_through_the_pages_is_a_draw(app, client, action
     assert [(f["number"], f["current"]) for f in board_floors(root)] == [(n, False) for n in range(6, 0, -1)]
     # The record lists every step and replays the game turn by turn.
     record = page(client.get(f"/games/{game}/record"))
-    assert "Result: a draw (the tower is complete)." in record.one("p", "status").text()
+    assert "Result: A draw: the tower is complete, all 24 cubes placed." in record.one("p", "status").text()
     turns = record.one("ol", "turns").all("li")
     assert [li.one("code").text() for li in turns] == [s for _, s in steps]
     assert [li.one("strong").text() for li in turns] == [("Anna", "Bob")[seat] for seat, _ in steps]
@@ -391,12 +391,13 @@ def test_a_player_who_cannot_place_loses_and_both_are_told(app, client, actions,
         assert str(over["Subject"]).endswith(": the game is over")
         text = text_of(over)
         loser = ("Anna", "Bob")[1 - winner]
-        assert (f"You win: {loser} could not place any of his cubes." if addr == SEAT_ADDR[winner]
+        assert (f"You win: {loser} could not place any of their cubes." if addr == SEAT_ADDR[winner]
                 else f"{name} wins: you could not place any of your cubes.") in text
         if addr != SEAT_ADDR[winner]:
             assert f"{name}'s last turn:\n  {events[-1]['step']}" in text
     record = page(client.get(f"/games/{game}/record"))
-    assert f"Result: {name} wins (the opponent could not place any of his cubes)." in record.one("p", "status").text()
+    loser = ("Anna", "Bob")[1 - winner]
+    assert f"Result: {name} wins: {loser} could not place any of their cubes." in record.one("p", "status").text()
 
 
 def test_resigning_from_the_seat_page(app, client, actions, smtp):

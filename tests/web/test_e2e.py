@@ -239,7 +239,9 @@ def test_a_whole_game_by_following_the_mails(table, client, pin_seed, first, sum
                         r'<code>([^<]*)</code>', html)
     assert listed == [(str(i), NAMES[e["seat"]], GAME.notation(e))
                       for i, e in enumerate(loaded.events, 1)]
-    assert f"<strong>Result:</strong> {winner} wins ({outcome.description})" in html
+    told = GAME.ending(loaded.state, None, list(NAMES))   # as anybody reads it: who won and why
+    assert told.startswith(f"{winner} wins: ")
+    assert f"<strong>Result:</strong> {escape(told)}." in html
     assert re.search(r'<svg [^>]*class="scorechart"', html)
     assert html.count("<polyline ") == 2
     scores = GAME.scores(loaded.state)

@@ -433,7 +433,7 @@ def test_when_the_time_runs_out_the_game_is_lost_by_time_and_both_players_are_to
         assert ending in text_of(mail)
     # The pages show the result; the turn link no longer acts.
     record = html.unescape(client.get(f"/games/{game}/record").data.decode())
-    assert "Result:</strong> Bob wins (the opponent's time ran out)" in record
+    assert "Result:</strong> Bob wins: Anna's time ran out." in record
     record_json = client.get(f"/games/{game}/record", headers=JSON).get_json()
     assert record_json["outcome"]["reason"] == "timeout" and record_json["outcome"]["winner"] == 1
     assert record_json["turns"][-1]["type"] == "timeout"

@@ -209,3 +209,7 @@ def _hand_fit(state: State, seat: int) -> float:
 def reply(state: State, seat: int) -> str:
     """A quick greedy decision (the search's playouts): the best of a narrower beam."""
     return turns(state, seat, per_place=1, depth=8)[0].text
+
+
+#: The lead that makes about 73% for the search (pbem/bots/models.py).
+SCALE = 2.0

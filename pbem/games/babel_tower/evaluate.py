@@ -73,3 +73,10 @@ def turns(state: Tower, seat: int) -> list[Turn]:
 
 def reply(state: Tower, seat: int) -> str:
     return turns(state, seat)[0].text
+
+
+#: The lead that makes about 73% for the search (pbem/bots/models.py).
+SCALE = 3.0
+#: Every decision is one step, with quick playouts to the end: the search levels search step
+#: by step (pbem/bots/search.py); this module serves `greedy`.
+BY_STEPS = True

@@ -286,3 +286,9 @@ def _cards(state: State, seat: int) -> list[Turn]:
 def reply(state: State, seat: int) -> str:
     """A quick greedy decision (the search's playouts): a narrow beam over two tokens."""
     return turns(state, seat, beam=1, tokens=3, plays=4)[0].text
+
+
+#: The lead that makes about 73% for the search (pbem/bots/models.py).
+SCALE = 6.0
+#: The share of a level's playouts a game of 2, 3, 4 players affords (its playouts are slower).
+PLAYOUT_SHARE = {2: 0.6, 3: 0.3, 4: 0.12}

@@ -11,7 +11,7 @@ one-click POST (`List-Unsubscribe=One-Click`), which mail programs send for the 
 
 from __future__ import annotations
 
-from flask import Blueprint, render_template, request
+from flask import Blueprint, redirect, render_template, request
 
 from .. import addresses, links
 from ..errors import BadInput, LinkTampered
@@ -38,11 +38,12 @@ def request_links():
         return page(links_error=CSRF_REFUSED, status=403)
     addr = email_address(field(form, "email"))
     addresses.mail_links(addr, request.remote_addr or "")
-    message = phrase("If {addr} plays a game here, a mail with fresh links to its running games is "
-                     "on its way to that address.", addr=addr)
     if wants_json():
-        return {"message": message}, 202
-    return page(links_message=message, status=202)
+        return {"message": phrase("If {addr} plays a game here, a mail with fresh links to its "
+                                  "running games is on its way to that address.", addr=addr)}, 202
+    # Post/redirect/get: the start page says the mail is on its way (the address stays out of
+    # the URL, so it is in no history nor log).
+    return redirect("/?sent=links#links", 303)
 
 
 @bp.route("/r/<token>", methods=["GET", "POST"])

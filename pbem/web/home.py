@@ -277,9 +277,10 @@ def rematch_from_record(game_id: str):
     """The public record cannot tell who asks: the address gets its home link by mail."""
     address = email_address(_text(_form(), "email", ""))
     rematch.mail_home_for(game_id, address, request.remote_addr or "")
-    message = phrase("If {address} played this game, a mail with the link to ask for the rematch "
-                     "is on its way to that address.", address=address)
     if wants_json():
-        return {"message": message}, 202
-    return render_template("errors/error.html", status=202, title=phrase("Rematch"),
-                           message=message), 202
+        return {"message": phrase("If {address} played this game, a mail with the link to ask for "
+                                  "the rematch is on its way to that address.",
+                                  address=address)}, 202
+    # Post/redirect/get: back to the record, which says the mail is on its way (no address in
+    # the URL).
+    return redirect(f"/games/{game_id}/record?sent=rematch#rematch", 303)

@@ -84,7 +84,10 @@ def page(form=None, error=None, links_message=None, status=200, links_error=None
 
 @bp.get("/")
 def index():
-    return page()
+    # `?sent=links`: where the "Lost your links?" form lands (redirect after POST).
+    sent = request.args.get("sent") == "links"
+    return page(links_message=phrase("If that address plays a game here, a mail with fresh links "
+                                     "to its running games is on its way to it.") if sent else None)
 
 
 def field(form, key: str, default: str = "") -> str:

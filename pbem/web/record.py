@@ -132,6 +132,7 @@ def record(game_id: str):
                            chart=score_chart(series, names, order), outcome=outcome, ending=ending,
                            winner_name=winner, winner_names=winner_names(outcome, names),
                            created=request.args.get("created") == "1",
+                           rematch_sent=request.args.get("sent") == "rematch",
                            board_template=loaded.engine.board_template, shown=shown,
                            steps=steps, step=step, nav=_navigation(loaded, turns, shown, step,
                                                                    len(steps)),

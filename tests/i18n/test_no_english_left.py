@@ -214,9 +214,12 @@ def pages_read(app, client, games: dict[str, str], language: str) -> list[Read]:
     refused = client.post(waiting_turn, data={"steps": wrong, "action": "submit"})
     assert refused.status_code == 422, (wrong, refused.status_code)
     reads.append(page_read(refused, f"Babel page refusing {wrong!r}"))
-    reads.append(page_read(client.post("/links", data={"email": EMAILS[0]}), "lost links answer"))
+    asked = client.post("/links", data={"email": EMAILS[0]})
+    assert asked.status_code == 303
+    reads.append(page_read(client.get(asked.headers["Location"]), "lost links answer"))
     reads.append(page_read(client.get(f"/games/{games['babylonia-running']}/record"), "record"))
     reads.append(page_read(client.get(f"/games/{games['babel']}/record?turn=3&step=1"), "record, turn 3"))
+    reads.append(page_read(client.get(f"/games/{games['babel']}/record?sent=rematch"), "record, rematch mailed"))
     reads.append(page_read(client.get("/t/garbage"), "broken link /t/garbage"))
     reads.append(page_read(client.get("/s/nothing-here"), "broken link /s/nothing-here"))
     reads.append(page_read(client.get("/no/such/page"), "unknown page (404)"))

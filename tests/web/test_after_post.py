@@ -154,3 +154,34 @@ def test_a_seat_pages_forms_land_on_the_seat_page_saying_what_was_saved(app, cli
     seat = seat_path(app, game, 0)
     page = landed(client, client.post(seat + action, data=data), f"{seat}?saved={saved}")
     assert notice(page).startswith(words) if words else notice(page) == ""
+
+
+# -- the start page's "Lost your links?" and the record's rematch ---------------------------------
+
+def start_csrf_of(client) -> str:
+    return re.search(r'name="csrf" value="([^"]+)"', client.get("/").get_data(as_text=True)).group(1)
+
+
+def test_lost_links_land_on_the_start_page_saying_the_mail_is_on_its_way(app, client):
+    create(client)
+    answer = client.post("/links", data={"csrf": start_csrf_of(client), "email": ANNA})
+    page = landed(client, answer, "/?sent=links")
+    assert answer.headers["Location"].endswith("#links")
+    assert ANNA not in answer.headers["Location"]     # no address in the URL (nor in history)
+    assert "on its way" in notice(page)
+    assert notice(unescape(client.get("/").get_data(as_text=True))) == ""
+    assert notice(unescape(client.get("/?sent=%00<b>").get_data(as_text=True))) == ""
+    # JSON keeps its answer.
+    assert client.post("/links", json={"email": ANNA}, headers=JSON).status_code == 202
+
+
+def test_a_rematch_asked_from_the_record_lands_on_the_record_saying_the_mail_is_on_its_way(app,
+                                                                                          client):
+    game = finished(app)
+    answer = client.post(f"/games/{game}/rematch", data={"email": ANNA})
+    page = landed(client, answer, f"/games/{game}/record?sent=rematch")
+    assert ANNA not in answer.headers["Location"]
+    assert "on its way" in notice(page)
+    assert notice(unescape(client.get(f"/games/{game}/record").get_data(as_text=True))) == ""
+    json = client.post(f"/games/{game}/rematch", json={"email": BOB}, headers=JSON)
+    assert json.status_code == 202 and "message" in json.get_json()

@@ -198,7 +198,7 @@ def test_every_mail_links_the_home_and_the_links_mail_says_where_to_move(app, cl
     assert len(smtp.to(ANNA)) >= 6 and all(
         client.get(h, headers=JSON).get_json()["address"] == ANNA for h in homes)
     smtp.clear()
-    assert client.post("/links", data={"email": ANNA}).status_code == 202
+    assert client.post("/links", data={"email": ANNA}).status_code == 303
     deliver(app)
     text = text_of(smtp.to(ANNA)[-1])
     assert "it is your turn in 3 of your 4 running games" in text

@@ -12,12 +12,12 @@ from __future__ import annotations
 import re
 
 import pytest
-from html_tree import Node, page
-from pbem_web import html_of, reply_to, started, text_of
 
+from html_tree import Node, page
 from pbem.games.babylonia import GAME
 from pbem.games.base import Outcome
 from pbem.games.rng import Rng
+from pbem_web import html_of, reply_to, started, text_of
 
 NAMES = ("Anna", "Bob", "Carl", "Dora")
 EMAILS = ("anna@example.org", "bob@example.org", "carl@example.org", "dora@example.org")

@@ -17,9 +17,14 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from babylonia_twins import (hide_all, redeal, rename_cards, shuffle_supply,
-                             swap_stand_and_supply, turn_down_token)
-
+from babylonia_twins import (
+    hide_all,
+    redeal,
+    rename_cards,
+    shuffle_supply,
+    swap_stand_and_supply,
+    turn_down_token,
+)
 from pbem.games.babylonia import GAME
 from pbem.games.babylonia.cli import walk
 from pbem.games.babylonia.notation import Play, parse

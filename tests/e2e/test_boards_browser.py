@@ -8,12 +8,12 @@ Screenshots of the marked last turn go to docs/screenshots/ for the README and d
 
 from __future__ import annotations
 
-from datetime import datetime
-
 import re
+from datetime import datetime
 from pathlib import Path
 
 import pytest
+
 from browser_pages import no_sideways_scroll, open_turn_mail, tap_and_wait
 
 pytestmark = pytest.mark.browser

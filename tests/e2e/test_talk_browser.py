@@ -9,10 +9,10 @@ import json
 from pathlib import Path
 
 import pytest
+from tests.helpers.browser_pages import no_sideways_scroll, open_turn_mail
 
 from pbem import games
 from pbem.games.rng import Rng
-from tests.helpers.browser_pages import no_sideways_scroll, open_turn_mail
 
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 WIDTHS = {"phone": {"width": 360, "height": 780}, "desktop": {"width": 1280, "height": 900}}

@@ -15,18 +15,32 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from babel_walk import walk  # tests/helpers
 from pbem.games.babel import GAME
 from pbem.games.babel.cards import TRIBES
 from pbem.games.babel.legal import legal_steps, offered_steps
 from pbem.games.babel.notation import format_steps, parse
 from pbem.games.babel.rules import act
 from pbem.games.babel.state import ACTIONS, DRAW
-from pbem.games.babel.steps import (COLUMNS, Build, Destroy, Discard, Emigrate, End, Halve, Jump,
-                                    Migrate, Move, Pass, Rob, Settle, Switch)
+from pbem.games.babel.steps import (
+    COLUMNS,
+    Build,
+    Destroy,
+    Discard,
+    Emigrate,
+    End,
+    Halve,
+    Jump,
+    Migrate,
+    Move,
+    Pass,
+    Rob,
+    Settle,
+    Switch,
+)
 from pbem.games.babel.turn import check_can_end
 from pbem.games.errors import GameError, IllegalStep
 from pbem.games.rng import Rng
-from babel_walk import walk  # tests/helpers
 
 SEEDS = st.integers(min_value=0, max_value=2**64 - 1)
 

@@ -12,14 +12,20 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from babel_twins import (  # tests/helpers
+    hide_all,
+    redeal_hand,
+    shuffle_tribe_supply,
+    shuffle_unknown_temples,
+    swap_hand_with_supply,
+    swap_unknown_temples,
+)
+from babel_walk import walk  # tests/helpers
 from pbem.games.babel import GAME
 from pbem.games.babel.cards import TRIBES
 from pbem.games.babel.state import DRAW
 from pbem.games.babel.view import view
 from pbem.games.rng import Rng
-from babel_twins import (hide_all, redeal_hand, shuffle_tribe_supply,  # tests/helpers
-                         shuffle_unknown_temples, swap_hand_with_supply, swap_unknown_temples)
-from babel_walk import walk  # tests/helpers
 
 SEEDS = st.integers(min_value=0, max_value=2**64 - 1)
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

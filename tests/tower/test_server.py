@@ -14,12 +14,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from html_tree import Node, page
-from pbem_web import ANNA, BOB, html_of, reply_to, started, text_of
 from tower_kit import the_tower, tower_game
 
+from html_tree import Node, page
 from pbem.games.babel_tower import GAME
 from pbem.games.babel_tower.cli import random_game
+from pbem_web import ANNA, BOB, html_of, reply_to, started, text_of
 
 ROOT = Path(__file__).resolve().parents[2]
 NAMES = {ANNA: "Anna", BOB: "Bob"}

@@ -8,12 +8,12 @@ import re
 import threading
 
 from sqlalchemy import func, select
+from tests.conftest import BASE_URL, links_in, text_of
 
 from pbem import botplay, store, turns
 from pbem.extensions import db
 from pbem.games.rng import Rng
 from pbem.models import Event, Game, Mail, Proposal, Seat, Takeover
-from tests.conftest import BASE_URL, links_in, text_of
 
 JSON = {"Accept": "application/json"}
 ANNA, BOB, CARL = "anna@example.org", "bob@example.org", "carl@example.org"

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import re
 
+from html_tree import Page
 from pbem import store, turns
 from pbem.games import get
 from pbem.games.rng import Rng
-from html_tree import Page
 from pbem_web import text_of  # tests/helpers
 
 LINK_PATH = r"http://[^/\s]+(/[ts]/[A-Za-z0-9_.\-]+)"

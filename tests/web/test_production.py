@@ -16,10 +16,11 @@ import secrets
 import socket
 import threading
 from contextlib import contextmanager
-from datetime import timedelta
+from datetime import UTC, timedelta
 
 import pytest
-from sqlalchemy import delete, event as sa_event, func, select, text, update
+from sqlalchemy import delete, func, select, text, update
+from sqlalchemy import event as sa_event
 from sqlalchemy.engine import make_url
 
 from pbem import games, links, store, turns
@@ -724,7 +725,7 @@ class Proxy:
         while self._listener is listener:
             try:
                 client, _ = listener.accept()
-            except (TimeoutError, socket.timeout):
+            except TimeoutError:
                 continue
             client.settimeout(None)
             try:
@@ -1020,10 +1021,10 @@ def fill(app):
     """Some thousand rows in every watched table, inserted directly, as many games leave them:
     2000 games of 7 events, 3 mails each (a few failed or pending, not yet due), request counts.
     Three of the games have waited long enough for a reminder."""
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     from pbem.models import Seat
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     rng = random.Random(7)
     rows = {Game: [], Seat: [], SeatNonce: [], Event: [], Mail: [], RateEvent: []}
     for g in range(FILLER_GAMES):

@@ -18,7 +18,7 @@ import re
 from datetime import timedelta
 from email.message import EmailMessage
 from email.utils import formataddr, formatdate, make_msgid, parseaddr
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
@@ -784,7 +784,7 @@ def simulate(seed: int, first: int) -> list[dict]:
     return events
 
 
-@lru_cache(maxsize=None)
+@cache
 def seed_with_discards(first: int) -> int:
     """The first seed whose random game has owed discards and a winner."""
     for seed in range(1, 500):

@@ -43,13 +43,13 @@ def check_hidden(state, rng):
         before = seen(state, seat)
         other = 1 - seat
         for change in (
-            lambda s: swap_hand_with_supply(s, other, rng),
-            lambda s: redeal_hand(s, other, rng),
+            lambda s, other=other: swap_hand_with_supply(s, other, rng),
+            lambda s, other=other: redeal_hand(s, other, rng),
             lambda s: shuffle_tribe_supply(s, rng),
             lambda s: shuffle_unknown_temples(s, rng),
             lambda s: swap_unknown_temples(s, rng),
             lambda s: setattr(s, "seed", rng.next_u64()),
-            lambda s: hide_all(s, seat, rng),
+            lambda s, seat=seat: hide_all(s, seat, rng),
         ):
             changed = state.copy()
             change(changed)
@@ -169,7 +169,7 @@ def test_views_hide_exactly_what_each_seat_may_not_know():
        stop=st.integers(min_value=0, max_value=250), salt=st.integers(min_value=0, max_value=2**32))
 def test_views_at_a_random_point_of_a_random_game(seed, sumerians, greedy, stop, salt):
     state = None
-    for n, state in enumerate(walk(seed, sumerians, None, greedy)):
+    for n, state in enumerate(walk(seed, sumerians, None, greedy)):  # noqa: B007 - the last one is read after the loop
         if n == stop:
             break
     state = state.copy()

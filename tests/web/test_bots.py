@@ -276,7 +276,7 @@ def test_two_workers_racing_for_one_computer_decision_apply_it_once(make_app):
         assert (game_id, 1, 0) in owed
         barrier, results = threading.Barrier(2), []
 
-        def worker(app):
+        def worker(app, barrier=barrier, results=results, game_id=game_id):
             with app.app_context():
                 barrier.wait()
                 results.append(botplay.play(game_id, 1, 0))
@@ -366,7 +366,7 @@ def test_a_takeover_and_the_players_own_decision_at_the_same_moment_never_both_c
             text = game.engine.random_submission(game.state, 0, Rng(round_))
         barrier, results = threading.Barrier(2), {}
 
-        def person(app):
+        def person(app, barrier=barrier, results=results, game_id=game_id, text=text):
             with app.app_context():
                 barrier.wait()
                 try:
@@ -375,7 +375,7 @@ def test_a_takeover_and_the_players_own_decision_at_the_same_moment_never_both_c
                 except AlreadySubmitted:
                     results["person"] = False
 
-        def clock(app):
+        def clock(app, barrier=barrier, results=results, game_id=game_id):
             with app.app_context():
                 barrier.wait()
                 results["clock"] = turns.time_out(game_id, 0, 0) is not None

@@ -42,7 +42,7 @@ def seats(app, game_id):
 def test_a_rematch_from_home_starts_when_the_other_player_says_yes(app, client, smtp):
     old = finished_game(app, [("Anna", ANNA), ("Bob", BOB)], loser=1)
     path, csrf, page = home_of(app, client, ANNA)
-    assert 'name="game" value="%s"' % old in page
+    assert f'name="game" value="{old}"' in page
     assert client.post(path + "/rematch", data={"game": old}).status_code == 403   # no CSRF token
     asked = client.post(path + "/rematch", data={"game": old, "csrf": csrf}, headers=JSON)
     assert asked.status_code == 200 and asked.get_json()["started"] is False

@@ -350,7 +350,7 @@ def test_abort_ends_the_game_with_no_winner_and_mails_every_player_why(app, clie
         last = loaded.recent[-1]
         assert (last["type"], last["seat"], last["why"]) == ("abort", None, "The club closed.")
     deliver(app)
-    for address, name in ((ANNA, "Anna"), (BOB, "Bob")):
+    for address, _name in ((ANNA, "Anna"), (BOB, "Bob")):
         mail = smtp.to(address)[-1]
         assert "the game is over" in mail["Subject"]
         assert "Nobody wins (the game was aborted)." in text_of(mail)

@@ -112,7 +112,7 @@ def over_mails(app, smtp, addr: str) -> list:
 def loaded(app, game: str):
     with app.app_context():
         loaded = store.load(game)
-        loaded.events   # read the log now: it is read lazily, inside the app
+        _ = loaded.events   # read the log now: it is read lazily, inside the app
         return loaded
 
 

@@ -91,8 +91,8 @@ def test_first_turn_dead_end_nothing_is_legal():
     assert legal_steps(draft.state) == []
     assert GAME.legal_steps(draft.state, seat) == []
     assert rejected(state, spend_all) == (
-        f"step 8 (move {state.mover.hand_letters()[-1]}): in your first turn you must build your starting level-1 card; it is "
-        "still in your column.")
+        f"step 8 (move {state.mover.hand_letters()[-1]}): in your first turn you must build your "
+        "starting level-1 card; it is still in your column.")
 
 
 def test_first_turn_one_card_short_of_a_dead_end_can_still_build():

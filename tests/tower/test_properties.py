@@ -217,7 +217,8 @@ def test_cli_random_game_matches_the_test_games():
 def test_golden_record_for_seed_5():
     """`python -m pbem.games.babel_tower random-game --seed 5 --json`, pinned. Regenerate (only
     after a deliberate change of the rules, the random player or the format) with
-    `.venv/bin/python -m pbem.games.babel_tower random-game --seed 5 --json > tests/tower/golden/random-game-seed-5.json`.
+    `.venv/bin/python -m pbem.games.babel_tower random-game --seed 5 --json \
+        > tests/tower/golden/random-game-seed-5.json`.
     """
     golden = json.loads(GOLDEN.read_text(encoding="utf-8"))
     out = io.StringIO()

@@ -52,7 +52,8 @@ def same_turn(app, one: str, other: str) -> bool:
     """Two turn links for the same decision (each signed when it was made)."""
     from pbem import links
     with app.app_context():
-        return links.read(links.TURN, one.rsplit("/", 1)[1]) == links.read(links.TURN, other.rsplit("/", 1)[1])
+        return (links.read(links.TURN, one.rsplit("/", 1)[1])
+                == links.read(links.TURN, other.rsplit("/", 1)[1]))
 
 
 def count(app, model, *where) -> int:

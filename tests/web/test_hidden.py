@@ -115,7 +115,8 @@ def create(app, seed: int, via_cli: bool = False) -> str:
         return turns.create_game(turns.Spec("babel", list(PLAYERS), {}, BOB, seed=seed)).id
 
 
-TOKEN = re.compile(r"/([tsduhmrc])/[A-Za-z0-9_.\-]+")   # signed links: turn, seat, decline, unsubscribe, home ...
+# signed links: turn, seat, decline, unsubscribe, home ...
+TOKEN = re.compile(r"/([tsduhmrc])/[A-Za-z0-9_.\-]+")
 LINK = re.compile(r"https?://[^/\s]+(/[ts]/[A-Za-z0-9_.\-]+)")
 
 

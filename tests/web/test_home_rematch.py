@@ -76,7 +76,8 @@ def test_a_rematch_from_home_starts_when_the_other_player_says_yes(app, client, 
     assert seats(app, new) == seats(app, old)
     deliver(app)
     for address in (ANNA, BOB):
-        assert [m for m in smtp.to(address) if m["Message-ID"] == f"<{new}.{0 if address == ANNA else 1}@pbem.test>"]
+        seat = 0 if address == ANNA else 1
+        assert [m for m in smtp.to(address) if m["Message-ID"] == f"<{new}.{seat}@pbem.test>"]
     # Both homes list the new game, and the old one says its rematch started.
     data = client.get(path, headers=JSON).get_json()
     assert new in [g["game"] for g in data["games"]]

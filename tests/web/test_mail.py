@@ -248,12 +248,14 @@ def test_invitations_have_both_parts_the_right_links_and_root_the_threads(action
     assert_each_sent_mail_arrived_once(actions.app, [m for _, m in smtp.messages])
 
 
-def test_turn_mails_name_the_turn_carry_the_last_turn_and_stay_in_the_seats_thread(actions, smtp, client, app):
+def test_turn_mails_name_the_turn_carry_the_last_turn_and_stay_in_the_seats_thread(actions, smtp, client,
+                                                                                    app):
     game = actions.create(first=0)
     actions.deliver()
     link = paths_in(text_of(smtp.to(ANNA)[-1]))["turn"][0]
     hand = client.get(link, headers={"Accept": "application/json"}).get_json()["view"]["players"][0]["hand"]
-    assert client.post(link, json={"steps": f"move {hand[0]}\nsettle {hand[1]}\nbuild mine"}).status_code == 200
+    steps = f"move {hand[0]}\nsettle {hand[1]}\nbuild mine"
+    assert client.post(link, json={"steps": steps}).status_code == 200
     actions.deliver()
     assert len(smtp.to(ANNA)) == 1                  # the seat that acted gets no mail
     [invite, turn] = smtp.to(BOB)

@@ -32,7 +32,7 @@ test: $(DEV_STAMP)
 	$(BIN)/python -m pytest $(ARGS)
 
 check: $(DEV_STAMP)
-	$(BIN)/ruff check pbem tests/helpers
+	$(BIN)/ruff check pbem tests
 	$(BIN)/mypy
 
 # Every sentence marked for translation, for translators (see docs/architecture.md, Languages).

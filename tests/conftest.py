@@ -277,7 +277,7 @@ class Actions:
         from pbem import store
         with self.app.app_context():
             loaded = store.load(game_id)
-            loaded.events   # read the log now: it is read lazily, inside the app
+            _ = loaded.events   # read the log now: it is read lazily, inside the app
             return loaded
 
     def event_count(self, game_id: str) -> int:

@@ -5,8 +5,8 @@ h9 lies next to nothing. The city site f10 has land g10 g11 f11 e11 and rivers f
 """
 
 import pytest
-from babylonia_positions import causes, points, position, rejected, submit
 
+from babylonia_positions import causes, points, position, rejected, submit
 from pbem.games.babylonia import GAME, scoring
 from pbem.games.errors import GameError
 

@@ -8,8 +8,8 @@ import json
 import re
 
 import pytest
-from engine_cli import random_game, run_engine
 
+from engine_cli import random_game, run_engine
 from pbem.games.babylonia import GAME, cli, position
 
 HEADER = re.compile(r"# babylonia random game: seed (-?\d+), ([234]) players, seat ([0-3]) first, "

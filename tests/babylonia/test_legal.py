@@ -155,7 +155,7 @@ def test_listed_steps_apply_and_every_step_that_applies_is_listed():
        stop=st.integers(min_value=0, max_value=400))
 def test_legal_steps_at_a_random_point_of_a_random_game(seed, players, cards, greedy, stop):
     found = None
-    for n, found in enumerate(points(seed, players, cards, greedy)):
+    for n, found in enumerate(points(seed, players, cards, greedy)):  # noqa: B007 - the last one is read after the loop
         if n == stop:
             break
     state, seat, steps = found
@@ -164,7 +164,7 @@ def test_legal_steps_at_a_random_point_of_a_random_game(seed, players, cards, gr
 
 
 def test_only_the_seat_that_owes_has_legal_steps():
-    for state, seat, steps, _ in SAMPLE[::5]:
+    for state, _seat, _steps, _ in SAMPLE[::5]:
         owing = {d.seat for d in GAME.to_act(state)}
         for other in range(state.players):
             if other not in owing:

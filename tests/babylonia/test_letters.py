@@ -8,14 +8,14 @@ from __future__ import annotations
 import re
 
 import pytest
-from html_tree import page
-from pbem_web import reply_to, text_of
 
 from babylonia_positions import position
+from html_tree import page
 from pbem import i18n
 from pbem.games.babylonia import GAME
 from pbem.games.babylonia.notation import LETTER, LETTERS, WORDS, canonical, parse
 from pbem.games.phrases import say
+from pbem_web import reply_to, text_of
 
 NAMES = ["Anna", "Bob"]
 EMAILS = ["anna@example.org", "bob@example.org"]

@@ -1,10 +1,10 @@
 """The Babylonia notation (docs/games/babylonia-rulings.md, "Notation"), read apart from legality."""
 
 import pytest
-from babylonia_positions import position, rejected
 from hypothesis import given
 from hypothesis import strategies as st
 
+from babylonia_positions import position, rejected
 from pbem.games.babylonia import GAME
 from pbem.games.babylonia.board import raw
 from pbem.games.babylonia.notation import (

@@ -6,6 +6,9 @@ turn index 2 (past the first round) unless a test says otherwise.
 """
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from babylonia_positions import (
     board_tokens,
     causes,
@@ -15,9 +18,6 @@ from babylonia_positions import (
     rejected,
     submit,
 )
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
 from pbem.games.babylonia import GAME
 from pbem.games.babylonia.notation import Play, parse
 from pbem.games.babylonia.placing import is_free

@@ -6,8 +6,8 @@ d9), in a game of 2 with seat 0 to move. Hexes g9, h9, h11 lie next to neither.
 """
 
 import pytest
-from babylonia_positions import causes, points, position, rejected, submit
 
+from babylonia_positions import causes, points, position, rejected, submit
 from pbem.games.babylonia import scoring
 from pbem.games.babylonia.placing import is_free
 

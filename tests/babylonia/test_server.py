@@ -12,12 +12,12 @@ from __future__ import annotations
 import re
 
 import pytest
-from html_tree import Node, page
-from pbem_web import html_of, reply_to, started, text_of
 
+from html_tree import Node, page
 from pbem.games.babylonia import GAME
 from pbem.games.base import Outcome
 from pbem.games.rng import Rng
+from pbem_web import html_of, reply_to, started, text_of
 
 NAMES = ("Anna", "Bob", "Carl", "Dora")
 EMAILS = ("anna@example.org", "bob@example.org", "carl@example.org", "dora@example.org")
@@ -40,7 +40,8 @@ def drawn_hexes(root: Node) -> dict[str, dict]:
         hexes[name] = {"classes": g.classes, "label": g.one("text", "hname").text(),
                        "title": g.one("title").text(),
                        "token": token[0].text() if token else None,
-                       "tile": next((t.text() for t in g.all("text", "cityl") + g.all("text", "fieldv")), None)}
+                       "tile": next((t.text() for t in g.all("text", "cityl") + g.all("text", "fieldv")),
+                                    None)}
     return hexes
 
 
@@ -497,8 +498,8 @@ def test_the_result_in_words_for_one_several_or_no_winners(app):
         three = render_template_string('{% from "_result.html" import result %}{{ result(w) }}',
                                        w=["Anna", "Bob", "Dora"])
         assert three == "Anna, Bob and Dora share the win"
-        assert render_template_string('{% from "_result.html" import result %}{{ result(w, "It is a draw") }}',
-                                      w=[]) == "It is a draw"
+        assert render_template_string(
+            '{% from "_result.html" import result %}{{ result(w, "It is a draw") }}', w=[]) == "It is a draw"
 
 
 def test_the_server_names_no_game_but_in_its_registry():

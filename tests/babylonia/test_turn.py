@@ -8,10 +8,10 @@ a3 a2; the city site f10 has land g10 g11 f11 e11. h9 and g9 lie next to nothing
 from collections import Counter
 
 import pytest
-from babylonia_positions import answer, causes, position, rejected, submit
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from babylonia_positions import answer, causes, position, rejected, submit
 from pbem.games.babylonia import GAME
 from pbem.games.babylonia.board import board
 from pbem.games.base import Decision

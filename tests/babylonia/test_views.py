@@ -17,9 +17,14 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from babylonia_twins import (hide_all, redeal, rename_cards, shuffle_supply,
-                             swap_stand_and_supply, turn_down_token)
-
+from babylonia_twins import (
+    hide_all,
+    redeal,
+    rename_cards,
+    shuffle_supply,
+    swap_stand_and_supply,
+    turn_down_token,
+)
 from pbem.games.babylonia import GAME
 from pbem.games.babylonia.cli import walk
 from pbem.games.babylonia.notation import Play, parse
@@ -146,7 +151,7 @@ def states(games, every):
 
 def test_views_hide_exactly_what_each_seat_may_not_know():
     tried, count = set(), 0
-    for i, state in states(games=10, every=12):
+    for _i, state in states(games=10, every=12):
         rng = Rng.derived(count, "views")
         check_spectator(state)
         tried |= check_hidden(state, rng)
@@ -166,7 +171,7 @@ def test_views_hide_exactly_what_each_seat_may_not_know():
        salt=st.integers(min_value=0, max_value=2**32))
 def test_views_at_a_random_point_of_a_random_game(seed, players, greedy, stop, salt):
     state = None
-    for n, (_, state) in enumerate(walk(seed, players, "advanced", greedy=greedy)):
+    for n, (_, state) in enumerate(walk(seed, players, "advanced", greedy=greedy)):  # noqa: B007 - the last one is read after the loop
         if n == stop:
             break
     rng = Rng(salt)

@@ -234,7 +234,8 @@ def postfix_config(tmp_path: Path) -> Path:
 
 def run_clean(argv: list[str]) -> subprocess.CompletedProcess:
     done = subprocess.run(argv, capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0 and "warning" not in done.stderr.lower() and "fatal" not in done.stderr.lower(), \
+    assert (done.returncode == 0 and "warning" not in done.stderr.lower()
+            and "fatal" not in done.stderr.lower()), \
         f"{' '.join(argv)}:\n{done.stdout}{done.stderr}"
     return done
 
@@ -371,7 +372,8 @@ def test_pbem_ingest_runs_the_real_ingest(tmp_path):
                       + f"DATABASE_URL='sqlite:///{tmp_path}/pbem.sqlite3'\n"
                         f"PBEM_INSTANCE_PATH='{tmp_path}/instance'\nMAIL_URL='console:'\n")
     env["PBEM_ENV_FILE"] = str(filled)
-    upgrade = subprocess.run([str(DEPLOY / "pbem"), "db", "upgrade"], env=env, capture_output=True, timeout=120)
+    upgrade = subprocess.run([str(DEPLOY / "pbem"), "db", "upgrade"], env=env, capture_output=True,
+                             timeout=120)
     assert upgrade.returncode == 0, upgrade.stderr
     done = subprocess.run([str(DEPLOY / "pbem-ingest"), "--recipient", "turns@games.example.org"],
                           input=message, env=env, capture_output=True, timeout=120)

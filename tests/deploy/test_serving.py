@@ -127,7 +127,8 @@ REFUSALS = {
                            [f"pbem: the instance folder {UNMAKEABLE} is missing"]),
     "outbox": ({"OUTBOX_PAGE": "on"}, ["pbem: OUTBOX_PAGE is on under gunicorn"]),
     "debug and outbox": ({"FLASK_DEBUG": "yes", "OUTBOX_PAGE": "1"},
-                         ["pbem: FLASK_DEBUG is on under gunicorn", "pbem: OUTBOX_PAGE is on under gunicorn"]),
+                         ["pbem: FLASK_DEBUG is on under gunicorn",
+                          "pbem: OUTBOX_PAGE is on under gunicorn"]),
 }
 
 
@@ -273,11 +274,14 @@ def test_serve_production_names_every_missing_setting_at_once(environment, tmp_p
     assert all(line.startswith("pbem: ") for line in lines) and "Traceback" not in done.stderr
 
 
-@pytest.mark.parametrize("setting, says", [({"FLASK_DEBUG": "1"}, "pbem: FLASK_DEBUG is on under serve-production"),
-                                           ({"OUTBOX_PAGE": "1"}, "pbem: OUTBOX_PAGE is on under serve-production")])
+@pytest.mark.parametrize("setting, says", [
+    ({"FLASK_DEBUG": "1"}, "pbem: FLASK_DEBUG is on under serve-production"),
+    ({"OUTBOX_PAGE": "1"}, "pbem: OUTBOX_PAGE is on under serve-production"),
+])
 def test_serve_production_refuses_debug_and_the_outbox(environment, smtp, setting, says):
     port = free_port()
     done = flask(production_env(environment, smtp, **setting), *unit_command(port)[3:], timeout=60)
     assert done.returncode == 78
-    assert [line for line in done.stderr.splitlines() if not line.startswith("pbem: warning")][0].startswith(says)
+    said = [line for line in done.stderr.splitlines() if not line.startswith("pbem: warning")]
+    assert said[0].startswith(says)
     assert not listening(port)

@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+
 from browser_pages import no_sideways_scroll
 
 pytestmark = pytest.mark.browser

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from browser_pages import no_sideways_scroll, open_turn_mail
 
 pytestmark = pytest.mark.browser

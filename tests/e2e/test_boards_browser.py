@@ -8,12 +8,12 @@ Screenshots of the marked last turn go to docs/screenshots/ for the README and d
 
 from __future__ import annotations
 
-from datetime import datetime
-
 import re
+from datetime import datetime
 from pathlib import Path
 
 import pytest
+
 from browser_pages import no_sideways_scroll, open_turn_mail, tap_and_wait
 
 pytestmark = pytest.mark.browser
@@ -288,7 +288,7 @@ def test_a_babylonia_game_for_two_played_to_its_end_by_touching_the_map(server, 
     phone, desktop = new_page(browser, PHONE), new_page(browser, DESKTOP)
     players = {"Anna": (phone, ANNA), "Bob": (desktop, BOB)}
     name, turns = "Anna", 0
-    for turns in range(1, 80):
+    for turns in range(1, 80):  # noqa: B007 - the count is read after the loop
         page, address = players[name]
         open_turn_mail(page, server, address)
         assert page.title().startswith("Your turn · Babylonia with ")

@@ -9,7 +9,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from tests.helpers.browser_pages import no_sideways_scroll
 
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"

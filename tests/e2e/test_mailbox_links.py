@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from browser_pages import no_sideways_scroll
 
 pytestmark = pytest.mark.browser

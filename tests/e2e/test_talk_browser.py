@@ -1,7 +1,7 @@
 """Words and clocks in a browser, at 360 and 1280 pixels: Anna's turn page offers a message with
-her turn; she says something (with script in it) from her seat page, keeps a private note, and Bob reads her words on his page in a game with
-a time bank; Bob goes on vacation and Anna sees until when. Screenshots go to docs/screenshots/
-(talk-*.png)."""
+her turn; she says something (with script in it) from her seat page, keeps a private note, and Bob
+reads her words on his page in a game with a time bank; Bob goes on vacation and Anna sees until
+when. Screenshots go to docs/screenshots/ (talk-*.png)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ import json
 from pathlib import Path
 
 import pytest
+from tests.helpers.browser_pages import no_sideways_scroll, open_turn_mail
 
 from pbem import games
 from pbem.games.rng import Rng
-from tests.helpers.browser_pages import no_sideways_scroll, open_turn_mail
 
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 WIDTHS = {"phone": {"width": 360, "height": 780}, "desktop": {"width": 1280, "height": 900}}

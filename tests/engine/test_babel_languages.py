@@ -11,13 +11,13 @@ from collections import Counter
 
 import pytest
 
+from babel_positions import make  # tests/helpers
 from pbem import i18n
 from pbem.games.babel import GAME, explain
 from pbem.games.babel.notation import parse
 from pbem.games.babel.state import Result
 from pbem.games.errors import GameError, NotationError
 from pbem.games.phrases import say
-from babel_positions import make  # tests/helpers
 
 LANGUAGES = ("de", "cs")
 STEP = {"de": "Schritt", "cs": "krok"}

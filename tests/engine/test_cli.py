@@ -10,8 +10,8 @@ import json
 from pathlib import Path
 
 import pytest
-from engine_cli import run_engine
 
+from engine_cli import run_engine
 from pbem.games.babel import GAME, cli, position
 from pbem.games.babel.randomplay import play_random_game
 from pbem.games.babel.turn import begin_turn

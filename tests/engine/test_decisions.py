@@ -8,15 +8,12 @@ from collections import Counter
 
 import pytest
 
+from babel_positions import after, make, rejected  # tests/helpers
 from pbem.games.babel import GAME
 from pbem.games.babel.legal import legal_steps
 from pbem.games.babel.state import draw_tribes
 from pbem.games.babel.steps import Rob, Switch
 from pbem.games.babel.turn import play_from_position
-from babel_positions import after, make, rejected  # tests/helpers
-
-
-
 
 # -- a skill with two runs of the same tribe in one row ---------------------------
 
@@ -94,8 +91,8 @@ def test_first_turn_dead_end_nothing_is_legal():
     assert legal_steps(draft.state) == []
     assert GAME.legal_steps(draft.state, seat) == []
     assert rejected(state, spend_all) == (
-        "step 8 (move {}): in your first turn you must build your starting level-1 card; it is "
-        "still in your column.".format(state.mover.hand_letters()[-1]))
+        f"step 8 (move {state.mover.hand_letters()[-1]}): in your first turn you must build your "
+        "starting level-1 card; it is still in your column.")
 
 
 def test_first_turn_one_card_short_of_a_dead_end_can_still_build():

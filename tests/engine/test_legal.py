@@ -15,18 +15,32 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from babel_walk import walk  # tests/helpers
 from pbem.games.babel import GAME
 from pbem.games.babel.cards import TRIBES
 from pbem.games.babel.legal import legal_steps, offered_steps
 from pbem.games.babel.notation import format_steps, parse
 from pbem.games.babel.rules import act
 from pbem.games.babel.state import ACTIONS, DRAW
-from pbem.games.babel.steps import (COLUMNS, Build, Destroy, Discard, Emigrate, End, Halve, Jump,
-                                    Migrate, Move, Pass, Rob, Settle, Switch)
+from pbem.games.babel.steps import (
+    COLUMNS,
+    Build,
+    Destroy,
+    Discard,
+    Emigrate,
+    End,
+    Halve,
+    Jump,
+    Migrate,
+    Move,
+    Pass,
+    Rob,
+    Settle,
+    Switch,
+)
 from pbem.games.babel.turn import check_can_end
 from pbem.games.errors import GameError, IllegalStep
 from pbem.games.rng import Rng
-from babel_walk import walk  # tests/helpers
 
 SEEDS = st.integers(min_value=0, max_value=2**64 - 1)
 
@@ -155,7 +169,7 @@ def test_legal_steps_are_exactly_the_steps_that_apply():
        stop=st.integers(min_value=0, max_value=300))
 def test_legal_steps_at_a_random_point_of_a_random_game(seed, sumerians, first, greedy, stop):
     state = None
-    for n, state in enumerate(walk(seed, sumerians, first, greedy)):
+    for n, state in enumerate(walk(seed, sumerians, first, greedy)):  # noqa: B007 - the last one is read after the loop
         if n == stop:
             break
     check_against_brute_force(state.copy())

@@ -10,10 +10,30 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from pbem.games.babel import GAME
-from pbem.games.babel.notation import (MAX_STEPS, MAX_TEXT, canonical, format_steps, one_line,
-                                       parse, parse_steps, split)
-from pbem.games.babel.steps import (Build, Destroy, Discard, Emigrate, Halve, Jump, Migrate, Move,
-                                    Pass, Rob, Settle, Switch)
+from pbem.games.babel.notation import (
+    MAX_STEPS,
+    MAX_TEXT,
+    canonical,
+    format_steps,
+    one_line,
+    parse,
+    parse_steps,
+    split,
+)
+from pbem.games.babel.steps import (
+    Build,
+    Destroy,
+    Discard,
+    Emigrate,
+    Halve,
+    Jump,
+    Migrate,
+    Move,
+    Pass,
+    Rob,
+    Settle,
+    Switch,
+)
 from pbem.games.errors import GameError, NotationError
 
 PROPERTY = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

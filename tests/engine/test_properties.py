@@ -16,12 +16,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from babel_walk import walk  # tests/helpers
 from pbem.games.babel import GAME, position
 from pbem.games.babel.cards import CARDS_PER_TRIBE, MAX_LEVEL, TEMPLE_COUNTS, TRIBES
 from pbem.games.babel.randomplay import MAX_TURNS, play_random_game
 from pbem.games.babel.state import ACTIONS, DRAW
 from pbem.games.errors import GameError
-from babel_walk import walk  # tests/helpers
 
 SEEDS = st.integers(min_value=0, max_value=2**64 - 1)
 SUMERIANS = st.sampled_from(["top-run", "all"])

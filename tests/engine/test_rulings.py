@@ -10,13 +10,13 @@ from collections import Counter
 
 import pytest
 
+from babel_positions import after, make, rejected, whole_turn  # tests/helpers
 from pbem.games.babel import GAME
 from pbem.games.babel.cards import TRIBES
 from pbem.games.babel.rules import draw_temples
 from pbem.games.babel.state import Result, deal, draw_tribes
 from pbem.games.babel.turn import play_from_position
 from pbem.games.errors import GameError, IllegalStep, WrongDecision
-from babel_positions import after, make, rejected, whole_turn  # tests/helpers
 
 # -- helpers -------------------------------------------------------------------
 

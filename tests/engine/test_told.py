@@ -6,15 +6,15 @@ from __future__ import annotations
 import re
 
 import pytest
-from babel_positions import make
 
+from babel_positions import make
 from pbem.games import get
 from pbem.games.babel import GAME as BABEL
 from pbem.games.babel.state import Result as BabelResult
-from pbem.games.babylonia import GAME as BABYLONIA
-from pbem.games.babylonia.state import Result as BabyloniaResult
 from pbem.games.babel_tower import GAME as TOWER
 from pbem.games.babel_tower.state import Result as TowerResult
+from pbem.games.babylonia import GAME as BABYLONIA
+from pbem.games.babylonia.state import Result as BabyloniaResult
 from pbem.games.rng import Rng
 
 NAMES = ["Anna", "Bob", "Carl"]

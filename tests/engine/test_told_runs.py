@@ -8,8 +8,8 @@ same for both, as they come from the log."""
 from __future__ import annotations
 
 import pytest
-from babylonia_positions import position
 
+from babylonia_positions import position
 from pbem import i18n
 from pbem.games.babel import GAME
 from pbem.games.babylonia import GAME as BABYLONIA

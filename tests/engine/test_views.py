@@ -12,14 +12,20 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from babel_twins import (  # tests/helpers
+    hide_all,
+    redeal_hand,
+    shuffle_tribe_supply,
+    shuffle_unknown_temples,
+    swap_hand_with_supply,
+    swap_unknown_temples,
+)
+from babel_walk import walk  # tests/helpers
 from pbem.games.babel import GAME
 from pbem.games.babel.cards import TRIBES
 from pbem.games.babel.state import DRAW
 from pbem.games.babel.view import view
 from pbem.games.rng import Rng
-from babel_twins import (hide_all, redeal_hand, shuffle_tribe_supply,  # tests/helpers
-                         shuffle_unknown_temples, swap_hand_with_supply, swap_unknown_temples)
-from babel_walk import walk  # tests/helpers
 
 SEEDS = st.integers(min_value=0, max_value=2**64 - 1)
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -37,13 +43,13 @@ def check_hidden(state, rng):
         before = seen(state, seat)
         other = 1 - seat
         for change in (
-            lambda s: swap_hand_with_supply(s, other, rng),
-            lambda s: redeal_hand(s, other, rng),
+            lambda s, other=other: swap_hand_with_supply(s, other, rng),
+            lambda s, other=other: redeal_hand(s, other, rng),
             lambda s: shuffle_tribe_supply(s, rng),
             lambda s: shuffle_unknown_temples(s, rng),
             lambda s: swap_unknown_temples(s, rng),
             lambda s: setattr(s, "seed", rng.next_u64()),
-            lambda s: hide_all(s, seat, rng),
+            lambda s, seat=seat: hide_all(s, seat, rng),
         ):
             changed = state.copy()
             change(changed)
@@ -163,7 +169,7 @@ def test_views_hide_exactly_what_each_seat_may_not_know():
        stop=st.integers(min_value=0, max_value=250), salt=st.integers(min_value=0, max_value=2**32))
 def test_views_at_a_random_point_of_a_random_game(seed, sumerians, greedy, stop, salt):
     state = None
-    for n, state in enumerate(walk(seed, sumerians, None, greedy)):
+    for n, state in enumerate(walk(seed, sumerians, None, greedy)):  # noqa: B007 - the last one is read after the loop
         if n == stop:
             break
     state = state.copy()

@@ -219,7 +219,8 @@ def pages_read(app, client, games: dict[str, str], language: str) -> list[Read]:
     reads.append(page_read(client.get(asked.headers["Location"]), "lost links answer"))
     reads.append(page_read(client.get(f"/games/{games['babylonia-running']}/record"), "record"))
     reads.append(page_read(client.get(f"/games/{games['babel']}/record?turn=3&step=1"), "record, turn 3"))
-    reads.append(page_read(client.get(f"/games/{games['babel']}/record?sent=rematch"), "record, rematch mailed"))
+    reads.append(page_read(client.get(f"/games/{games['babel']}/record?sent=rematch"),
+                           "record, rematch mailed"))
     reads.append(page_read(client.get("/t/garbage"), "broken link /t/garbage"))
     reads.append(page_read(client.get("/s/nothing-here"), "broken link /s/nothing-here"))
     reads.append(page_read(client.get("/no/such/page"), "unknown page (404)"))

@@ -51,7 +51,7 @@ def free_port() -> int:
 class Server:
     """One gunicorn master with its workers, in a process group of its own."""
 
-    def __init__(self, deployment: "Deployment", port: int, name: str):
+    def __init__(self, deployment: Deployment, port: int, name: str):
         self.deployment, self.port, self.name = deployment, port, name
         self.log_path = deployment.tmp / f"{name}.log"
         self.log = open(self.log_path, "a")

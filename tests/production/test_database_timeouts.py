@@ -61,7 +61,7 @@ class BlackHoleProxy:
         while self.running:
             try:
                 client, _ = self.listener.accept()
-            except (TimeoutError, socket.timeout):
+            except TimeoutError:
                 continue
             except OSError:
                 return
@@ -87,7 +87,7 @@ class BlackHoleProxy:
         while self.running:
             try:
                 data = src.recv(65536)
-            except (TimeoutError, socket.timeout):
+            except TimeoutError:
                 continue
             except OSError:
                 break

@@ -217,7 +217,8 @@ def forgeries(world) -> dict[str, str]:
         "payload names another seat": f"/t/{b64json([a, 1, 0])}.{stamp}.{signature}",
         "payload names a later point": f"/t/{b64json([a, 0, 1])}.{stamp}.{signature}",
         "another game's payload, this signature": f"/s/{seat_b.split('.')[0]}.{s_stamp}.{s_signature}",
-        "seat payload names another game": f"/s/{b64json([b, 0, world.nonces[a, 0]])}.{s_stamp}.{s_signature}",
+        "seat payload names another game":
+            f"/s/{b64json([b, 0, world.nonces[a, 0]])}.{s_stamp}.{s_signature}",
         "signed with another key": "/t/" + sign("not-the-key", "pbem-turn-link", [a, 0, 0]),
         "seat link signed with another key": "/s/" + sign("not-the-key", "pbem-seat-link",
                                                           [a, 0, world.nonces[a, 0]]),
@@ -540,7 +541,8 @@ def assert_no_injected_headers(rcpts, msg, legit: set) -> None:
         for addr in getattr(msg[header], "addresses", ()):
             assert "attacker" not in addr.addr_spec, (header, str(msg[header]))
     assert "\n" not in str(msg["Subject"]) and "\r" not in str(msg["Subject"])
-    assert str(msg["Subject"]).lstrip().startswith(("Babel with ", "Reminder: ", "Your ", "Confirm your game")), str(msg["Subject"])
+    assert str(msg["Subject"]).lstrip().startswith(
+        ("Babel with ", "Reminder: ", "Your ", "Confirm your game")), str(msg["Subject"])
 
 
 @pytest.mark.parametrize("how", ["form", "json", "cli"])

@@ -136,7 +136,8 @@ def test_deep_nesting_is_quarantined_on_standard_input_too(app, game, depth):
 
 
 def test_shallow_nesting_is_still_read(app, smtp, game):
-    raw = nested(5, first_turn(app, game)).replace(b"turns+x-y@pbem.test", str(smtp.to(ANNA)[-1]["Reply-To"]).encode())
+    reply_to = str(smtp.to(ANNA)[-1]["Reply-To"]).encode()
+    raw = nested(5, first_turn(app, game)).replace(b"turns+x-y@pbem.test", reply_to)
     assert ingest(app, raw).status == "applied"
 
 

@@ -6,8 +6,8 @@ import json
 import re
 
 import pytest
-from engine_cli import random_game, run_engine
 
+from engine_cli import random_game, run_engine
 from pbem.games.babel_tower import GAME, position
 
 LINE = re.compile(r"(\d+)\. seat ([01]): (pick [0-4]|place [0-4] (?:NW|NE|SE|SW) (?:-|U?D?N?E?S?W?))")

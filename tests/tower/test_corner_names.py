@@ -8,15 +8,15 @@ from __future__ import annotations
 import re
 
 import pytest
-from html_tree import page
-from pbem_web import ANNA, BOB, reply_to, text_of
 
+from html_tree import page
 from pbem import i18n
 from pbem.games.babel_tower import GAME
 from pbem.games.babel_tower.notation import parse
 from pbem.games.babel_tower.words import CORNER_LETTERS, CORNER_NAMES
 from pbem.games.errors import GameError
 from pbem.games.phrases import say
+from pbem_web import ANNA, BOB, reply_to, text_of
 
 CORNERS = ("NW", "NE", "SE", "SW")
 

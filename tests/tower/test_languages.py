@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from pbem_web import ANNA, BOB
 from tower_kit import accepts, position, refusal
 
 from pbem import i18n
@@ -22,6 +21,7 @@ from pbem.games.base import Outcome, ended_off_the_board
 from pbem.games.errors import GameError
 from pbem.games.text import split_steps
 from pbem.games.words import count, listing
+from pbem_web import ANNA, BOB
 
 HOLLOW_TOP = {"NW": "2 ES", "NE": "1 S", "SE": "1 W", "SW": "0 -"}
 BUMPY_TOP = {"NW": "3 UES", "NE": "2 US", "SE": "2 UW", "SW": "1 U"}

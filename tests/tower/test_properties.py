@@ -37,8 +37,8 @@ def games(seeds, drafts=DRAFTS):
 
 def test_random_play_keeps_the_invariants_and_always_ends():
     reasons = set()
-    for seed, draft, states in games(range(150)):
-        for state, events in states:
+    for _seed, draft, states in games(range(150)):
+        for state, _events in states:
             invariants(state)
         final, events = states[-1]
         assert GAME.to_act(final) == [] and GAME.outcome(final) is not None
@@ -50,7 +50,7 @@ def test_random_play_keeps_the_invariants_and_always_ends():
 def test_a_blocked_player_had_nothing_to_place():
     """The game ends "blocked" exactly when the player to move has no legal placement."""
     for seed, draft, states in games(range(60)):
-        for (before, _), (after, _) in zip(states, states[1:]):
+        for (_before, _), (after, _) in zip(states, states[1:]):
             if after.result is None:
                 assert oracle(after, after.to_move), (seed, draft)
                 continue
@@ -217,7 +217,8 @@ def test_cli_random_game_matches_the_test_games():
 def test_golden_record_for_seed_5():
     """`python -m pbem.games.babel_tower random-game --seed 5 --json`, pinned. Regenerate (only
     after a deliberate change of the rules, the random player or the format) with
-    `.venv/bin/python -m pbem.games.babel_tower random-game --seed 5 --json > tests/tower/golden/random-game-seed-5.json`.
+    `.venv/bin/python -m pbem.games.babel_tower random-game --seed 5 --json \
+        > tests/tower/golden/random-game-seed-5.json`.
     """
     golden = json.loads(GOLDEN.read_text(encoding="utf-8"))
     out = io.StringIO()

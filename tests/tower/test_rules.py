@@ -169,8 +169,10 @@ def test_a_side_joint_holds_exactly_one_bump():
     hollow = position({"NW": "0 -"})                        # NW shows hollows everywhere
     accepts(hollow, 0, "place 1 NE W")
     accepts(hollow, 0, "place 1 SW N")
-    assert step(hollow, "place 0 NE -") == "step 1 (place 0 NE -): the joint with NW would be hollow on hollow."
-    assert step(hollow, "place 1 SW E") == "step 1 (place 1 SW E): the joint with NW would be hollow on hollow."
+    assert step(hollow, "place 0 NE -") == (
+        "step 1 (place 0 NE -): the joint with NW would be hollow on hollow.")
+    assert step(hollow, "place 1 SW E") == (
+        "step 1 (place 1 SW E): the joint with NW would be hollow on hollow.")
 
 
 def test_a_cube_with_two_placed_side_neighbours_fits_both():
@@ -179,7 +181,8 @@ def test_a_cube_with_two_placed_side_neighbours_fits_both():
     accepts(three, 0, "place 0 SE -")
     after = accepts(three, 0, "place 1 SE W")               # SE's W bump waits for SW
     assert step(after, "place 2 SW NE") == "step 1 (place 2 SW NE): the joint with SE would be bump on bump."
-    assert step(after, "place 0 SW -") == "step 1 (place 0 SW -): the joint with NW would be hollow on hollow."
+    assert step(after, "place 0 SW -") == (
+        "step 1 (place 0 SW -): the joint with NW would be hollow on hollow.")
     accepts(after, 1, "place 1 SW N")
 
 
@@ -210,7 +213,8 @@ def test_faces_toward_empty_corners_and_up_faces_are_free_now():
         accepts(empty, 0, text)
     # ... and the later cube must fit them.
     bump_east = accepts(empty, 0, "place 1 NW E")
-    assert step(bump_east, "place 1 NE W") == "step 1 (place 1 NE W): the joint with NW would be bump on bump."
+    assert step(bump_east, "place 1 NE W") == (
+        "step 1 (place 1 NE W): the joint with NW would be bump on bump.")
     hollow_east = accepts(empty, 0, "place 1 NW S")
     assert step(hollow_east, "place 1 NE S") == (
         "step 1 (place 1 NE S): the joint with NW would be hollow on hollow.")
@@ -386,7 +390,8 @@ def test_a_complete_tower_is_a_draw():
         assert GAME.outcome(state) is None
         state = accepts(state, seat, text)
     outcome = GAME.outcome(state)
-    assert (outcome.winner, outcome.reason, outcome.description) == (None, "complete", "the tower is complete")
+    assert (outcome.winner, outcome.reason, outcome.description) == (
+        None, "complete", "the tower is complete")
     assert GAME.to_act(state) == [] and GAME.scores(state) == [12, 12]
     assert state.floor == 6 and all(len(f) == 4 for f in state.floors)
     assert state.hands == [[0] * 5, [0] * 5]

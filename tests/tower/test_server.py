@@ -14,12 +14,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from html_tree import Node, page
-from pbem_web import ANNA, BOB, html_of, reply_to, started, text_of
 from tower_kit import the_tower, tower_game
 
+from html_tree import Node, page
 from pbem.games.babel_tower import GAME
 from pbem.games.babel_tower.cli import random_game
+from pbem_web import ANNA, BOB, html_of, reply_to, started, text_of
 
 ROOT = Path(__file__).resolve().parents[2]
 NAMES = {ANNA: "Anna", BOB: "Bob"}
@@ -166,11 +166,12 @@ def test_new_game_on_the_command_line(app, actions):
     assert loaded.row.options == {"draft": "random"}
     assert loaded.state == GAME.start(41, {"draft": "random"}, 2, 0)
     assert actions.mail_count() == 2
-    result = app.test_cli_runner().invoke(args=["new-game", "--game", "babel-tower", "--player", f"A <{ANNA}>",
-                                                "--player", f"B <{BOB}>", "--option", "draft=deal"])
+    result = app.test_cli_runner().invoke(args=["new-game", "--game", "babel-tower",
+                                                "--player", f"A <{ANNA}>", "--player", f"B <{BOB}>",
+                                                "--option", "draft=deal"])
     assert result.exit_code == 2 and "is not one of pick, random" in result.output
-    result = app.test_cli_runner().invoke(args=["new-game", "--game", "babel-towers", "--player", f"A <{ANNA}>",
-                                                "--player", f"B <{BOB}>"])
+    result = app.test_cli_runner().invoke(args=["new-game", "--game", "babel-towers",
+                                                "--player", f"A <{ANNA}>", "--player", f"B <{BOB}>"])
     assert result.exit_code == 2 and "unknown game 'babel-towers'; games: babel, babel-tower" in result.output
 
 
@@ -178,8 +179,10 @@ def test_flask_new_game_as_a_real_command(app, actions, database_url):
     """`flask --app pbem new-game --game babel-tower ...` in its own process, on the test's database."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("FLASK_", "DATABASE_URL", "SECRET_KEY"))}
     env.update(DATABASE_URL=database_url, SECRET_KEY=app.config["SECRET_KEY"],
-               BASE_URL=app.config["BASE_URL"], MAIL_URL=app.config["MAIL_URL"], MAIL_FROM=app.config["MAIL_FROM"])
-    done = subprocess.run([sys.executable, "-m", "flask", "--app", "pbem", "new-game", "--game", "babel-tower",
+               BASE_URL=app.config["BASE_URL"], MAIL_URL=app.config["MAIL_URL"],
+               MAIL_FROM=app.config["MAIL_FROM"])
+    done = subprocess.run([sys.executable, "-m", "flask", "--app", "pbem", "new-game",
+                           "--game", "babel-tower",
                            "--player", f"Anna <{ANNA}>", "--player", f"Bob <{BOB}>", "--first", "1",
                            "--seed", "77", "--option", "draft=random"],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
@@ -283,7 +286,8 @@ def test_an_illegal_typed_placement_is_refused_and_the_choices_stay(app, client,
     assert response.status_code == 422 and actions.event_count(game) == 0
     response = client.post(link, json={"steps": "place 3 NW UNE"})
     assert response.status_code == 422
-    assert response.get_json() == {"error": "step 1 (place 3 NW UNE): a bump faces outward (N) at NW.", "step": 1}
+    assert response.get_json() == {"error": "step 1 (place 3 NW UNE): a bump faces outward (N) at NW.",
+                                   "step": 1}
     response = client.post(link, json={"steps": "place 0 NW -\nplace 0 NE -"})
     assert response.get_json()["error"] == "step 2 (place 0 NE -): a turn is exactly one step."
     # Typed in, a legal placement goes through the same confirmation.
@@ -310,7 +314,8 @@ def test_a_complete_tower_played_through_the_pages_is_a_draw(app, client, action
                 for i in range(4):
                     kind, corner, bumps = the_tower()[(floor["number"] - 1) * 4 + i]
                     cube, words, by = floor["cells"][corner]
-                    assert (cube, words) == (str(kind), bump_words("".join(f for f in "UDNESW" if f in bumps)))
+                    faces = "".join(f for f in "UDNESW" if f in bumps)
+                    assert (cube, words) == (str(kind), bump_words(faces))
                     assert by in ("Anna", "Bob")
     loaded = actions.state(game)
     assert len(loaded.events) == 48
@@ -336,7 +341,8 @@ def test_a_complete_tower_played_through_the_pages_is_a_draw(app, client, action
         assert over["Reply-To"] is None
     # The seat page: the status, and all six floors drawn as finished.
     root = page(client.get(actions.links(BOB)["seat"]))
-    assert "The game is over: A draw: the tower is complete, all 24 cubes placed." in root.one("p", "status").text()
+    assert ("The game is over: A draw: the tower is complete, all 24 cubes placed."
+            in root.one("p", "status").text())
     assert [(f["number"], f["current"]) for f in board_floors(root)] == [(n, False) for n in range(6, 0, -1)]
     # The record lists every step and replays the game turn by turn.
     record = page(client.get(f"/games/{game}/record"))
@@ -397,7 +403,8 @@ def test_a_player_who_cannot_place_loses_and_both_are_told(app, client, actions,
             assert f"{name}'s last turn:\n  {events[-1]['step']}" in text
     record = page(client.get(f"/games/{game}/record"))
     loser = ("Anna", "Bob")[1 - winner]
-    assert f"Result: {name} wins: {loser} could not place any of their cubes." in record.one("p", "status").text()
+    assert (f"Result: {name} wins: {loser} could not place any of their cubes."
+            in record.one("p", "status").text())
 
 
 def test_resigning_from_the_seat_page(app, client, actions, smtp):
@@ -475,7 +482,8 @@ def test_a_mail_reply_places_a_cube(app, actions, smtp):
     state = actions.state(game).state
     # An illegal placement: answered with its sentence, nothing applied.
     output = cli(app, "ingest", input=answer(invite, "place 4 NW UDES"))
-    assert output.startswith(f"failed (game {game}): step 1 (place 4 NW UDES): a bump faces down on the ground floor at NW.")
+    assert output.startswith(f"failed (game {game}): step 1 (place 4 NW UDES): "
+                             "a bump faces down on the ground floor at NW.")
     assert actions.event_count(game) == 0
     failed = actions.last_mail(ANNA)
     assert str(failed["Subject"]) == "Babel Tower (cuboro) with Bob: your reply was not applied"

@@ -102,7 +102,8 @@ def invariants(state: Tower) -> None:
         assert shape_ok(p.cube, set(p.bumps)), p
     if state.phase == DRAFT:
         assert not placed and sum(state.pool) + state.picks == 24
-        assert sum(state.hands[state.to_move]) == sum(state.hands[1 - state.to_move]) + (state.picks % 2 and -1)
+        assert (sum(state.hands[state.to_move])
+                == sum(state.hands[1 - state.to_move]) + (state.picks % 2 and -1))
     else:
         assert sum(state.pool) == 0
         mine = [sum(1 for p in placed if p.seat == s) + sum(state.hands[s]) for s in (0, 1)]

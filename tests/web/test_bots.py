@@ -8,12 +8,12 @@ import re
 import threading
 
 from sqlalchemy import func, select
+from tests.conftest import BASE_URL, links_in, text_of
 
 from pbem import botplay, store, turns
 from pbem.extensions import db
 from pbem.games.rng import Rng
 from pbem.models import Event, Game, Mail, Proposal, Seat, Takeover
-from tests.conftest import BASE_URL, links_in, text_of
 
 JSON = {"Accept": "application/json"}
 ANNA, BOB, CARL = "anna@example.org", "bob@example.org", "carl@example.org"
@@ -52,7 +52,8 @@ def same_turn(app, one: str, other: str) -> bool:
     """Two turn links for the same decision (each signed when it was made)."""
     from pbem import links
     with app.app_context():
-        return links.read(links.TURN, one.rsplit("/", 1)[1]) == links.read(links.TURN, other.rsplit("/", 1)[1])
+        return (links.read(links.TURN, one.rsplit("/", 1)[1])
+                == links.read(links.TURN, other.rsplit("/", 1)[1]))
 
 
 def count(app, model, *where) -> int:
@@ -276,7 +277,7 @@ def test_two_workers_racing_for_one_computer_decision_apply_it_once(make_app):
         assert (game_id, 1, 0) in owed
         barrier, results = threading.Barrier(2), []
 
-        def worker(app):
+        def worker(app, barrier=barrier, results=results, game_id=game_id):
             with app.app_context():
                 barrier.wait()
                 results.append(botplay.play(game_id, 1, 0))
@@ -366,7 +367,7 @@ def test_a_takeover_and_the_players_own_decision_at_the_same_moment_never_both_c
             text = game.engine.random_submission(game.state, 0, Rng(round_))
         barrier, results = threading.Barrier(2), {}
 
-        def person(app):
+        def person(app, barrier=barrier, results=results, game_id=game_id, text=text):
             with app.app_context():
                 barrier.wait()
                 try:
@@ -375,7 +376,7 @@ def test_a_takeover_and_the_players_own_decision_at_the_same_moment_never_both_c
                 except AlreadySubmitted:
                     results["person"] = False
 
-        def clock(app):
+        def clock(app, barrier=barrier, results=results, game_id=game_id):
             with app.app_context():
                 barrier.wait()
                 results["clock"] = turns.time_out(game_id, 0, 0) is not None

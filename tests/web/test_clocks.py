@@ -7,7 +7,7 @@ is. The bank is read from the log, so moving the log's times moves the bank.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from sqlalchemy import select
@@ -23,7 +23,7 @@ JSON = {"Accept": "application/json"}
 DAY, HOUR = timedelta(days=1), timedelta(hours=1)
 #: Three days ago: the times a test gives the log are past, and the deadlines it tests mostly ahead
 #: (a turn submitted after its deadline would be refused).
-T0 = (datetime.now(timezone.utc) - 3 * DAY).replace(second=0, microsecond=0)
+T0 = (datetime.now(UTC) - 3 * DAY).replace(second=0, microsecond=0)
 
 
 def create(app, clock: str) -> str:

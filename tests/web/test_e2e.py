@@ -11,9 +11,9 @@ instead of mailing him.
 from __future__ import annotations
 
 import re
-from html import escape
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
+from html import escape
 
 import pytest
 
@@ -50,7 +50,7 @@ def simulate(seed: int, first: int | None, sumerians: str) -> list[dict]:
     return events
 
 
-@lru_cache(maxsize=None)
+@cache
 def games_with_discards(first: int | None, sumerians: str) -> int:
     """The first seed whose game has halving discards and a winner (not a draw)."""
     for seed in range(1, 500):

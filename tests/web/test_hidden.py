@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import re
-from functools import lru_cache
+from functools import cache
 
 from pbem.games.babel.cards import TRIBES
 from pbem.games.babel.game import GAME
@@ -65,7 +65,7 @@ def first_turns(hand: str) -> list[str]:
             if x in hand and y in hand.replace(x, "", 1)]
 
 
-@lru_cache(maxsize=None)
+@cache
 def twins_for_the_waiting_seat() -> tuple[int, int, str]:
     """Two seeds and a first turn of Bob's, legal in both games, such that Anna's view is the
     same before Bob's turn and after it (with her own draw: Bob's two temple cards and her three
@@ -83,7 +83,7 @@ def twins_for_the_waiting_seat() -> tuple[int, int, str]:
     raise AssertionError("no twin games for the waiting seat among the searched seeds")
 
 
-@lru_cache(maxsize=None)
+@cache
 def twins_for_the_seat_to_act() -> tuple[int, int]:
     """Two seeds where Bob, who starts, holds the same hand but Anna does not."""
     by_view = {}
@@ -115,7 +115,8 @@ def create(app, seed: int, via_cli: bool = False) -> str:
         return turns.create_game(turns.Spec("babel", list(PLAYERS), {}, BOB, seed=seed)).id
 
 
-TOKEN = re.compile(r"/([tsduhmrc])/[A-Za-z0-9_.\-]+")   # signed links: turn, seat, decline, unsubscribe, home ...
+# signed links: turn, seat, decline, unsubscribe, home ...
+TOKEN = re.compile(r"/([tsduhmrc])/[A-Za-z0-9_.\-]+")
 LINK = re.compile(r"https?://[^/\s]+(/[ts]/[A-Za-z0-9_.\-]+)")
 
 

@@ -42,7 +42,7 @@ def seats(app, game_id):
 def test_a_rematch_from_home_starts_when_the_other_player_says_yes(app, client, smtp):
     old = finished_game(app, [("Anna", ANNA), ("Bob", BOB)], loser=1)
     path, csrf, page = home_of(app, client, ANNA)
-    assert 'name="game" value="%s"' % old in page
+    assert f'name="game" value="{old}"' in page
     assert client.post(path + "/rematch", data={"game": old}).status_code == 403   # no CSRF token
     asked = client.post(path + "/rematch", data={"game": old, "csrf": csrf}, headers=JSON)
     assert asked.status_code == 200 and asked.get_json()["started"] is False
@@ -76,7 +76,8 @@ def test_a_rematch_from_home_starts_when_the_other_player_says_yes(app, client, 
     assert seats(app, new) == seats(app, old)
     deliver(app)
     for address in (ANNA, BOB):
-        assert [m for m in smtp.to(address) if m["Message-ID"] == f"<{new}.{0 if address == ANNA else 1}@pbem.test>"]
+        seat = 0 if address == ANNA else 1
+        assert [m for m in smtp.to(address) if m["Message-ID"] == f"<{new}.{seat}@pbem.test>"]
     # Both homes list the new game, and the old one says its rematch started.
     data = client.get(path, headers=JSON).get_json()
     assert new in [g["game"] for g in data["games"]]

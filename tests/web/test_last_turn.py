@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import re
 
+from html_tree import Page
 from pbem import store, turns
 from pbem.games import get
 from pbem.games.rng import Rng
-from html_tree import Page
 from pbem_web import text_of  # tests/helpers
 
 LINK_PATH = r"http://[^/\s]+(/[ts]/[A-Za-z0-9_.\-]+)"
@@ -32,7 +32,7 @@ def play(app, game_id: str, rng: Rng, *, until=None) -> store.Loaded:
             loaded = store.load(game_id)
             owed = loaded.engine.to_act(loaded.state)
             if not owed or (until and until(loaded, owed[0].seat)):
-                loaded.events
+                _ = loaded.events   # read the log now, inside the app
                 return loaded
             seat = owed[0].seat
             text = loaded.engine.random_submission(loaded.state, seat, rng)

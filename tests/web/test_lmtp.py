@@ -366,7 +366,8 @@ def test_a_message_while_the_database_is_unreachable_is_answered_451(
     assert actions.event_count(game) == 1
 
 
-def test_a_database_restart_costs_one_451_and_the_server_recovers(database_url, make_app, actions, smtp, serve):
+def test_a_database_restart_costs_one_451_and_the_server_recovers(database_url, make_app, actions, smtp,
+                                                                   serve):
     """The pooled connections die with the restart: the message that meets one is answered
     451; the pool is then renewed, and the MTA's next try applies it, with no restart of ours."""
     if database_url.startswith("sqlite"):

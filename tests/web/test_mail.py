@@ -16,7 +16,7 @@ import socket
 import threading
 import time
 from collections import Counter
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from email.header import decode_header, make_header
 from email.utils import formataddr, parsedate_to_datetime
 from itertools import count
@@ -75,7 +75,7 @@ def shows(msg, header: str, name: str, addr: str) -> bool:
 
 
 def aware(moment: datetime) -> datetime:
-    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def outbox(app) -> list:
@@ -228,7 +228,7 @@ def test_invitations_have_both_parts_the_right_links_and_root_the_threads(action
         assert msg["Message-ID"] == f"<{game}.{seat}@{DOMAIN}>"        # the thread's root
         assert msg["Auto-Submitted"] == "auto-generated"
         sent = aware(parsedate_to_datetime(msg["Date"]))   # "-0000": UTC
-        assert abs(sent - datetime.now(timezone.utc)) < timedelta(minutes=2)
+        assert abs(sent - datetime.now(UTC)) < timedelta(minutes=2)
         assert f"Hello {to}," in text_of(msg) and f"Hello {to}," in html_of(msg)
         assert f"http://pbem.test/games/{game}/record" in text_of(msg)
     assert anna["Subject"] == "Babel with Bob: your turn"
@@ -248,12 +248,14 @@ def test_invitations_have_both_parts_the_right_links_and_root_the_threads(action
     assert_each_sent_mail_arrived_once(actions.app, [m for _, m in smtp.messages])
 
 
-def test_turn_mails_name_the_turn_carry_the_last_turn_and_stay_in_the_seats_thread(actions, smtp, client, app):
+def test_turn_mails_name_the_turn_carry_the_last_turn_and_stay_in_the_seats_thread(actions, smtp, client,
+                                                                                    app):
     game = actions.create(first=0)
     actions.deliver()
     link = paths_in(text_of(smtp.to(ANNA)[-1]))["turn"][0]
     hand = client.get(link, headers={"Accept": "application/json"}).get_json()["view"]["players"][0]["hand"]
-    assert client.post(link, json={"steps": f"move {hand[0]}\nsettle {hand[1]}\nbuild mine"}).status_code == 200
+    steps = f"move {hand[0]}\nsettle {hand[1]}\nbuild mine"
+    assert client.post(link, json={"steps": steps}).status_code == 200
     actions.deliver()
     assert len(smtp.to(ANNA)) == 1                  # the seat that acted gets no mail
     [invite, turn] = smtp.to(BOB)
@@ -340,7 +342,7 @@ def test_date_header_is_the_real_time_whatever_the_local_time_zone(local_time_no
     actions.deliver()
     for _, msg in smtp.messages:
         sent = aware(parsedate_to_datetime(msg["Date"]))   # "-0000": UTC
-        assert abs(sent - datetime.now(timezone.utc)) < timedelta(minutes=2), msg["Date"]
+        assert abs(sent - datetime.now(UTC)) < timedelta(minutes=2), msg["Date"]
 
 
 # -- header safety ------------------------------------------------------------------
@@ -526,7 +528,7 @@ def test_server_down_mail_stays_pending_and_goes_out_once_it_is_back(app, client
     server = servers()                      # a port where nothing listens (yet)
     app.config["MAIL_URL"] = server.url
     create(client)
-    start = datetime.now(timezone.utc)
+    start = datetime.now(UTC)
     report = deliver(app, now=start)
     assert (report.sent, report.retrying, report.failed) == (0, 2, 0)
     rows = outbox(app)
@@ -563,7 +565,7 @@ def test_too_many_attempts_mark_the_mail_failed(app, client, servers):
     server = servers()
     app.config.update(MAIL_URL=server.url, MAIL_RETRY_LIMIT=3)
     create(client)
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     for _ in range(2):
         assert deliver(app, now=now).retrying == 2
         now += timedelta(hours=3)
@@ -589,7 +591,7 @@ def test_transient_4xx_is_retried_then_delivered(stage, app, client, servers):
     server = servers(mailbox).start()
     app.config["MAIL_URL"] = server.url
     create(client)
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     report = deliver(app, now=now)
     if stage == "DATA":
         assert (report.sent, report.retrying, report.failed) == (0, 2, 0)
@@ -615,7 +617,7 @@ def test_permanent_5xx_marks_the_mail_failed_and_others_still_go(stage, app, cli
     app.config["MAIL_URL"] = server.url
     game = create(client)
     create(client, names=("Carol", "Dave"), emails=("carol@example.org", "dave@example.org"))
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     report = deliver(app, now=now)
     assert (report.sent, report.retrying, report.failed) == (3, 0, 1)
     bob = next(r for r in outbox(app) if r.to_addr == BOB)
@@ -638,7 +640,7 @@ def test_connection_dropped_mid_message_is_retried_and_delivered_once(app, clien
     server = servers(mailbox, dropping=True).start()
     app.config["MAIL_URL"] = server.url
     create(client)
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     report = deliver(app, now=now)
     assert (report.sent, report.retrying, report.failed) == (0, 2, 0)
     assert mailbox.messages() == [] and mailbox.drops == 1
@@ -671,7 +673,7 @@ def test_mails_to_one_address_go_out_in_the_order_they_were_written(app, client,
     assert [r.kind for r in waiting][0] == "invite" and len(waiting) >= 2
     assert all(r.status == "sent" for r in outbox(app) if r.to_addr == BOB)
     # The later mail is due, but an older one to Anna is pending: it is not even tried.
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     attempts = mailbox.data_commands
     assert deliver(app, now=now + timedelta(seconds=5)).sent == 0
     assert mailbox.data_commands == attempts
@@ -709,7 +711,7 @@ def test_no_mail_is_lost_or_doubled_on_a_flaky_server(app, client, servers):
         for _ in range(3):
             play(app, client, game, rng)
         deliver(app)
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     for _ in range(20):
         now += timedelta(hours=3)
         deliver(app, now=now)

@@ -17,7 +17,16 @@ from pbem.extensions import db
 from pbem.games.rng import Rng
 from pbem.models import Event, Message
 from pbem_web import (  # tests/helpers
-    ANNA, BOB, create, deliver, html_of, reply_to, seat_path, text_of, turn_path)
+    ANNA,
+    BOB,
+    create,
+    deliver,
+    html_of,
+    reply_to,
+    seat_path,
+    text_of,
+    turn_path,
+)
 
 JSON = {"Accept": "application/json"}
 NAMES = {ANNA: "Anna", BOB: "Bob"}

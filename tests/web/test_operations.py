@@ -55,7 +55,7 @@ def outbox(app) -> list:
 def loaded(app, game: str):
     with app.app_context():
         loaded = store.load(game)
-        loaded.events   # read the log now: it is read lazily, inside the app
+        _ = loaded.events   # read the log now: it is read lazily, inside the app
         return loaded
 
 

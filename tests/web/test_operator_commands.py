@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from sqlalchemy import func, select
@@ -250,7 +250,7 @@ def test_mail_still_being_retried_stalls_nothing(app, client):
 
 def test_a_game_without_a_time_limit_is_stalled_after_stalled_after_days(app, client):
     game = create(client)
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     with app.app_context():
         start = operations.summary(game).created
         assert operations.summary(game, now=start + 14 * DAY - timedelta(seconds=1)).stalled == ()
@@ -274,7 +274,7 @@ def test_a_finished_game_is_never_stalled(app, client):
     game = create(client)
     with app.app_context():
         turns.resign(game, 0)
-        assert operations.summary(game, now=datetime.now(timezone.utc) + 100 * DAY).stalled == ()
+        assert operations.summary(game, now=datetime.now(UTC) + 100 * DAY).stalled == ()
 
 
 def operations_of(app, game_id: str):
@@ -350,7 +350,7 @@ def test_abort_ends_the_game_with_no_winner_and_mails_every_player_why(app, clie
         last = loaded.recent[-1]
         assert (last["type"], last["seat"], last["why"]) == ("abort", None, "The club closed.")
     deliver(app)
-    for address, name in ((ANNA, "Anna"), (BOB, "Bob")):
+    for address, _name in ((ANNA, "Anna"), (BOB, "Bob")):
         mail = smtp.to(address)[-1]
         assert "the game is over" in mail["Subject"]
         assert "Nobody wins (the game was aborted)." in text_of(mail)

@@ -316,7 +316,7 @@ def test_the_game_page_gives_the_live_links_and_the_actions(site, client, smtp):
     text = page(shown)
     with site.app_context():
         detail = operations.detail(game)
-    for seat, link in detail.seat_links.items():
+    for _seat, link in detail.seat_links.items():
         assert f'href="{link.rsplit(".", 2)[0]}.' in text
     assert f'href="{detail.turn_links[0].rsplit(".", 2)[0]}.' in text
     for action in ("abort", "seats/0/address", "seats/1/address", "seats/0/resend", "delete"):

@@ -16,10 +16,11 @@ import secrets
 import socket
 import threading
 from contextlib import contextmanager
-from datetime import timedelta
+from datetime import UTC, timedelta
 
 import pytest
-from sqlalchemy import delete, event as sa_event, func, select, text, update
+from sqlalchemy import delete, func, select, text, update
+from sqlalchemy import event as sa_event
 from sqlalchemy.engine import make_url
 
 from pbem import games, links, store, turns
@@ -724,7 +725,7 @@ class Proxy:
         while self._listener is listener:
             try:
                 client, _ = listener.accept()
-            except (TimeoutError, socket.timeout):
+            except TimeoutError:
                 continue
             client.settimeout(None)
             try:
@@ -915,7 +916,8 @@ def test_without_proxy_fix_x_forwarded_for_is_ignored(make_app, monkeypatch):
 def move_back(app, key_prefix: str, by: timedelta, oldest: int | None = None):
     """Move stored rate events (all, or the `oldest` n) back in time instead of sleeping."""
     with app.app_context():
-        query = select(RateEvent).where(RateEvent.key.like(key_prefix + "%")).order_by(RateEvent.at, RateEvent.id)
+        query = (select(RateEvent).where(RateEvent.key.like(key_prefix + "%"))
+                 .order_by(RateEvent.at, RateEvent.id))
         rows = db.session.scalars(query).all()
         for row in rows[:oldest] if oldest is not None else rows:
             row.at = row.at - by
@@ -1020,10 +1022,10 @@ def fill(app):
     """Some thousand rows in every watched table, inserted directly, as many games leave them:
     2000 games of 7 events, 3 mails each (a few failed or pending, not yet due), request counts.
     Three of the games have waited long enough for a reminder."""
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     from pbem.models import Seat
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     rng = random.Random(7)
     rows = {Game: [], Seat: [], SeatNonce: [], Event: [], Mail: [], RateEvent: []}
     for g in range(FILLER_GAMES):
@@ -1076,7 +1078,8 @@ def full_scans(plan: dict) -> list[str]:
         if table not in WATCHED:
             continue
         if kind == "Seq Scan" or (kind in ("Index Scan", "Index Only Scan") and "Index Cond" not in node):
-            out.append(f"{kind} on {table}" + (f" using {node['Index Name']}" if "Index Name" in node else ""))
+            using = f" using {node['Index Name']}" if "Index Name" in node else ""
+            out.append(f"{kind} on {table}{using}")
     return out
 
 
@@ -1205,7 +1208,8 @@ def test_a_server_started_without_db_upgrade_answers_503_with_one_line_in_the_lo
         path = links.path(links.TURN, "abcdefghijkl", 0, 0)
     try:
         with caplog.at_level(logging.INFO):
-            for ask in (lambda: client.get(path), lambda: client.get(path, headers={"Accept": "application/json"}),
+            for ask in (lambda: client.get(path),
+                        lambda: client.get(path, headers={"Accept": "application/json"}),
                         lambda: client.post("/links", json={"email": "anna@example.org"})):
                 response = ask()
                 assert response.status_code == 503, response.data[:300]

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import html
 import re
-from datetime import datetime, timedelta, timezone
-from functools import lru_cache
+from datetime import UTC, datetime, timedelta, timezone
+from functools import cache
 
 import pytest
 from sqlalchemy import func, select
@@ -26,7 +26,16 @@ from pbem.games.rng import Rng
 from pbem.mail import notify
 from pbem.models import Event, Game, Mail, Reminder
 from pbem.transaction import transaction
-from pbem_web import create, create_by_form, deliver, html_of, seat_path, started, text_of, turn_path  # tests/helpers
+from pbem_web import (  # tests/helpers
+    create,
+    create_by_form,
+    deliver,
+    html_of,
+    seat_path,
+    started,
+    text_of,
+    turn_path,
+)
 
 ANNA, BOB, CAROL, DAVE, EVE = (f"{n}@example.org" for n in ("anna", "bob", "carol", "dave", "eve"))
 LINK = re.compile(r"http://pbem\.test(/[ts]/[A-Za-z0-9_.\-]+)")
@@ -41,7 +50,7 @@ def turn_links(msg) -> list[str]:
 
 
 def utc(moment: datetime) -> datetime:
-    return moment.astimezone(timezone.utc) if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+    return moment.astimezone(UTC) if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def stamp(moment: datetime) -> str:
@@ -103,7 +112,7 @@ def over_mails(app, smtp, addr: str) -> list:
 def loaded(app, game: str):
     with app.app_context():
         loaded = store.load(game)
-        loaded.events   # read the log now: it is read lazily, inside the app
+        _ = loaded.events   # read the log now: it is read lazily, inside the app
         return loaded
 
 
@@ -323,7 +332,7 @@ def test_one_digest_for_several_games_most_urgent_first_at_most_one_a_day(app, c
 
 # -- owed discards and the turn after them are one turn ---------------------------------------
 
-@lru_cache(maxsize=None)
+@cache
 def first_discard() -> tuple[int, tuple, int, str]:
     """A seed whose game (Anna first, random play) reaches owed halving discards: the events
     before them, the discarding seat and a legal discard."""
@@ -469,7 +478,7 @@ def test_a_game_without_a_limit_never_times_out(app, client, smtp):
 def test_a_turn_submitted_just_before_the_deadline_is_not_timed_out(app, client, smtp):
     game = create(client, first=0, time_limit=3)
     # Anna's time runs out ten minutes from now...
-    move_game(app, game, datetime.now(timezone.utc) + 10 * 60 * SECOND - 3 * DAY - start_of(app, game))
+    move_game(app, game, datetime.now(UTC) + 10 * 60 * SECOND - 3 * DAY - start_of(app, game))
     deadline = start_of(app, game) + 3 * DAY
     play(app, client, game, Rng(1))                       # ... and she plays her turn now.
     played = last_event_at(app, game)
@@ -630,7 +639,7 @@ def test_remind_refuses_a_time_it_cannot_read(app):
 def test_a_digest_interval_longer_than_two_days_still_holds(app, client, smtp):
     app.config["DIGEST_INTERVAL_HOURS"] = 24 * 5
     game = create(client, first=0)
-    start = datetime.now(timezone.utc)
+    start = datetime.now(UTC)
     assert remind(app, start + 3 * DAY).reminded == [ANNA]
     rng = Rng(4)
     play(app, client, game, rng)                            # Anna's turn...

@@ -18,7 +18,7 @@ import re
 from datetime import timedelta
 from email.message import EmailMessage
 from email.utils import formataddr, formatdate, make_msgid, parseaddr
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
@@ -288,7 +288,8 @@ PLAIN_REPLIES = {
     "signature-then-gmail": f"{STEPS}\n-- \nSent from my phone\n\n{GMAIL}\n{quoted(ORIGINAL)}\n",
     "semicolons-and-comments": ("move M; settle P   # my second card\nbuild mine\n\n"
                                 f"{GMAIL}\n{quoted(ORIGINAL)}\n"),
-    "blank-lines-around": f"\n\n  {STEPS.replace(chr(10), chr(10) + '  ')}  \n\n\n{GMAIL}\n{quoted(ORIGINAL)}",
+    "blank-lines-around": f"\n\n  {STEPS.replace(chr(10), chr(10) + '  ')}  \n\n\n"
+                          f"{GMAIL}\n{quoted(ORIGINAL)}",
 }
 
 
@@ -784,7 +785,7 @@ def simulate(seed: int, first: int) -> list[dict]:
     return events
 
 
-@lru_cache(maxsize=None)
+@cache
 def seed_with_discards(first: int) -> int:
     """The first seed whose random game has owed discards and a winner."""
     for seed in range(1, 500):
@@ -964,7 +965,8 @@ def test_our_own_refusal_bounced_back_is_ignored(app, actions, smtp, game):
 
 
 def test_steps_written_below_the_quote_are_read_when_nothing_is_above():
-    body = f"{GMAIL}\n> Hello Anna,\n> it is your turn\n\nmove M\nsettle P\n> quoted again\nbuild mine\n\n-- \nAnna"
+    body = (f"{GMAIL}\n> Hello Anna,\n> it is your turn\n\n"
+            "move M\nsettle P\n> quoted again\nbuild mine\n\n-- \nAnna")
     assert steps_of(reply_message(body)) == ["move M", "settle P", "build mine"]
     wrapped = "On Mon, 3 Mar 2025 at 10:00, Babel: Anna vs Bob\n<x@y> wrote:\n> quoted\nmove M"
     assert steps_of(reply_message(wrapped)) == ["move M"]

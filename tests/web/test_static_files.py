@@ -142,7 +142,7 @@ def test_the_checks_would_catch_a_games_rules_in_the_shared_files(name):
     assert css, f"{name} has no stylesheet beside its templates"
     offences = css_offences(SHARED_CSS.read_text(encoding="utf-8") + css.read_text(encoding="utf-8"), name)
     assert len(offences) >= 5, offences
-    assert js_offences('document.querySelector("section.%s");' % sorted(game_classes(name))[0], name)
+    assert js_offences(f'document.querySelector("section.{sorted(game_classes(name))[0]}");', name)
 
 
 def test_the_derived_words_hold_what_each_game_owns():

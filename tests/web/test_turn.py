@@ -75,7 +75,8 @@ def test_compose_without_javascript_add_preview_remove(actions, client):
     page = client.post(link, data={"steps": "", "add": f"move {hand[0]}"}).data.decode()
     assert f"<code>move {hand[0]}</code>" in page
     assert f'>move {hand[0]}\n</textarea>' in page
-    page = client.post(link, data={"steps": f"move {hand[0]}\nsettle {hand[1]}", "action": "preview"}).data.decode()
+    page = client.post(link, data={"steps": f"move {hand[0]}\nsettle {hand[1]}",
+                                   "action": "preview"}).data.decode()
     assert f"<code>settle {hand[1]}</code>" in page
     assert 'value="build mine"' in page             # now legal: offered as the next step
     page = client.post(link, data={"steps": f"move {hand[0]}\nsettle {hand[1]}", "remove": "1"}).data.decode()
@@ -97,7 +98,9 @@ def test_preview_fragment_and_json(actions, client):
     assert "starting level-1 card" in data["todo"]   # every step is legal, but not finished
     me = data["view"]["players"][0]
     assert me["figure"] == hand[0] and me["rows"][hand[0]] == hand[1]
-    assert {"notation": "build mine", "label": f"build level 1 in the {data['view']['territories'][ 'AHMPS'.index(hand[0])]['name']} territory from your column", "ends": False, "group": ""} in data["legal_steps"]
+    territory = data["view"]["territories"]["AHMPS".index(hand[0])]["name"]
+    assert {"notation": "build mine", "label": f"build level 1 in the {territory} territory from your column",
+            "ends": False, "group": ""} in data["legal_steps"]
     bad = client.post(link + "/preview", json={"steps": "move X"}).get_json()
     assert bad["step"] == 1 and "'X' is not a tribe" in bad["error"]
 
@@ -146,7 +149,8 @@ def test_submitting_without_javascript_asks_first_in_plain_words(actions, client
     assert page.status_code == 200 and actions.event_count(game) == 0
     html = page.data.decode()
     assert "Submit this turn?" in html and 'value="submit"' in html
-    assert f"Move to the {NAMES[hand[0]]}, settle 1 {NAMES[hand[1]]} in the {NAMES[hand[0]]} territory, build level 1 in the {NAMES[hand[0]]} territory from your column." in html
+    assert (f"Move to the {NAMES[hand[0]]}, settle 1 {NAMES[hand[1]]} in the {NAMES[hand[0]]} territory, "
+            f"build level 1 in the {NAMES[hand[0]]} territory from your column.") in html
     unfinished = client.post(link, data={"steps": f"move {hand[0]}", "action": "confirm"})
     assert unfinished.status_code == 422 and "Not finished yet" in unfinished.data.decode()
     assert client.post(link, data={"steps": text, "action": "submit"}).status_code == 303

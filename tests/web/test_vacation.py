@@ -4,7 +4,7 @@ days left it is a loss as before. Under a moved clock: nothing sleeps."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from sqlalchemy import select
@@ -106,7 +106,7 @@ def test_coming_back_early_gives_the_clock_back_and_counts_the_days_begun(app, c
 
 def test_a_clock_that_runs_out_starts_a_vacation_day_instead_of_a_loss(app, client, smtp):
     game = create(app, 1)
-    start = datetime.now(timezone.utc).replace(microsecond=0) - 2 * DAY
+    start = datetime.now(UTC).replace(microsecond=0) - 2 * DAY
     started_at(app, game, start)
     ran_out = start + DAY
     assert deadline(app, game, 0) == ran_out
@@ -140,7 +140,7 @@ def test_a_clock_that_runs_out_starts_a_vacation_day_instead_of_a_loss(app, clie
 def test_with_no_days_left_the_clock_loses_at_once(make_app, smtp):
     app = make_app(VACATION_DAYS_PER_YEAR=0)
     game = create(app, 1)
-    start = datetime.now(timezone.utc).replace(microsecond=0) - 2 * DAY
+    start = datetime.now(UTC).replace(microsecond=0) - 2 * DAY
     started_at(app, game, start)
     with app.app_context():
         report = reminders.run(start + DAY)
@@ -152,7 +152,7 @@ def test_a_late_turn_with_days_left_is_played_and_ends_the_vacation(app, client,
     """Before the worker noticed, the player submits after his clock ran out: a vacation day
     saves the turn (rather than a loss), and his playing ends it."""
     game = create(app, 1)
-    start = datetime.now(timezone.utc).replace(microsecond=0) - DAY - 2 * HOUR
+    start = datetime.now(UTC).replace(microsecond=0) - DAY - 2 * HOUR
     started_at(app, game, start)
     with app.app_context():
         loaded = store.load(game)
@@ -185,7 +185,7 @@ def test_a_time_bank_does_not_pay_for_time_on_vacation(app, client):
         game = turns.create_game(turns.Spec("babel", [("Anna", ANNA), ("Bob", BOB)],
                                             {"sumerians": "top-run"}, 0, None, None, (),
                                             turns.DEFAULT_TAKEOVER, choice.bank)).id
-    t0 = (datetime.now(timezone.utc) - 4 * DAY).replace(microsecond=0)
+    t0 = (datetime.now(UTC) - 4 * DAY).replace(microsecond=0)
     for seed in (1, 2):
         with app.app_context():
             loaded = store.load(game)
@@ -209,7 +209,7 @@ def test_in_a_game_of_three_a_vacation_day_comes_before_a_computer_takes_over(ap
     with app.app_context():
         game = turns.create_game(turns.Spec(
             "babylonia", [("Anna", ANNA), ("Bob", BOB), ("Carol", CAROL)], {}, 0, 1)).id
-    start = datetime.now(timezone.utc).replace(microsecond=0) - 2 * DAY
+    start = datetime.now(UTC).replace(microsecond=0) - 2 * DAY
     started_at(app, game, start)
     with app.app_context():
         assert reminders.run(start + DAY + HOUR).vacations == [game]
@@ -226,7 +226,7 @@ def test_a_vacation_taken_after_the_clock_ran_out_saves_the_game_and_costs_no_da
     """The worker comes after the player went away himself (his clock had run out a minute
     before): no automatic day on top of his vacation, and no loss."""
     game = create(app, 1)
-    start = datetime.now(timezone.utc).replace(microsecond=0) - 2 * DAY
+    start = datetime.now(UTC).replace(microsecond=0) - 2 * DAY
     started_at(app, game, start)
     ran_out = start + DAY
     with app.app_context():
@@ -242,7 +242,7 @@ def test_two_vacations_asked_for_at_once_start_one(app):
     """Each start holds the address's vacations (a double click on the home, or the home and a
     seat page): the second finds the first and is refused."""
     import threading
-    errors, now = [], datetime.now(timezone.utc)
+    errors, now = [], datetime.now(UTC)
 
     def go():
         with app.app_context():
@@ -266,7 +266,7 @@ def test_a_player_back_from_an_automatic_vacation_is_not_away_in_the_mails_of_hi
     with app.app_context():
         game = turns.create_game(turns.Spec(
             "babylonia", [("Anna", ANNA), ("Bob", BOB), ("Carol", CAROL)], {}, 0, 3)).id
-        now = datetime.now(timezone.utc).replace(microsecond=0)
+        now = datetime.now(UTC).replace(microsecond=0)
         db.session.add_all([Vacation(address=ANNA, starts_at=now - HOUR, ends_at=now + DAY,
                                      automatic=True),
                             Vacation(address=CAROL, starts_at=now - HOUR, ends_at=now + DAY,
@@ -292,7 +292,7 @@ def test_a_game_s_vacations_asked_about_an_earlier_moment_are_read_again(app):
     """What one transaction read of a game's vacations (those that end after a moment) does
     not answer for an earlier moment: a vacation that ended between is read anew."""
     game = create(app, 1)
-    now = datetime.now(timezone.utc).replace(microsecond=0)
+    now = datetime.now(UTC).replace(microsecond=0)
     with app.app_context():
         db.session.add(Vacation(address=ANNA, starts_at=now - 3 * DAY, ends_at=now - DAY,
                                 automatic=False))

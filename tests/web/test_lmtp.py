@@ -333,8 +333,9 @@ def test_long_lines_are_read_as_the_pipe_reads_them(app, actions, smtp, lmtp, ga
 
 def unreachable_url(database_url: str, tmp_path) -> str:
     """The test's kind of database, where nothing answers."""
-    if database_url.startswith("sqlite"):
-        return f"sqlite:///{tmp_path / 'no-such-folder' / 'pbem.sqlite3'}"
+    if database_url.startswith("sqlite"):   # a folder where the file should be: it cannot open
+        (tmp_path / "a-folder").mkdir()
+        return f"sqlite:///{tmp_path / 'a-folder'}"
     with socket.socket() as s:   # a port nothing listens on
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]

@@ -1195,13 +1195,16 @@ def test_snapshots_of_other_rules_or_that_differ_are_ignored_and_reported(make_a
 # -- a database never upgraded -------------------------------------------------------------------
 
 def test_a_server_started_without_db_upgrade_answers_503_with_one_line_in_the_log(
-        database_url, smtp, caplog):
+        database_url, tmp_path, smtp, caplog):
     """The operator forgot `db upgrade` (on SQLite "no such table" is an OperationalError, on
     PostgreSQL "relation does not exist" a ProgrammingError, which was a 500 with a traceback)."""
     import logging
 
     from pbem import create_app
-    app = create_app({"TESTING": True, "SECRET_KEY": "k" * 32, "SQLALCHEMY_DATABASE_URI": database_url,
+    # The test's own database comes migrated: an empty file, or a schema nobody made, is not.
+    empty = (f"sqlite:///{tmp_path / 'empty.sqlite3'}" if database_url.startswith("sqlite")
+             else database_url.replace("search_path%3Dt_", "search_path%3Dempty_t_"))
+    app = create_app({"TESTING": True, "SECRET_KEY": "k" * 32, "SQLALCHEMY_DATABASE_URI": empty,
                       "BASE_URL": "http://pbem.test"})     # never upgraded
     client = app.test_client()
     with app.app_context():

@@ -16,7 +16,7 @@ to this server (the Content-Security-Policy's `form-action 'self'`).
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, redirect, render_template, request
+from flask import Blueprint, redirect, render_template, request
 from sqlalchemy import select
 
 from .. import home, i18n, links, rematch, settings, small, store, turns, vacation
@@ -199,8 +199,10 @@ def _rematch_asked(row, there: str):
     return redirect(there, 303)
 
 
-def _rematch_page(row, game_path: str | None, home_path: str):
-    """The rematch as it stands, and the way back to the finished game and to the home."""
+def _rematch_page(row, game_path: str | None, home_path: str | None):
+    """The rematch as it stands, and the way back to the finished game and to the home. The
+    home's link only where the viewer holds it already (his home's page): a seat or rematch link
+    shown to somebody else must not lead to all of the player's games."""
     return render_template("home/rematch_asked.html", message=_rematch_words(row),
                            game_path=game_path, home_path=home_path)
 
@@ -216,10 +218,6 @@ def _seat_of(address: str, game_id: str) -> int | None:
 def _seat_path(game_id: str, seat: int) -> str | None:
     nonce = store.current_nonce(game_id, seat)
     return links.path(links.SEAT, game_id, seat, nonce) if nonce else None
-
-
-def _home_path(address: str) -> str:
-    return settings.home_url(address).removeprefix(current_app.config["BASE_URL"])
 
 
 @bp.route("/h/<token>/rematch", methods=["GET", "POST"])
@@ -249,8 +247,7 @@ def rematch_from_seat(token: str):
     row = rematch.of_game(access.loaded.id)
     if row is None:
         return redirect(seat_page, 303)
-    address = store.address_of(access.loaded.id, access.seat)
-    return _rematch_page(row, seat_page, _home_path(address))
+    return _rematch_page(row, seat_page, None)
 
 
 @bp.route("/m/<token>", methods=["GET", "POST"])
@@ -266,7 +263,7 @@ def rematch_confirm(token: str):
     if row.started or seat in row.confirmed:
         if wants_json():
             return _rematch_asked(row, request.path)
-        return _rematch_page(row, _seat_path(row.source, seat), _home_path(spec.players[seat][1]))
+        return _rematch_page(row, _seat_path(row.source, seat), None)
     waiting = [spec.players[s][0] for s in rematch.people(spec) if s not in row.confirmed and s != seat]
     return render_template("home/rematch.html", title=spec.engine().title, listed=listing,
                            names=[n for n, _ in spec.players], waiting=waiting, path=request.path)

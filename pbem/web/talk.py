@@ -40,6 +40,7 @@ def _field(name: str) -> str:
 SAVED = {"talk": phrase("Your message was posted."), "notes": phrase("Your notes were saved."),
          "vacation": phrase("Your vacation has started: the clocks of all your games stand still."),
          "back": phrase("Welcome back: your vacation has ended and your clocks run again."),
+         "not-away": phrase("You were not on vacation."),
          "language": phrase("The language was saved.")}
 
 

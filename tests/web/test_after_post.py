@@ -120,14 +120,16 @@ def test_a_rematch_asked_from_the_home_leads_back_to_the_game_and_the_home(app, 
     assert asked.status_code == 200 and asked.get_json()["started"] is False
 
 
-def test_a_rematch_asked_from_the_seat_page_leads_back_to_the_game_and_the_home(app, client, smtp):
+def test_a_rematch_asked_from_the_seat_page_leads_back_to_the_game_never_to_the_home(app, client, smtp):
+    """A seat link, or a rematch link, may be shown to somebody else: its pages never lead to the
+    player's home, whose link opens all his games (the home's own rematch page does)."""
     game = finished(app)
     seat = seat_path(app, game, 0)
     home, _ = home_of(app, client)
     assert payload(client.get(seat + "/rematch").headers["Location"]) == payload(seat)   # none yet
     page = landed(client, client.post(seat + "/rematch"), seat + "/rematch")
     assert "it starts when Bob says yes" in notice(page)
-    assert links_to(page, seat) and links_to(page, home)
+    assert links_to(page, seat) and not links_to(page, home) and "/h/" not in page
     # Bob says yes from his mail: the button's POST lands on his link again, now the rematch.
     deliver(app)
     [ask] = [m for m in smtp.to(BOB) if "asks for a rematch" in m["Subject"]]
@@ -136,7 +138,8 @@ def test_a_rematch_asked_from_the_seat_page_leads_back_to_the_game_and_the_home(
     page = landed(client, client.post(link), link)
     assert notice(page) == "The rematch has started: the invitations are on their way to every player."
     bobs_home, _ = home_of(app, client, BOB)
-    assert links_to(page, seat_path(app, game, 1)) and links_to(page, bobs_home)
+    assert links_to(page, seat_path(app, game, 1)) and not links_to(page, bobs_home)
+    assert "/h/" not in page
 
 
 # -- a seat's page -----------------------------------------------------------------------------
@@ -145,7 +148,7 @@ def test_a_rematch_asked_from_the_seat_page_leads_back_to_the_game_and_the_home(
     ("/messages", {"message": "Hello"}, "talk", "Your message was posted."),
     ("/notes", {"notes": "watch the east"}, "notes", "Your notes were saved."),
     ("/vacation", {"days": "1"}, "vacation", "Your vacation has started"),
-    ("/vacation", {"action": "end"}, "not-away", ""),
+    ("/vacation", {"action": "end"}, "not-away", "You were not on vacation."),
     ("/language", {"language": "cs"}, "language", "Jazyk byl uložen."),
 ])
 def test_a_seat_pages_forms_land_on_the_seat_page_saying_what_was_saved(app, client, action, data,

@@ -29,6 +29,7 @@ from ..people import email_address
 from . import security
 from .access import open_seat
 from .errors import wants_json
+from .lobby import start_csrf_refused
 from .pages import seat_path
 
 bp = Blueprint("home", __name__)
@@ -269,9 +270,18 @@ def rematch_confirm(token: str):
                            names=[n for n, _ in spec.players], waiting=waiting, path=request.path)
 
 
+RECORD_CSRF_REFUSED = phrase("This form is not from this game's record, or it is too old: open the "
+                             "record again and send it from there.")
+
+
 @bp.post("/games/<game_id>/rematch")
 def rematch_from_record(game_id: str):
-    """The public record cannot tell who asks: the address gets its home link by mail."""
+    """The public record cannot tell who asks: the address gets its home link by mail. Its form
+    carries a token made for the client, as the start page's do: another site's form, posted by
+    its visitor's browser, mails nobody."""
+    if not request.is_json and start_csrf_refused(_form()):
+        return render_template("errors/error.html", status=403, title=phrase("Rematch"),
+                               message=RECORD_CSRF_REFUSED), 403
     address = email_address(_text(_form(), "email", ""))
     rematch.mail_home_for(game_id, address, request.remote_addr or "")
     if wants_json():

@@ -15,6 +15,7 @@ from ..seatview import called_off_because, outcome_json
 from ..small import small_int
 from .chart import score_chart
 from .errors import wants_json
+from .lobby import start_csrf
 
 bp = Blueprint("record", __name__)
 
@@ -133,6 +134,7 @@ def record(game_id: str):
                            winner_name=winner, winner_names=winner_names(outcome, names),
                            created=request.args.get("created") == "1",
                            rematch_sent=request.args.get("sent") == "rematch",
+                           csrf=start_csrf() if outcome else "",
                            board_template=loaded.engine.board_template, shown=shown,
                            steps=steps, step=step, nav=_navigation(loaded, turns, shown, step,
                                                                    len(steps)),

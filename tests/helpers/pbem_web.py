@@ -17,6 +17,8 @@ ANNA, BOB = "anna@example.org", "bob@example.org"
 
 #: The forms of the start page, which carry its CSRF token.
 START_FORMS = ("/games", "/links")
+#: The public record's rematch form carries the same token (the start page's is made alike).
+RECORD_FORM = re.compile(r"/games/[^/]+/rematch")
 START_CSRF = re.compile(r'<form method="post" action="/games"[^>]*>\s*<input type="hidden" name="csrf" '
                         r'value="([^"]+)"')
 
@@ -29,8 +31,8 @@ class StartPageClient(FlaskClient):
     def open(self, *args, **kwargs):
         path = args[0] if args and isinstance(args[0], str) else kwargs.get("path")
         data = kwargs.get("data")
-        if (kwargs.get("method") == "POST" and isinstance(path, str) and path in START_FORMS
-                and isinstance(data, dict)):
+        if (kwargs.get("method") == "POST" and isinstance(path, str)
+                and (path in START_FORMS or RECORD_FORM.fullmatch(path)) and isinstance(data, dict)):
             data = MultiDict(data)
             if "csrf" not in data:   # (the token is made for the client: the same address)
                 data["csrf"] = self.start_csrf(kwargs.get("environ_base"))

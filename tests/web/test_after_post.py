@@ -188,3 +188,23 @@ def test_a_rematch_asked_from_the_record_lands_on_the_record_saying_the_mail_is_
     assert notice(unescape(client.get(f"/games/{game}/record").get_data(as_text=True))) == ""
     json = client.post(f"/games/{game}/rematch", json={"email": BOB}, headers=JSON)
     assert json.status_code == 202 and "message" in json.get_json()
+
+
+def test_the_records_rematch_form_carries_a_token_and_another_sites_form_mails_nobody(app, client):
+    """The record's form is public like the start page's: a form without the token made for
+    this client (another site's, posted by its visitor's browser) is refused, and mails nobody."""
+    from sqlalchemy import func, select
+
+    from pbem.extensions import db
+    from pbem.models import Mail
+    game = finished(app)
+    record = client.get(f"/games/{game}/record").get_data(as_text=True)
+    assert re.search(r'class="rematch-ask">\s*<input type="hidden" name="csrf" value="\d+\.', record)
+    with app.app_context():
+        before = db.session.scalar(select(func.count()).select_from(Mail))
+    for token in (None, "", "123.forged", "é"):
+        refused = client.post(f"/games/{game}/rematch", data={"email": ANNA, "csrf": token})
+        assert refused.status_code == 403
+        assert "not from this game's record" in unescape(refused.get_data(as_text=True))
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(Mail)) == before

@@ -144,7 +144,7 @@ def links(app, game: Running) -> tuple[str, str]:
     with app.app_context():
         nonce = db.session.scalar(select(SeatNonce.nonce).where(
             SeatNonce.game_id == game.game, SeatNonce.seat == game.seat).order_by(SeatNonce.id.desc()))
-        return (signed.path(signed.TURN, game.game, game.seat, game.seq),
+        return (signed.path(signed.TURN, game.game, game.seat, game.seq, nonce),   # as mailed
                 signed.path(signed.SEAT, game.game, game.seat, nonce))
 
 

@@ -1,6 +1,6 @@
 """Whole-turn players: `greedy`, and the search over whole-turn candidates.
 
-A game whose turn is a sequence of steps (Babel, Babylonia) cannot be played well by
+A game whose turn is a sequence of steps (most of the installed games) cannot be played well by
 choosing the first steps and drawing the rest: the search decides whole turns here. Each
 game says, in its own module (pbem/games/<game>/evaluate.py, gathered in `models.py`),
 - `value(state, seat)`: the seat's lead in the game's points and what promises more, from

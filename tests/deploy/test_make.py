@@ -67,8 +67,11 @@ def test_make_run_serves_on_its_port_without_dev_tools_then_make_test_adds_them(
         assert f"pbem: http://127.0.0.1:{port} " in said, said
         assert importable(clone, "flask") and importable(clone, "gunicorn")
         assert [tool for tool in DEV_TOOLS if importable(clone, tool)] == []
-        # A game asked for on the start page: its confirmation mail links to this port.
-        form = urllib.parse.urlencode({"game": "babel", "first": "0", "name0": "Anna",
+        # A game asked for on the start page (with its form's token, as a browser sends it): its
+        # confirmation mail links to this port.
+        start = urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=30).read().decode()
+        csrf = re.search(r'name="csrf" value="([^"]+)"', start).group(1)
+        form = urllib.parse.urlencode({"csrf": csrf, "game": "babel", "first": "0", "name0": "Anna",
                                        "email0": "anna@example.org", "name1": "Bob",
                                        "email1": "bob@example.org"}).encode()
         urllib.request.urlopen(f"http://127.0.0.1:{port}/games", data=form, timeout=30).read()

@@ -78,7 +78,7 @@ def outbox(deployment, game_id: str) -> Counter:
         seq = None
         if kind == "turn":
             [token] = set(TURN_LINK.findall(text))
-            link_game, link_seat, seq = deployment.read_turn_token(token)
+            link_game, link_seat, seq = deployment.read_turn_token(token)[:3]   # (and the seat nonce)
             assert (link_game, link_seat) == (game_id, seat)
         mails[(kind, seat, seq)] += 1
     return mails

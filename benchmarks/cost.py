@@ -13,7 +13,7 @@ network, no other process on the request's path but PostgreSQL's server):
   is not cached: the database reads of its snapshot and later events are measured);
 - submit: each request a decision in another game, viewed once before (warm);
 - and the floor of any page: an app route doing nothing (the app's request hooks alone), and
-  one making a page's one statement (`pbem.reading`), nothing else.
+  one making a page's one statement (`pbem.store.reading`), nothing else.
 
 Each route is measured in --rounds rounds of --requests requests; a round's figure is
 the median request's CPU time (`time.process_time`: this process only, so on PostgreSQL
@@ -107,7 +107,8 @@ def make_app(url: str):
     from flask_migrate import upgrade
     from sqlalchemy import text
 
-    from pbem import create_app, reading
+    from pbem import create_app
+    from pbem.store import reading
     app = create_app({"SECRET_KEY": SECRET, "SQLALCHEMY_DATABASE_URI": url,
                       "BASE_URL": "http://pbem.bench", "MAIL_URL": "smtp://127.0.0.1:9",
                       "OUTBOX_PAGE": False, **UNLIMITED})
@@ -138,9 +139,9 @@ def links(app, game: Running) -> tuple[str, str]:
     """The turn and seat paths of the decision owed."""
     from sqlalchemy import select
 
-    from pbem import links as signed
     from pbem.extensions import db
-    from pbem.models import SeatNonce
+    from pbem.policy import links as signed
+    from pbem.store.models import SeatNonce
     with app.app_context():
         nonce = db.session.scalar(select(SeatNonce.nonce).where(
             SeatNonce.game_id == game.game, SeatNonce.seat == game.seat).order_by(SeatNonce.id.desc()))
@@ -150,10 +151,10 @@ def links(app, game: Running) -> tuple[str, str]:
 
 def answers(app, game: Running) -> tuple[str, str]:
     """A first step to preview, and a whole decision to submit."""
-    from pbem import store
     from pbem.games.rng import Rng
+    from pbem.store import gamelog
     with app.app_context():
-        loaded = store.load(game.game)
+        loaded = gamelog.load(game.game)
         engine, state = loaded.engine, loaded.state
         first = next((o.notation for o in engine.legal_steps(state, game.seat) if not o.ends), "")
         return first, engine.random_submission(state, game.seat, Rng(game.seq))

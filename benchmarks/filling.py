@@ -21,7 +21,7 @@ from players import feud_game, random_game
 
 from pbem.games.babel import GAME
 from pbem.games.rng import Rng
-from pbem.store import new_id, new_nonce
+from pbem.store.gamelog import new_id, new_nonce
 
 NAMES = ("Anna", "Bob")
 LONG = 150                 # decisions in a long game

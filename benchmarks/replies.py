@@ -63,10 +63,11 @@ def replies(env: dict, count: int) -> list[tuple[str, str, bytes]]:
     """`count` new games, each with its first player's reply: (game, envelope recipient, raw)."""
     from sqlalchemy import select
 
-    from pbem import create_app, turns
+    from pbem import create_app
     from pbem.extensions import db
     from pbem.games.babel import GAME
-    from pbem.models import Mail
+    from pbem.play import turns
+    from pbem.store.models import Mail
 
     saved = dict(os.environ)
     os.environ.update(env)
@@ -107,7 +108,7 @@ def events(env: dict, games: list[str]) -> int:
 
     from pbem import create_app
     from pbem.extensions import db
-    from pbem.models import Event
+    from pbem.store.models import Event
     saved = dict(os.environ)
     os.environ.update(env)
     try:

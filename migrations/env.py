@@ -1,9 +1,8 @@
 import logging
 from logging.config import fileConfig
 
-from flask import current_app
-
 from alembic import context
+from flask import current_app
 
 # this is the Alembic Config object, which provides
 # access to the values within the .ini file in use.
@@ -88,7 +87,7 @@ def run_migrations_online():
 
     connectable = get_engine()
 
-    from pbem.timeouts import unlimited
+    from pbem.store.waits import unlimited
 
     with connectable.connect() as connection, unlimited(connection):
         context.configure(

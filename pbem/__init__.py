@@ -6,5 +6,5 @@ stay importable (and fast to start) without Flask.
 
 
 def create_app(test_config=None):
-    from .app import make_app
+    from pbem.app import make_app
     return make_app(test_config)

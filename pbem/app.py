@@ -10,8 +10,9 @@ from flask.json.provider import DefaultJSONProvider
 from flask.sessions import SecureCookieSessionInterface
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from . import cli, i18n, timeouts, web
-from .config import (
+from pbem import i18n, web
+from pbem.commands import cli
+from pbem.config import (
     ConfigError,
     ensure_instance_folder,
     ensure_secret_key,
@@ -21,8 +22,9 @@ from .config import (
     refuse_unsafe_serving,
     warn_about,
 )
-from .extensions import db, migrate
-from .replaycache import ReplayCache
+from pbem.extensions import db, migrate
+from pbem.store import waits
+from pbem.store.replaycache import ReplayCache
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -96,11 +98,11 @@ def _make_app(test_config: dict | None, server: str | None) -> Flask:
     if server is not None:
         refuse_unsafe_serving(app, server)
     warn_about(app)
-    app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", timeouts.engine_options(app.config))
+    app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", waits.engine_options(app.config))
     app.extensions["pbem.replay_cache"] = ReplayCache(app.config.get("REPLAY_CACHE_SIZE", 2000))
     db.init_app(app)
     with app.app_context():
-        timeouts.guard(db.engine, app.config)
+        waits.guard(db.engine, app.config)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     if app.config["PROXY_FIX"]:   # behind N reverse proxies: trust their X-Forwarded-* headers
         hops = app.config["PROXY_FIX"]

@@ -57,7 +57,7 @@ from urllib.parse import urlsplit
 
 import click
 
-from . import timeouts
+from pbem.store import waits
 
 TRUE = {"1", "true", "yes", "on"}
 MIN_SECRET_KEY_BYTES = 32
@@ -143,11 +143,11 @@ def from_environment(instance_path: str, env=os.environ) -> dict:
         "SQLALCHEMY_DATABASE_URI": database_url(
             env.get("DATABASE_URL") or f"sqlite:///{Path(instance_path) / 'pbem.sqlite3'}"),
         # libpq counts whole seconds and waits at least 2. A request whose database does not
-        # answer is answered 503 within 3 s of its start (`pbem.timeouts`).
+        # answer is answered 503 within 3 s of its start (`pbem.store.waits`).
         "DATABASE_CONNECT_TIMEOUT": _number(env, "DATABASE_CONNECT_TIMEOUT",
-                                            str(timeouts.CONNECT_SECONDS), int, 2),
+                                            str(waits.CONNECT_SECONDS), int, 2),
         "DATABASE_STATEMENT_TIMEOUT": _number(env, "DATABASE_STATEMENT_TIMEOUT",
-                                              str(timeouts.STATEMENT_SECONDS), float, 0),
+                                              str(waits.STATEMENT_SECONDS), float, 0),
         "BASE_URL": env.get("BASE_URL", "http://127.0.0.1:5000").rstrip("/"),
         "MAIL_URL": env.get("MAIL_URL", "console:"),
         "MAIL_FROM": env.get("MAIL_FROM", "pbem <pbem@localhost>"),

@@ -5,7 +5,7 @@ Engine errors (`pbem.games.errors.GameError`) answer 422 with the step.
 
 from __future__ import annotations
 
-from .games.phrases import phrase
+from pbem.games.phrases import phrase
 
 
 class ServerError(Exception):

@@ -8,7 +8,7 @@ from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy.orm import DeclarativeBase
 from werkzeug.local import LocalProxy
 
-from .reading import Session
+from pbem.store.reading import Session
 
 
 class Base(DeclarativeBase):

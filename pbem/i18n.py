@@ -42,8 +42,8 @@ from jinja2 import nodes, pass_eval_context
 from jinja2.visitor import NodeTransformer
 from markupsafe import Markup
 
-from .games.phrases import Phrase
-from .games.phrases import say as _say_phrase
+from pbem.games.phrases import Phrase
+from pbem.games.phrases import say as _say_phrase
 
 log = logging.getLogger(__name__)
 

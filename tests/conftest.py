@@ -254,7 +254,7 @@ class Actions:
                emails=("anna@example.org", "bob@example.org")) -> str:
         """A game of Babel as the operator's `new-game` makes it: invitations queued, no
         confirmation (the start page's way is tested on its own)."""
-        from pbem import turns
+        from pbem.play import turns
         with self.app.app_context():
             spec = turns.Spec("babel", list(zip(names, emails)), {"sumerians": sumerians}, first)
             return turns.create_game(spec).id
@@ -274,9 +274,9 @@ class Actions:
         return links_in(self.last_mail(addr))
 
     def state(self, game_id: str):
-        from pbem import store
+        from pbem.store import gamelog
         with self.app.app_context():
-            loaded = store.load(game_id)
+            loaded = gamelog.load(game_id)
             _ = loaded.events   # read the log now: it is read lazily, inside the app
             return loaded
 
@@ -284,7 +284,7 @@ class Actions:
         from sqlalchemy import func, select
 
         from pbem.extensions import db
-        from pbem.models import Event
+        from pbem.store.models import Event
         with self.app.app_context():
             return db.session.scalar(select(func.count()).select_from(Event)
                                      .where(Event.game_id == game_id))
@@ -293,7 +293,7 @@ class Actions:
         from sqlalchemy import func, select
 
         from pbem.extensions import db
-        from pbem.models import Mail
+        from pbem.store.models import Mail
         with self.app.app_context():
             return db.session.scalar(select(func.count()).select_from(Mail))
 

@@ -8,9 +8,8 @@ Revision ID: 0002
 Revises: 0001
 Create Date: 2026-11-22
 """
-from alembic import op
 import sqlalchemy as sa
-
+from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = '0002'

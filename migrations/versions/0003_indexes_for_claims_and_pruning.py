@@ -9,7 +9,6 @@ Create Date: 2026-11-22
 """
 from alembic import op
 
-
 # revision identifiers, used by Alembic.
 revision = '0003'
 down_revision = '0002'

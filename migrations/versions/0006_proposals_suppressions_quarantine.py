@@ -10,9 +10,8 @@ Revision ID: 0006
 Revises: 0005
 Create Date: 2026-11-23
 """
-from alembic import op
 import sqlalchemy as sa
-
+from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = '0006'

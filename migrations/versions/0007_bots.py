@@ -11,9 +11,8 @@ Revision ID: 0007
 Revises: 0006
 Create Date: 2026-11-23
 """
-from alembic import op
 import sqlalchemy as sa
-
+from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = '0007'

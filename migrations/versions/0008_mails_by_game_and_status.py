@@ -10,7 +10,6 @@ Create Date: 2026-11-23
 """
 from alembic import op
 
-
 # revision identifiers, used by Alembic.
 revision = '0008'
 down_revision = '0007'

@@ -1,4 +1,4 @@
-"""Words the engines share in what they tell players (the server's are in pbem/mail/words.py;
+"""Words the engines share in what they tell players (the server's are in pbem/views/words.py;
 engines import nothing of the server). Each is a phrase (`phrases.py`): English as it always
 was, said in the reader's language by the server."""
 

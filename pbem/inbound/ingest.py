@@ -29,14 +29,16 @@ from email.utils import parseaddr
 
 from sqlalchemy.exc import InterfaceError, OperationalError
 
-from .. import home, inbox, messages, store, turns
-from ..errors import AlreadySubmitted, BadInput, NotFound, RateLimited, SeatLeft
-from ..games.errors import GameError
-from ..games.phrases import phrase
-from ..mail.bounces import bounced_mail_id, failures
-from ..mail.replies import RECIPIENT_HEADERS, find_token, read_token, reply_steps
-from . import maildir
-from .reading import Unreadable, capped, parse
+from pbem.errors import AlreadySubmitted, BadInput, NotFound, RateLimited, SeatLeft
+from pbem.games.errors import GameError
+from pbem.games.phrases import phrase
+from pbem.inbound import maildir
+from pbem.inbound.bounded import Unreadable, capped, parse
+from pbem.mail.bounces import bounced_mail_id, failures
+from pbem.mail.replies import RECIPIENT_HEADERS, find_token, read_token, reply_steps
+from pbem.play import inbox, turns
+from pbem.players import messages
+from pbem.store import gamelog
 
 log = logging.getLogger(__name__)
 
@@ -182,7 +184,7 @@ def _ingest(msg: EmailMessage, key: str, recipients) -> Result:
         inbox.drop(key, sender, "no seat's token")
         return Result("dropped", "its address does not belong to a turn of any game")
     try:
-        loaded = store.load(ref.game_id)
+        loaded = gamelog.load(ref.game_id)
     except NotFound:
         inbox.drop(key, sender, "no such game")
         return Result("dropped", "its game does not exist")
@@ -195,7 +197,7 @@ def _ingest(msg: EmailMessage, key: str, recipients) -> Result:
         inbox.record(key, sender, "ignored", loaded.id)
         return Result("ignored", "its game is over", loaded.id)
     message_id = answerable_id(msg)
-    if store.address_of(loaded.id, ref.seat) != sender:
+    if gamelog.address_of(loaded.id, ref.seat) != sender:
         return _refuse(key, sender, loaded.id, ref.seat, NOT_HIS, message_id)
     text, said = messages.from_reply(capped(reply_steps(msg)))
     if said and not text:   # words on their own: said whatever the point of the game
@@ -222,7 +224,7 @@ def _ingest(msg: EmailMessage, key: str, recipients) -> Result:
         inbox.failed(key, sender, loaded.id, ref.seat, error, text, message_id)
         return Result("failed", str(error), loaded.id)
     move = loaded.engine.notation(after.recent[-1], ref.seat)
-    home.confirm_reply(after, ref.seat, sender, move, message_id)   # if he asked for it
+    inbox.confirm_reply(after, ref.seat, sender, move, message_id)   # if he asked for it
     return Result("applied", move, loaded.id)
 
 

@@ -44,9 +44,15 @@ from concurrent.futures import ThreadPoolExecutor
 
 from aiosmtpd.lmtp import LMTP
 
-from ..extensions import db
-from .ingest import Transient, ingest_bytes
-from .lmtp_cli import DEFAULT_HOST, DEFAULT_PORT, DEFAULT_WORKERS, IDLE_SECONDS, MAX_CONNECTIONS
+from pbem.extensions import db
+from pbem.inbound.ingest import Transient, ingest_bytes
+from pbem.inbound.lmtp_defaults import (
+    DEFAULT_HOST,
+    DEFAULT_PORT,
+    DEFAULT_WORKERS,
+    IDLE_SECONDS,
+    MAX_CONNECTIONS,
+)
 
 log = logging.getLogger(__name__)
 

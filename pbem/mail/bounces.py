@@ -22,7 +22,7 @@ from email.utils import parseaddr
 
 from flask import current_app
 
-from .replies import RECIPIENT_HEADERS, _b32, _keys
+from pbem.mail.replies import RECIPIENT_HEADERS, _b32, _keys
 
 _BOUNCE = re.compile(r"\+bounce-([0-9]{1,12})-([a-z2-7]{16})@", re.IGNORECASE)
 MAC_BYTES = 10

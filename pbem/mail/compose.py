@@ -19,10 +19,13 @@ from email.utils import formataddr, formatdate, parseaddr
 
 from flask import current_app
 
-from .. import i18n, links, settings, store
-from ..config import mail_domain
-from ..extensions import db
-from ..models import Mail
+from pbem import i18n
+from pbem.config import mail_domain
+from pbem.extensions import db
+from pbem.players import settings
+from pbem.policy import links
+from pbem.store import gamelog
+from pbem.store.models import Mail
 
 # Control characters, C1 controls too: "\x85" and the like break lines for str.splitlines(),
 # and the email package refuses header values that do. Lone surrogates (from JSON "\ud800")
@@ -136,7 +139,7 @@ def language_for(to_addr: str, game_id: str | None, seat: int | None) -> str:
     """The language a mail speaks: the seat's for a mail about a game, else the address's
     (`settings.language_of`: a reminder of a game he reads in German is German too)."""
     if game_id is not None and seat is not None:
-        spoken = store.language_of_seat(game_id, seat)   # (its seat's row, read once)
+        spoken = gamelog.language_of_seat(game_id, seat)   # (its seat's row, read once)
         if spoken:
             return spoken
     return settings.language_of(to_addr)

@@ -17,12 +17,12 @@ from flask import current_app
 from sqlalchemy import Row, and_, exists, func, select, update
 from sqlalchemy.orm import aliased
 
-from ..extensions import db
-from ..models import FAILED, PENDING, SENT, SUPPRESSED, Mail, Suppression, undelivered, utcnow
-from ..transaction import changed, transaction
-from .bounces import bounce_address
-from .compose import OPERATOR_KINDS, to_message
-from .transport import DeliveryFailure, from_url
+from pbem.extensions import db
+from pbem.mail.bounces import bounce_address
+from pbem.mail.compose import OPERATOR_KINDS, to_message
+from pbem.mail.transport import DeliveryFailure, from_url
+from pbem.store.models import FAILED, PENDING, SENT, SUPPRESSED, Mail, Suppression, undelivered, utcnow
+from pbem.store.transaction import changed, transaction
 
 BACKOFF_FIRST = timedelta(seconds=30)
 BACKOFF_CAP = timedelta(hours=2)

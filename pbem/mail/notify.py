@@ -20,11 +20,11 @@
   player of that game is told.
 
 The game mails a player gets (invitation, turn, end, takeover, vacation) carry the messages
-said in the game since his last such mail (`pbem.messages`: the seat's mark moves on).
+said in the game since his last such mail (`pbem.players.messages`: the seat's mark moves on).
 
 Every mail that carries a turn link has a Reply-To address with a signed
 token, so the player may answer it with his steps. Addresses are read fresh
-(`store.address_of`): the operator may have corrected one.
+(`gamelog.address_of`): the operator may have corrected one.
 """
 
 from __future__ import annotations
@@ -35,15 +35,19 @@ from dataclasses import dataclass
 from flask import current_app
 from sqlalchemy import select, text
 
-from .. import i18n, links, messages, seatview, settings, store
-from ..extensions import db
-from ..games.errors import GameError
-from ..games.phrases import Phrase, phrase, phrase_n
-from ..models import PENDING, Game, Seat
-from ..store import Loaded
-from .compose import language_for, queue
-from .replies import reply_address
-from .words import listing, match_title
+from pbem import i18n
+from pbem.extensions import db
+from pbem.games.errors import GameError
+from pbem.games.phrases import Phrase, phrase, phrase_n
+from pbem.mail.compose import language_for, queue
+from pbem.mail.replies import reply_address
+from pbem.players import messages, settings
+from pbem.policy import links
+from pbem.store import gamelog
+from pbem.store.gamelog import Loaded
+from pbem.store.models import PENDING, Game, Seat
+from pbem.views import seatview
+from pbem.views.words import listing, match_title
 
 
 def from_name(title: str, names) -> Phrase:
@@ -55,12 +59,8 @@ def _from_name(loaded: Loaded) -> Phrase:
     return from_name(loaded.engine.title, loaded.names)
 
 
-def record_url(game_id: str) -> str:
-    return f"{current_app.config['BASE_URL']}/games/{game_id}/record"
-
-
 # What a seat's mail needs from the database beyond the log, the seats and the players'
-# vacations (each read once a transaction: `store.player_of`, `vacation.in_game`), in one round
+# vacations (each read once a transaction: `gamelog.player_of`, `vacation.in_game`), in one round
 # trip of plain SQL (built once): the seat's live nonce (its seat link), and counts that spare
 # a query each when they are 0 or 1 (the usual mail): the game's messages, the address's games
 # of this kind (which of them this is, in the subject, is asked only when there are two); and
@@ -96,7 +96,7 @@ def facts_of(loaded: Loaded, seat: int, address: str) -> Facts:
 def context(loaded: Loaded, seat: int, facts: Facts, bot: bool = False) -> dict:
     """A seat's mail is rendered from its seat view (the same one its page shows), with the
     links the mail carries (no turn link for a seat a computer plays)."""
-    seating = seatview.Seating(store.bot_of(loaded.id, seat), store.takeovers(loaded.id),
+    seating = seatview.Seating(gamelog.bot_of(loaded.id, seat), gamelog.takeovers(loaded.id),
                                seatview.Present(messages=facts.said > 0, notes=False), nonce=facts.nonce)
     view = seatview.build(loaded, seat, for_mail=True, seating=seating)
     decision = None if bot else view.owes
@@ -105,7 +105,7 @@ def context(loaded: Loaded, seat: int, facts: Facts, bot: bool = False) -> dict:
         "decision": decision,
         "turn_url": view.turn_link if decision else None,   # (signed once, by the view)
         "seat_url": links.url(links.SEAT, loaded.id, seat, facts.nonce),
-        "record_url": record_url(loaded.id),
+        "record_url": links.record_url(loaded.id),
     }
 
 
@@ -183,7 +183,7 @@ def carry_talk(game_id: str, seat: int, said: list | tuple) -> list[dict]:
 
 def _to_seat(kind: str, loaded: Loaded, seat: int, what: str, now: bool = False, **extra) -> None:
     """`now`: sent at once, even to an address that takes a daily digest (the operator's)."""
-    address, bot = store.player_of(loaded.id, seat)
+    address, bot = gamelog.player_of(loaded.id, seat)
     if not address or (bot and kind not in TO_LEAVERS):
         return   # a computer's seat: nobody reads its mail
     language = language_for(address, loaded.id, seat)
@@ -193,7 +193,7 @@ def _to_seat(kind: str, loaded: Loaded, seat: int, what: str, now: bool = False,
     if kind == "invite":   # a link that calls the game off, while the seat link is the live one
         ctx["decline_url"] = links.url_of(links.DECLINE, [loaded.id, seat, facts.nonce])
     ctx.update(extra.pop("context", {}))
-    # A mail held for a daily digest carries no messages: the digest does (`pbem.digest`).
+    # A mail held for a daily digest carries no messages: the digest does (`pbem.jobs.digest`).
     status = PENDING if now else settings.initial_status(kind, address)
     if kind in CARRY_TALK and status != settings.HELD:
         ctx["talk"] = carry_talk(loaded.id, seat, ctx["messages"])
@@ -238,7 +238,7 @@ def event_appended(loaded: Loaded, actor: int | None) -> None:
 
 def taken_over(loaded: Loaded, seat: int) -> None:
     """Every player hears that a computer plays `seat` from now on (its player too)."""
-    left = store.takeovers(loaded.id)[seat]
+    left = gamelog.takeovers(loaded.id)[seat]
     name = loaded.names[seat]
     for other in range(len(loaded.seats)):
         what = (phrase("a computer plays your seat now") if other == seat

@@ -19,12 +19,25 @@ from typing import Any
 
 from flask import request
 
-from .. import games, reading, store
-from ..errors import NotFound
-from ..games.phrases import phrase
-from ..mail.words import listing, match_title, plural, step_lines
-from . import addresses, admin, errors, gamestatic, home, lobby, outbox, play, record, security, talk
-from .hexmap import hex_layout
+from pbem import games
+from pbem.errors import NotFound
+from pbem.games.phrases import phrase
+from pbem.store import gamelog, reading
+from pbem.views.words import listing, match_title, plural, step_lines
+from pbem.web import (
+    address_pages,
+    admin,
+    errors,
+    gamestatic,
+    home,
+    lobby,
+    outbox,
+    play,
+    record,
+    security,
+    talk,
+)
+from pbem.web.hexmap import hex_layout
 
 
 def game_drawing(kind: str, view: Mapping[str, Any], last_step: str | None = None) -> Any:
@@ -44,23 +57,23 @@ def init_app(app) -> None:
 
     @app.before_request
     def read_only_without_a_transaction():
-        """Pages and previews only read: outside any transaction (`pbem.reading`)."""
+        """Pages and previews only read: outside any transaction (`pbem.store.reading`)."""
         if request.method in ("GET", "HEAD") or request.endpoint == "play.preview":
             reading.reads_only()
 
     @app.url_value_preprocessor
     def game_ids_as_made(endpoint, values):
         """A game's id in a path (`/games/<game_id>/...`, the operator's pages) is one
-        `store.new_id` could have made, or no game: anything else never reaches the database
+        `gamelog.new_id` could have made, or no game: anything else never reaches the database
         (PostgreSQL refuses a NUL in a query; SQLite would look it up)."""
         game_id = (values or {}).get("game_id")
-        if game_id is not None and not store.GAME_ID.fullmatch(game_id):
+        if game_id is not None and not gamelog.GAME_ID.fullmatch(game_id):
             raise NotFound(phrase("There is no such game."))
 
     app.register_blueprint(lobby.bp)
     app.register_blueprint(play.bp)
     app.register_blueprint(talk.bp)
-    app.register_blueprint(addresses.bp)
+    app.register_blueprint(address_pages.bp)
     app.register_blueprint(record.bp)
     app.register_blueprint(home.bp)
     gamestatic.init_app(app)

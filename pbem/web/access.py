@@ -1,5 +1,5 @@
 """What a link opens: the seat it names in a loaded game, whether it may act now, and the
-seat's view built once per request (`pbem.seatview`); and the draft a request carries.
+seat's view built once per request (`pbem.views.seatview`); and the draft a request carries.
 """
 
 from __future__ import annotations
@@ -9,23 +9,26 @@ from functools import cached_property
 
 from flask import request
 
-from .. import i18n, links, seatview, store, vacation
-from ..errors import BadInput, LinkReplaced, LinkTampered
-from ..extensions import db
-from ..games.errors import GameError
-from ..games.phrases import phrase, phrase_n
-from ..mail import deliver as delivery
-from ..models import FAILED, SUPPRESSED, utcnow
-from ..seatview import SeatView, Undelivered
-from ..small import small_int
-from ..store import Loaded
+from pbem import i18n
+from pbem.errors import BadInput, LinkReplaced, LinkTampered
+from pbem.extensions import db
+from pbem.games.errors import GameError
+from pbem.games.phrases import phrase, phrase_n
+from pbem.mail import deliver as delivery
+from pbem.policy import links, vacation
+from pbem.policy.small import small_int
+from pbem.store import gamelog
+from pbem.store.gamelog import Loaded
+from pbem.store.models import FAILED, SUPPRESSED, utcnow
+from pbem.views import seatview
+from pbem.views.seatview import SeatView, Undelivered
 
 MAX_STEPS_TEXT = 20_000
 SEAT_NUMBERS = 2**31   # seats are numbered from 0; a link's seat number past these is forged
 
 # Plain SQL: built once, where an ORM statement would be built and compiled on every page.
 # The seat's computer and the game's takeovers change without an event (the replay cache
-# cannot know them): read fresh, in the same statement as the game (`store.Along`).
+# cannot know them): read fresh, in the same statement as the game (`gamelog.Along`).
 _FACTS = (
     ("nonce", "(SELECT nonce FROM seat_nonces WHERE game_id = :game AND seat = :seat"
               " ORDER BY id DESC LIMIT 1)"),
@@ -43,8 +46,8 @@ _FACTS = (
                " AND bot IS NULL)"))
 
 
-def _facts_of(game_id: str, seat: int) -> store.Along:
-    return store.Along(_FACTS, {"game": game_id, "seat": seat, "failed": FAILED,
+def _facts_of(game_id: str, seat: int) -> gamelog.Along:
+    return gamelog.Along(_FACTS, {"game": game_id, "seat": seat, "failed": FAILED,
                                 "suppressed": SUPPRESSED, "since": vacation.year_ago(utcnow())})
 
 
@@ -91,7 +94,7 @@ class Access:
     def seat_view(self) -> SeatView:
         """What the seat sees, built once for the request."""
         facts = self.facts
-        seating = seatview.Seating(facts.bot, store.takeovers(self.loaded.id) if facts.takeovers else {},
+        seating = seatview.Seating(facts.bot, gamelog.takeovers(self.loaded.id) if facts.takeovers else {},
                                    seatview.Present(bool(facts.banked), bool(facts.said),
                                                     bool(facts.noted), bool(facts.away)),
                                    others=facts.others, nonce=facts.nonce)
@@ -113,7 +116,7 @@ def load_seat(link: links.Link) -> Loaded:
     """The link's game; a seat the game does not have is a forged link."""
     if not 0 <= link.seat < SEAT_NUMBERS:   # (a number the database's seat column holds)
         raise LinkTampered()
-    loaded = store.load(link.game_id, along=_facts_of(link.game_id, link.seat))
+    loaded = gamelog.load(link.game_id, along=_facts_of(link.game_id, link.seat))
     if not 0 <= link.seat < len(loaded.seats):
         raise LinkTampered()
     return loaded
@@ -137,7 +140,7 @@ def _turn_link_lives(access: Access) -> bool:
     one. One signed before turn links carried a nonce lives while the seat's first nonce does."""
     if access.link.nonce is not None:
         return access.link.nonce == access.facts.nonce
-    return store.nonces_issued(access.loaded.id, access.seat) <= 1
+    return gamelog.nonces_issued(access.loaded.id, access.seat) <= 1
 
 
 def open_seat(token: str) -> Access:

@@ -17,7 +17,7 @@ Nobody has a password: the operator signs in with a link mailed to ADMIN_EMAIL (
 hour; a mail scanner opening it signs nobody in, the button does). Signing in sets a session
 cookie limited to /admin (HttpOnly, SameSite=Strict, Secure when BASE_URL is https) that
 ends SESSION_HOURS after signing in. Every action is a POST carrying the session's CSRF token.
-What the page shows comes from `pbem.operations`, as the commands' output does; what it does
+What the page shows comes from `pbem.play.operations`, as the commands' output does; what it does
 is the same use cases the commands call.
 """
 
@@ -30,11 +30,15 @@ from datetime import datetime, timedelta
 
 from flask import Blueprint, current_app, flash, redirect, render_template, request, session, url_for
 
-from .. import addresses, clocks, i18n, inbox, messages, operations, store, turns
-from ..errors import NotFound, ServerError
-from ..mail import deliver
-from ..models import utcnow
-from ..people import email_address
+from pbem import i18n
+from pbem.errors import NotFound, ServerError
+from pbem.mail import deliver
+from pbem.mail.people import email_address
+from pbem.play import addresses, inbox, operations, turns
+from pbem.players import messages
+from pbem.policy import clocks
+from pbem.store import gamelog
+from pbem.store.models import utcnow
 
 bp = Blueprint("admin", __name__, url_prefix="/admin")
 
@@ -191,7 +195,7 @@ def dashboard():
 @bp.get("/games/<game_id>")
 def game(game_id: str):
     d = operations.detail(game_id)
-    said = messages.of_game(game_id, store.load(game_id).names, hidden=True)
+    said = messages.of_game(game_id, gamelog.load(game_id).names, hidden=True)
     clock = clocks.of_game(game_id, d.time_limit_days).describe()
     return render_template("admin/game.html", d=d, said=said, clock=clock, now=utcnow())
 

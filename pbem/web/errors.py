@@ -8,9 +8,9 @@ from flask import jsonify, make_response, render_template, request
 from sqlalchemy.exc import DataError, DBAPIError, InterfaceError, OperationalError, ProgrammingError
 from werkzeug.exceptions import HTTPException
 
-from ..errors import LinkExpired, LinkReplaced, LinkTampered, NotFound, ServerError
-from ..games.errors import GameError
-from ..games.phrases import phrase
+from pbem.errors import LinkExpired, LinkReplaced, LinkTampered, NotFound, ServerError
+from pbem.games.errors import GameError
+from pbem.games.phrases import phrase
 
 log = logging.getLogger(__name__)
 

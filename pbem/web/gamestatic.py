@@ -17,7 +17,7 @@ from pathlib import Path
 
 from flask import Blueprint, abort, current_app, send_from_directory, url_for
 
-from .. import games
+from pbem import games
 
 bp = Blueprint("gamestatic", __name__)
 

@@ -19,18 +19,23 @@ from __future__ import annotations
 from flask import Blueprint, redirect, render_template, request
 from sqlalchemy import select
 
-from .. import home, i18n, links, rematch, settings, small, store, turns, vacation
-from ..errors import BadInput, NotFound, ServerError
-from ..extensions import db
-from ..games.phrases import phrase
-from ..mail.words import listing
-from ..models import Seat
-from ..people import email_address
-from . import security
-from .access import open_seat
-from .errors import wants_json
-from .lobby import start_csrf_refused
-from .pages import seat_path
+from pbem import i18n
+from pbem.errors import BadInput, NotFound, ServerError
+from pbem.extensions import db
+from pbem.games.phrases import phrase
+from pbem.mail.people import email_address
+from pbem.play import home_link, rematch, turns
+from pbem.players import settings
+from pbem.policy import links, small, vacation
+from pbem.store import gamelog
+from pbem.store.models import Seat
+from pbem.views import homeview
+from pbem.views.words import listing
+from pbem.web import security
+from pbem.web.access import open_seat
+from pbem.web.errors import wants_json
+from pbem.web.lobby import start_csrf_refused
+from pbem.web.pages import seat_path
 
 bp = Blueprint("home", __name__)
 
@@ -69,12 +74,12 @@ def _check_csrf(token: str) -> None:
 def _open(token: str) -> settings.Settings:
     """The home a link opens, its pages in the address's language (the browser's while the
     address has neither games nor a choice)."""
-    mine = home.open_home(token)
+    mine = home_link.open_home(token)
     i18n.use(settings.language_of(mine.address, default=i18n.browser_language()))
     return mine
 
 
-def render(token: str, listed: home.Home, message: str | None = None, error: str | None = None,
+def render(token: str, listed: homeview.Home, message: str | None = None, error: str | None = None,
            status: int = 200):
     if wants_json():
         return listed.to_json(), status
@@ -89,7 +94,7 @@ def render(token: str, listed: home.Home, message: str | None = None, error: str
 @bp.get("/h/<token>")
 def show(token: str):
     mine = _open(token)
-    return render(token, home.build(mine.address), message=_notice(request.args.get("saved"), mine))
+    return render(token, homeview.build(mine.address), message=_notice(request.args.get("saved"), mine))
 
 
 def _saved(token: str, what: str, anchor: str = ""):
@@ -129,15 +134,15 @@ def change_settings(token: str):
     except BadInput as error:
         if wants_json():
             raise
-        return render(token, home.build(mine.address), error=error.message, status=400)
+        return render(token, homeview.build(mine.address), error=error.message, status=400)
     if wants_json():
-        return render(token, home.build(mine.address))
+        return render(token, homeview.build(mine.address))
     return _saved(token, "settings")   # (the home then speaks the language just chosen)
 
 
 @bp.post("/h/<token>/vacation")
 def take_vacation(token: str):
-    """Vacation is the address's: `pbem.vacation` starts or ends it (as from a seat's page)."""
+    """Vacation is the address's: `pbem.policy.vacation` starts or ends it (as from a seat's page)."""
     mine = _open(token)
     _check_csrf(token)
     form = _form()
@@ -156,9 +161,9 @@ def take_vacation(token: str):
     except BadInput as error:
         if wants_json():
             raise
-        return render(token, home.build(mine.address), error=error.message, status=400)
+        return render(token, homeview.build(mine.address), error=error.message, status=400)
     if wants_json():
-        return render(token, home.build(mine.address))
+        return render(token, homeview.build(mine.address))
     return _saved(token, saved, "#vacation")
 
 
@@ -166,7 +171,7 @@ def take_vacation(token: str):
 def replace(token: str):
     mine = _open(token)
     _check_csrf(token)
-    home.replace_home(mine.address)
+    home_link.replace_home(mine.address)
     message = phrase("Your home link was replaced: this one no longer works. The new one is on "
                      "its way to your mailbox.")
     if wants_json():
@@ -210,14 +215,14 @@ def _rematch_page(row, game_path: str | None, home_path: str | None):
 
 def _seat_of(address: str, game_id: str) -> int | None:
     """The (first) seat the address plays in a game; None: none (or no id a game has)."""
-    if not store.GAME_ID.fullmatch(game_id):   # (PostgreSQL refuses a NUL in a query)
+    if not gamelog.GAME_ID.fullmatch(game_id):   # (PostgreSQL refuses a NUL in a query)
         return None
     return db.session.scalar(select(Seat.seat).where(Seat.game_id == game_id,
                                                      Seat.email == address).limit(1))
 
 
 def _seat_path(game_id: str, seat: int) -> str | None:
-    nonce = store.current_nonce(game_id, seat)
+    nonce = gamelog.current_nonce(game_id, seat)
     return links.path(links.SEAT, game_id, seat, nonce) if nonce else None
 
 

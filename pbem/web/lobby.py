@@ -16,13 +16,16 @@ import time
 
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 
-from .. import bots, clocks, games, i18n, links, settings, turns
-from ..errors import BadInput, LinkTampered
-from ..games.phrases import phrase, phrase_n
-from ..people import email_address, player_name
-from ..small import small_int
-from . import security
-from .errors import wants_json
+from pbem import bots, games, i18n
+from pbem.errors import BadInput, LinkTampered
+from pbem.games.phrases import phrase, phrase_n
+from pbem.mail.people import email_address, player_name
+from pbem.play import turns
+from pbem.players import settings
+from pbem.policy import clocks, links
+from pbem.policy.small import small_int
+from pbem.web import security
+from pbem.web.errors import wants_json
 
 bp = Blueprint("lobby", __name__)
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 from flask import Blueprint, render_template
 from sqlalchemy import select
 
-from ..errors import NotFound
-from ..extensions import db
-from ..models import Mail
+from pbem.errors import NotFound
+from pbem.extensions import db
+from pbem.store.models import Mail
 
 bp = Blueprint("outbox", __name__)
 

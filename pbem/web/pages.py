@@ -1,4 +1,4 @@
-"""A seat's pages and JSON, rendered from its seat view (`pbem.seatview`), built once per request.
+"""A seat's pages and JSON, rendered from its seat view (`pbem.views.seatview`), built once per request.
 
 Templates get the seat view's fields and the page's own (where forms post, the seat's
 standing link); never the loaded game, its state or the link's access.
@@ -10,9 +10,10 @@ from typing import Any
 
 from flask import render_template, request
 
-from .. import links, seatview
-from ..games.phrases import phrase
-from .access import Access
+from pbem.games.phrases import phrase
+from pbem.policy import links
+from pbem.views import seatview
+from pbem.web.access import Access
 
 ALREADY = phrase("This turn was already submitted; here is the game as it stands.")
 

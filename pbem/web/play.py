@@ -13,7 +13,7 @@
 
 A turn link acts only while its seat owes a decision at the point of the log
 it names. What the seat sees is built in `seatview`; what a decision does is
-the turn service's (`pbem.turns`): these routes translate forms into calls
+the turn service's (`pbem.play.turns`): these routes translate forms into calls
 and results into pages.
 """
 
@@ -21,11 +21,12 @@ from __future__ import annotations
 
 from flask import Blueprint, current_app, jsonify, redirect, render_template, request
 
-from .. import addresses, limits, links, turns
-from ..errors import AlreadySubmitted, BadInput, LinkExpired
-from ..games.errors import GameError
-from ..games.phrases import phrase
-from .access import (
+from pbem.errors import AlreadySubmitted, BadInput, LinkExpired
+from pbem.games.errors import GameError
+from pbem.games.phrases import phrase
+from pbem.play import addresses, turns
+from pbem.policy import limits, links
+from pbem.web.access import (
     Access,
     edited,
     load_seat,
@@ -35,8 +36,8 @@ from .access import (
     open_turn,
     steps_text,
 )
-from .errors import wants_json
-from .pages import (
+from pbem.web.errors import wants_json
+from pbem.web.pages import (
     ALREADY,
     confirm_page,
     draft_fragment,
@@ -45,7 +46,7 @@ from .pages import (
     seat_form,
     seat_path,
 )
-from .talk import saved_notice
+from pbem.web.talk import saved_notice
 
 bp = Blueprint("play", __name__)
 

@@ -5,22 +5,23 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify, render_template, request
 
-from .. import messages, store
-from ..games.base import ABORTED_REASON, GENERIC_NOTATION
-from ..games.errors import GameError
-from ..games.phrases import phrase
-from ..mail import deliver as delivery
-from ..mail.words import winner_names
-from ..seatview import called_off_because, outcome_json
-from ..small import small_int
-from .chart import score_chart
-from .errors import wants_json
-from .lobby import start_csrf
+from pbem.games.base import ABORTED_REASON, GENERIC_NOTATION
+from pbem.games.errors import GameError
+from pbem.games.phrases import phrase
+from pbem.mail import deliver as delivery
+from pbem.players import messages
+from pbem.policy.small import small_int
+from pbem.store import gamelog
+from pbem.views.seatview import called_off_because, outcome_json
+from pbem.views.words import winner_names
+from pbem.web.chart import score_chart
+from pbem.web.errors import wants_json
+from pbem.web.lobby import start_csrf
 
 bp = Blueprint("record", __name__)
 
 
-def entries(loaded: store.Loaded, left: dict[int, store.Left] | None = None,
+def entries(loaded: gamelog.Loaded, left: dict[int, gamelog.Left] | None = None,
             ) -> tuple[list[dict], list[list[int]]]:
     """Each event with the spectators' view and the scores after it, by replaying the log.
     A turn a computer played in the seat of a player who left is "Carl (bot)"."""
@@ -48,7 +49,7 @@ def _turn_number(count: int) -> int:
     return count if value is None else min(value, count)
 
 
-def turn_steps(loaded: store.Loaded, seq: int) -> list[str]:
+def turn_steps(loaded: gamelog.Loaded, seq: int) -> list[str]:
     """The steps of decision `seq` (1-based) as spectators may read them; one step for a
     decision that is not split into steps (a resignation, or notations that disagree)."""
     engine, event = loaded.engine, loaded.events[seq - 1]
@@ -61,7 +62,7 @@ def turn_steps(loaded: store.Loaded, seq: int) -> list[str]:
     return steps if steps and len(steps) == len(own) else [public]
 
 
-def view_after_step(loaded: store.Loaded, seq: int, step: int, after: dict) -> dict:
+def view_after_step(loaded: gamelog.Loaded, seq: int, step: int, after: dict) -> dict:
     """The spectators' view after the first `step` steps of decision `seq`: its seat's own
     notation drafted on the position before it (so hidden steps land where they did), shown
     as spectators see it. `after` (the view after the whole decision) when it cannot be."""
@@ -81,7 +82,7 @@ def view_after_step(loaded: store.Loaded, seq: int, step: int, after: dict) -> d
     return engine.view(draft.state, None)
 
 
-def playing_order(loaded: store.Loaded) -> list[int]:
+def playing_order(loaded: gamelog.Loaded) -> list[int]:
     """The seats in the order they play, from the one who moved first."""
     seats = loaded.row.seats
     first = next((e["seat"] for e in loaded.events if isinstance(e.get("seat"), int)), None)
@@ -92,16 +93,16 @@ def playing_order(loaded: store.Loaded) -> list[int]:
     return [(first + i) % seats for i in range(seats)]
 
 
-def _start_view(loaded: store.Loaded) -> dict:
+def _start_view(loaded: gamelog.Loaded) -> dict:
     row = loaded.row
     return loaded.engine.view(loaded.engine.start(row.seed, row.options, row.seats, row.first), None)
 
 
 @bp.get("/games/<game_id>/record")
 def record(game_id: str):
-    loaded = store.load(game_id)
-    left = store.takeovers(game_id)
-    names = store.display_names(loaded.names, left)
+    loaded = gamelog.load(game_id)
+    left = gamelog.takeovers(game_id)
+    names = gamelog.display_names(loaded.names, left)
     turns, series = entries(loaded, left)
     shown = _turn_number(len(turns))
     order = playing_order(loaded)
@@ -150,7 +151,7 @@ def _at(turn: int, step: int | None = None) -> str:
     return f"?turn={turn}" + (f"&step={step}" if step is not None else "") + "#board"
 
 
-def _navigation(loaded: store.Loaded, turns: list[dict], shown: int, step: int,
+def _navigation(loaded: gamelog.Loaded, turns: list[dict], shown: int, step: int,
                 count: int) -> dict[str, str | None]:
     """The links to the previous and next step (a turn of one step is one step) and turn."""
     last = len(turns)

@@ -10,7 +10,7 @@ import hmac
 from flask import current_app, request
 from werkzeug.exceptions import BadRequest, RequestEntityTooLarge, UnsupportedMediaType
 
-from ..games.phrases import phrase
+from pbem.games.phrases import phrase
 
 BODY_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 

@@ -8,20 +8,22 @@
 
 Forms answer by going back to the seat's page (post/redirect/get; the page's anchor), which
 says what was saved (`?saved=`);
-JSON answers with the seat's view. What each does is its service's: `pbem.messages`,
-`pbem.notes`, `pbem.vacation`.
+JSON answers with the seat's view. What each does is its service's: `pbem.players.messages`,
+`pbem.players.notes`, `pbem.policy.vacation`.
 """
 
 from __future__ import annotations
 
 from flask import Blueprint, jsonify, redirect, request
 
-from .. import messages, notes, settings, small, store, vacation
-from ..errors import BadInput
-from ..games.phrases import phrase
-from .access import Access, open_seat
-from .errors import wants_json
-from .pages import seat_path
+from pbem.errors import BadInput
+from pbem.games.phrases import phrase
+from pbem.players import messages, notes, settings
+from pbem.policy import small, vacation
+from pbem.store import gamelog
+from pbem.web.access import Access, open_seat
+from pbem.web.errors import wants_json
+from pbem.web.pages import seat_path
 
 bp = Blueprint("talk", __name__)
 
@@ -51,7 +53,7 @@ def saved_notice(saved: str | None) -> str | None:
 
 def _back(access: Access, anchor: str, saved: str | None = None):
     if wants_json():
-        loaded = store.load(access.loaded.id)   # with what was just written
+        loaded = gamelog.load(access.loaded.id)   # with what was just written
         return jsonify(access.after(loaded).seat_view.to_json())
     return redirect(f"{seat_path(access)}?saved={saved or anchor}#{anchor}", 303)
 
@@ -74,8 +76,8 @@ def save_notes(token: str):
 def go_away(token: str):
     """Vacation is the address's, not the game's: it stops the clocks of all his games."""
     access = open_seat(token)
-    store.still_his(access.loaded.id, access.seat)   # (his home's vacation form still acts)
-    address = store.address_of(access.loaded.id, access.seat)
+    gamelog.still_his(access.loaded.id, access.seat)   # (his home's vacation form still acts)
+    address = gamelog.address_of(access.loaded.id, access.seat)
     if not address:
         raise BadInput(phrase("A computer plays this seat: it takes no vacation."))
     body = request.get_json(silent=True) if request.is_json else None

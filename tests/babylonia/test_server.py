@@ -480,7 +480,7 @@ def test_a_shared_win_is_announced_with_both_names(app, client, actions, smtp):
 def test_the_result_in_words_for_one_several_or_no_winners(app):
     from flask import render_template_string
 
-    from pbem.mail.words import listing, match_title, winner_names
+    from pbem.views.words import listing, match_title, winner_names
     names = ["Anna", "Bob", "Carl", "Dora"]
     shared = Outcome(None, "end", "equal points and cities: the win is shared", (0, 2))
     assert winner_names(shared, names) == ["Anna", "Carl"]

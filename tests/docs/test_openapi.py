@@ -22,7 +22,9 @@ import yaml
 from jsonschema import Draft202012Validator
 from openapi_spec_validator import validate
 
-from pbem import links, settings, store
+from pbem.players import settings
+from pbem.policy import links
+from pbem.store import gamelog
 from pbem_web import ANNA, BOB, outbox, seat_path, to_act, turn_path  # tests/helpers
 
 SPEC_FILE = Path(__file__).resolve().parents[2] / "docs" / "api" / "openapi.yaml"
@@ -207,19 +209,19 @@ def test_real_answers_validate_against_the_description(api_app):
 
     # A game declined from the seat, another from the invitation's own link.
     with app.app_context():
-        from pbem import turns
+        from pbem.play import turns
         other = turns.create_game(turns.Spec("babel", [("Anna", ANNA), ("Carl", CARL)],
                                              {"sumerians": "top-run"}, 0)).id
         third = turns.create_game(turns.Spec("babel", [("Anna", ANNA), ("Carl", CARL)],
                                              {"sumerians": "top-run"}, 0)).id
-        assert not store.load(other).over
+        assert not gamelog.load(other).over
     api.post(seat_path(app, third, 0) + "/renew", 202)
     api.post(seat_path(app, other, 1) + "/decline", 400, json={})
     api.post(seat_path(app, other, 1) + "/decline", json={"confirm": True})
     decline = [p for p in mailed_links(app, CARL, "/d/")][-1]
     api.post(decline, json={"confirm": True})
     with app.app_context():
-        assert store.load(third).over and store.load(other).over
+        assert gamelog.load(third).over and gamelog.load(other).over
 
     # Never mail me again; and the home link replaced.
     api.post(mailed_links(app, CARL, "/u/")[-1], json={})

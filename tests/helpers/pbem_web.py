@@ -104,7 +104,7 @@ def reply_to(mail, steps: str, names: Mapping[str, str], *, quote: str = "header
 def create(client, names=("Anna", "Bob"), emails=(ANNA, BOB), first=0, time_limit=None) -> str:
     """A game of Babel as the operator's `new-game` makes it (its invitations queued, and no
     confirmation: the start page's way is tested on its own); its id."""
-    from pbem import turns
+    from pbem.play import turns
     with client.application.app_context():
         spec = turns.Spec("babel", list(zip(names, emails)), {"sumerians": "top-run"}, first,
                           time_limit)
@@ -134,7 +134,7 @@ def started(client, response) -> str:
 def confirm(client, game_id: str) -> str:
     """The creator's confirmation of a game asked for on the start page (the button behind the
     link in his mail); the game's id."""
-    from pbem import links
+    from pbem.policy import links
     with client.application.app_context():
         path = links.path_of(links.CONFIRM, game_id)
     response = client.post(path)
@@ -152,17 +152,19 @@ def deliver(app, now: datetime | None = None):
 
 def seat_path(app, game: str, seat: int) -> str:
     """The seat's live standing link (its newest nonce)."""
-    from pbem import links, store
+    from pbem.policy import links
+    from pbem.store import gamelog
     with app.app_context():
-        return links.path(links.SEAT, game, seat, store.current_nonce(game, seat))
+        return links.path(links.SEAT, game, seat, gamelog.current_nonce(game, seat))
 
 
 def turn_path(app, game: str, seat: int) -> str:
     """The link to the decision the seat owes at the log's current point."""
-    from pbem import links, store
+    from pbem.policy import links
+    from pbem.store import gamelog
     with app.app_context():
-        return links.path(links.TURN, game, seat, store.load(game).seq,
-                          store.current_nonce(game, seat))
+        return links.path(links.TURN, game, seat, gamelog.load(game).seq,
+                          gamelog.current_nonce(game, seat))
 
 
 #: The longest line of a mail's text part (pbem.mail.compose.TEXT_WIDTH): read at 80 columns.
@@ -182,7 +184,7 @@ def outbox(app) -> list:
     from sqlalchemy import select
 
     from pbem.extensions import db
-    from pbem.models import Mail
+    from pbem.store.models import Mail
     with app.app_context():
         return [(m.kind, m.subject, m.text, m.html, m.to_addr, m.game_id)
                 for m in db.session.scalars(select(Mail).order_by(Mail.id))]
@@ -191,12 +193,13 @@ def outbox(app) -> list:
 def play(app, game: str, seed: int, decisions: int | None = None) -> int:
     """Random legal decisions through the turn service (as the operator: no rate limits),
     to the end of the game or for `decisions`; how many were made."""
-    from pbem import store, turns
     from pbem.games.rng import Rng
+    from pbem.play import turns
+    from pbem.store import gamelog
     rng, made = Rng(seed), 0
     while decisions is None or made < decisions:
         with app.app_context():
-            loaded = store.load(game)
+            loaded = gamelog.load(game)
             if loaded.over:
                 return made
             seat = loaded.engine.to_act(loaded.state)[0].seat
@@ -208,9 +211,9 @@ def play(app, game: str, seed: int, decisions: int | None = None) -> int:
 
 def to_act(app, game: str) -> int:
     """The seat that owes the game's next decision."""
-    from pbem import store
+    from pbem.store import gamelog
     with app.app_context():
-        loaded = store.load(game)
+        loaded = gamelog.load(game)
         assert not loaded.over, f"{game} is over"
         return loaded.engine.to_act(loaded.state)[0].seat
 

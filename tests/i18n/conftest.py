@@ -147,7 +147,7 @@ def report(reads: list[Read], names: tuple[str, ...] = ()) -> str:
 
 def speak(app, addresses, language: str, confirm_replies: bool = True) -> None:
     """Each address chose `language` on its home (its new seats speak it), a mail per turn."""
-    from pbem import settings
+    from pbem.players import settings
     with app.app_context():
         for address in addresses:
             settings.change(address, "Europe/Berlin" if language == "de" else "Europe/Prague",

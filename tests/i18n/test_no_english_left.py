@@ -39,7 +39,7 @@ OPERATORS = {"sign_in"}
 # -- games of every kind, played ---------------------------------------------------------------
 
 def new_game(app, kind: str, players: int, options=None, first: int | None = 0) -> str:
-    from pbem import turns
+    from pbem.play import turns
     with app.app_context():
         spec = turns.Spec(kind, list(zip(NAMES[:players], EMAILS[:players])), options or {}, first)
         return turns.create_game(spec).id
@@ -49,7 +49,7 @@ def outbox(app) -> list:
     from sqlalchemy import select
 
     from pbem.extensions import db
-    from pbem.models import Mail
+    from pbem.store.models import Mail
     with app.app_context():
         rows = db.session.scalars(select(Mail).order_by(Mail.id)).all()
         db.session.expunge_all()
@@ -59,9 +59,9 @@ def outbox(app) -> list:
 def kind_of(app, game: str | None) -> str:
     if game is None:
         return "no game"
-    from pbem import store
+    from pbem.store import gamelog
     with app.app_context():
-        return store.load(game).row.kind
+        return gamelog.load(game).row.kind
 
 
 def mailed_in(app, row, steps: str):
@@ -78,18 +78,23 @@ def newest_turn_mail(app, game: str, address: str):
 
 
 def owed(app, game: str):
-    from pbem import store
+    from pbem.store import gamelog
     with app.app_context():
-        loaded = store.load(game)
+        loaded = gamelog.load(game)
         assert loaded.events is not None
         return loaded, loaded.engine.to_act(loaded.state)[0]
 
 
 def every_kind_of_game(app, client) -> dict[str, str]:
     """Games of every kind and in every state, and every kind of mail their players get."""
-    from pbem import digest, home, rematch, settings, store, turns, vacation
     from pbem.extensions import db
+    from pbem.jobs import digest
     from pbem.mail import notify
+    from pbem.play import home_link, rematch, turns
+    from pbem.players import settings
+    from pbem.policy import vacation
+    from pbem.store import gamelog
+    from pbem.views import homeview
     from pbem_web import create_by_form
     games = {"proposed": create_by_form(client, names=NAMES[:2], emails=EMAILS[:2])}
     games["babel"] = new_game(app, "babel", 2, {"sumerians": "top-run"})
@@ -125,14 +130,14 @@ def every_kind_of_game(app, client) -> dict[str, str]:
 
     now = datetime.now(UTC)
     with app.app_context():
-        loaded = store.load(waiting)
+        loaded = gamelog.load(waiting)
         link_mails(loaded)
         notify.vacation_started(loaded, 0, vacation.Away(now, now + timedelta(days=2), True), 3)
-        listed = home.build(EMAILS[0])
-        entries = [home.links_entry(e) for e in listed.yours + listed.others]
+        listed = homeview.build(EMAILS[0])
+        entries = [homeview.links_entry(e) for e in listed.yours + listed.others]
         notify.seat_links(EMAILS[0], entries, settings.home_url(EMAILS[0]), listed.games[0].name)
         db.session.commit()
-        home.replace_home(EMAILS[1])
+        home_link.replace_home(EMAILS[1])
         rematch.ask(games["babel"], 0)
         rematch.mail_home_for(games["babel"], EMAILS[1], "192.0.2.9")
     later = (now + timedelta(days=3)).isoformat()

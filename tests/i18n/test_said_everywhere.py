@@ -9,11 +9,13 @@ from datetime import UTC, datetime
 
 from flask import render_template_string
 
-from pbem import home, i18n, settings, turns
+from pbem import i18n
 from pbem.extensions import db
 from pbem.games.phrases import phrase
-from pbem.mail.words import listing, match_title
-from pbem.models import Mail
+from pbem.play import home_link, turns
+from pbem.players import settings
+from pbem.store.models import Mail
+from pbem.views.words import listing, match_title
 from pbem_web import ANNA, BOB  # tests/helpers
 
 CARL = "carl@example.org"
@@ -68,7 +70,7 @@ def test_a_new_home_link_keeps_the_address_s_language(app):
                           languages=("de", "en"))
         turns.create_game(spec)
         assert settings.language_of(ANNA) == "de"
-        home.replace_home(ANNA)   # writes the address's settings row (English by default)
+        home_link.replace_home(ANNA)   # writes the address's settings row (English by default)
         assert settings.language_of(ANNA) == "de"
         mail = db.session.scalars(db.select(Mail).where(Mail.kind == "home_link")).one()
     assert 'lang="de"' in mail.html and "home link" not in mail.subject
@@ -85,11 +87,11 @@ def test_the_home_preselects_the_language_it_speaks(app, client):
 
 
 def test_a_new_game_s_seat_speaks_the_address_s_language(app):
-    from pbem.models import Seat
+    from pbem.store.models import Seat
     with app.app_context():
         turns.create_game(turns.Spec("babel", [("Anna", ANNA), ("Bob", BOB)], {"sumerians": "top-run"},
                                     0, languages=("de", "cs")))
-        home.replace_home(ANNA)   # a settings row, English by default, that she never chose
+        home_link.replace_home(ANNA)   # a settings row, English by default, that she never chose
         game = turns.create_game(turns.Spec("babel", [("Bob", BOB), ("Anna", ANNA)],
                                             {"sumerians": "top-run"}, 0)).id
         other = turns.create_game(turns.Spec("babel", [("Carl", CARL), ("Anna", ANNA)],

@@ -148,9 +148,9 @@ class Table:
         return next(m for m in reversed(mails) if TURN_LINK.search(text_of(m)))
 
     def owed(self):
-        from pbem import store
+        from pbem.store import gamelog
         with self.app.app_context():
-            loaded = store.load(self.game)
+            loaded = gamelog.load(self.game)
             assert loaded.events is not None   # (read lazily: now, inside the app)
         decisions = loaded.engine.to_act(loaded.state)
         return loaded, (decisions[0] if decisions else None)
@@ -274,7 +274,7 @@ def play_by_mail(table: Table, player: Player, loaded, decision, rng: Rng) -> No
 
 
 def test_a_german_and_a_czech_player_play_babel_to_its_end(app, client, smtp):
-    from pbem import turns
+    from pbem.play import turns
     for address, language in zip(ADDRESSES, LANGUAGES):
         speak(app, [address], language)     # both confirm replies: the answer is read too
     with app.app_context():

@@ -12,8 +12,9 @@ import re
 import pytest
 from tests.i18n.test_catalogues import entries
 
-from pbem import games, i18n, seatview
+from pbem import games, i18n
 from pbem.games.rng import Rng
+from pbem.views import seatview
 
 #: A Czech past participle (active, "-l" after a vowel, with its feminine and plural forms).
 PAST = re.compile(r"\b\w+[aeiouyáéěíóúůý]l[aoiy]?\b")

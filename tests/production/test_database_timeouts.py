@@ -20,9 +20,9 @@ from sqlalchemy import text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError
 
-from pbem import links
 from pbem.extensions import db
-from pbem.timeouts import engine_options
+from pbem.policy import links
+from pbem.store.waits import engine_options
 from pbem_web import confirm  # tests/helpers
 
 JSON = {"Accept": "application/json"}
@@ -258,7 +258,7 @@ def test_by_default_a_lock_held_elsewhere_answers_503_within_3_seconds(database_
 def test_a_migration_is_not_held_to_the_statement_timeout(database_url, make_app):
     """`db upgrade` may build an index for longer than a page's statement may take."""
     postgresql_only(database_url)
-    from pbem.timeouts import unlimited
+    from pbem.store.waits import unlimited
     app = make_app(DATABASE_STATEMENT_TIMEOUT=1)
     with app.app_context():
         with db.engine.connect() as conn:

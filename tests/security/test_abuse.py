@@ -18,10 +18,12 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import func, select
 
-from pbem import links, reminders, store
 from pbem.extensions import db
 from pbem.games.rng import Rng
-from pbem.models import SUPPRESSED, Game, Mail, Proposal, Suppression
+from pbem.jobs import reminders
+from pbem.policy import links
+from pbem.store import gamelog
+from pbem.store.models import SUPPRESSED, Game, Mail, Proposal, Suppression
 from pbem_web import at_once, confirm, create, deliver, started, text_of  # tests/helpers
 
 ANNA, BOB, CAROL, DORA = "anna@example.org", "bob@example.org", "carol@example.org", "dora@example.org"
@@ -188,7 +190,7 @@ def test_names_lose_bidirectional_and_invisible_characters_before_any_header(app
                                                                               name, shown):
     game_id = started(client, client.post("/games", json=form() | {"name1": name}))
     with app.app_context():
-        assert store.load(game_id).names[1] == shown
+        assert gamelog.load(game_id).names[1] == shown
     deliver(app)
     for _, mail in smtp.messages:
         for header in ("Subject", "From", "To"):
@@ -210,7 +212,7 @@ def test_a_name_too_long_is_refused_on_every_path(app, client):
 
 def live_seat_link(app, game_id: str, seat: int) -> str:
     with app.app_context():
-        return links.path(links.SEAT, game_id, seat, store.current_nonce(game_id, seat))
+        return links.path(links.SEAT, game_id, seat, gamelog.current_nonce(game_id, seat))
 
 
 def test_asking_for_a_victims_links_or_renewing_an_old_link_kills_nothing(app, client, smtp):
@@ -288,7 +290,7 @@ def test_one_click_unsubscribe_stops_every_later_mail_to_the_address(app, client
     anna_turn = smtp.to(ANNA)[-1]
     turn_path = re.search(r"http://pbem\.test(/t/\S+)", text_of(anna_turn)).group(1)
     with app.app_context():
-        loaded = store.load(game_id)
+        loaded = gamelog.load(game_id)
         text = loaded.engine.random_submission(loaded.state, 0, Rng(3))
     assert client.post(turn_path, json={"steps": text}).status_code == 200
     bob_before = len(smtp.to(BOB))
@@ -316,7 +318,7 @@ def test_a_forged_unsubscribe_link_suppresses_nobody(app, client, smtp):
 
 def test_a_suppressed_creator_gets_no_confirmation(app, client, smtp):
     with app.app_context():
-        from pbem import addresses
+        from pbem.play import addresses
         addresses.suppress(ANNA)
     response = client.post("/games", json=form())
     assert response.status_code == 202   # the same answer: nobody learns who is suppressed
@@ -345,11 +347,11 @@ def test_an_invited_player_declines_from_his_invitation_and_nobody_wins(app, cli
     page = client.get(link)
     assert page.status_code == 200 and "Decline this game of Babel?" in page.data.decode()
     with app.app_context():
-        assert not store.load(game_id).over   # a scanner's GET declines nothing
+        assert not gamelog.load(game_id).over   # a scanner's GET declines nothing
     declined = client.post(link, data={"confirm": "yes"})
     assert declined.status_code == 303
     with app.app_context():
-        loaded = store.load(game_id)
+        loaded = gamelog.load(game_id)
         outcome = loaded.engine.outcome(loaded.state)
         assert (outcome.winner, outcome.winners, outcome.reason) == (None, (), "aborted")
         assert loaded.recent[-1]["why"] == "Bob declined the invitation."
@@ -366,8 +368,8 @@ def test_an_invited_player_declines_from_his_invitation_and_nobody_wins(app, cli
 def test_a_player_who_has_played_resigns_instead_of_declining(app, client, smtp):
     game_id = create(client, first=0)
     with app.app_context():
-        from pbem import turns
-        loaded = store.load(game_id)
+        from pbem.play import turns
+        loaded = gamelog.load(game_id)
         text = loaded.engine.random_submission(loaded.state, 0, Rng(1))
         turns.submit(game_id, 0, 0, text, turns.Origin(turns.BOT))
     seat_link = live_seat_link(app, game_id, 0)

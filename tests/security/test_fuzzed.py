@@ -10,16 +10,16 @@ from __future__ import annotations
 import socket
 from urllib.parse import urlsplit
 
-from pbem import links
+from pbem.policy import links
 from pbem_web import ANNA, BOB, create  # tests/helpers
 
 DIGITS = "9" * 5000
 
 
 def turn_path(app, game_id: str) -> str:
-    from pbem import store
+    from pbem.store import gamelog
     with app.app_context():
-        loaded = store.load(game_id)
+        loaded = gamelog.load(game_id)
         seat = loaded.engine.to_act(loaded.state)[0].seat
         return links.path(links.TURN, game_id, seat, loaded.seq)
 

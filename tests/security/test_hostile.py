@@ -25,12 +25,13 @@ import pytest
 from itsdangerous import URLSafeTimedSerializer
 from itsdangerous.encoding import base64_encode, int_to_bytes
 
-from pbem import links, store
 from pbem.extensions import db
 from pbem.games import INSTALLED
 from pbem.games.rng import Rng
 from pbem.mail.deliver import deliver_due
-from pbem.models import FAILED, Game, Mail, RateEvent
+from pbem.policy import links
+from pbem.store import gamelog
+from pbem.store.models import FAILED, Game, Mail, RateEvent
 from pbem_web import started  # tests/helpers
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -74,7 +75,7 @@ def table_counts(app) -> dict:
 def legal_text(app, game: str) -> tuple[int, str]:
     """The seat that owes a decision now, and a random legal one."""
     with app.app_context():
-        loaded = store.load(game)
+        loaded = gamelog.load(game)
         [decision] = loaded.engine.to_act(loaded.state)
         return decision.seat, loaded.engine.random_submission(loaded.state, decision.seat,
                                                               Rng(loaded.seq + 7))
@@ -92,7 +93,7 @@ class World:
         self.names = ["Anna", "Bob", "Carol", "Dave"]
         with app.app_context():
             self.seeds = {g: db.session.get(Game, g).seed for g in self.games}
-            self.nonces = {(g, s): store.current_nonce(g, s) for g in self.games for s in (0, 1)}
+            self.nonces = {(g, s): gamelog.current_nonce(g, s) for g in self.games for s in (0, 1)}
             self.turn = {g: links.path(links.TURN, g, 0, 0) for g in self.games}
             self.seat = {(g, s): links.path(links.SEAT, g, s, self.nonces[g, s])
                          for g in self.games for s in (0, 1)}
@@ -311,7 +312,7 @@ def test_a_used_turn_link_replayed_is_409_and_writes_nothing(app, world):
         if round_ == 0:                                     # the game moves on: still stale
             seat, text_b = legal_text(app, a)
             with app.app_context():
-                loaded = store.load(a)
+                loaded = gamelog.load(a)
                 nxt = links.path(links.TURN, a, seat, loaded.seq)
             assert client.post(nxt, json={"steps": text_b}).status_code == 200
             world.hostile("POST", nxt, {409}, own=(a, seat), json={"steps": text_b})
@@ -392,7 +393,7 @@ def test_script_in_names_is_escaped_in_every_page_json_and_mail(app, client, smt
     game = create(client, (SCRIPT, IMG), ("anna@example.org", "bob@example.org"), as_json=as_json)
     with app.app_context():
         turn = links.path(links.TURN, game, 0, 0)
-        seats = [links.path(links.SEAT, game, s, store.current_nonce(game, s)) for s in (0, 1)]
+        seats = [links.path(links.SEAT, game, s, gamelog.current_nonce(game, s)) for s in (0, 1)]
     pages = {}
 
     def page(key, method, path, status=200, **kwargs):
@@ -443,24 +444,24 @@ def test_script_in_names_is_escaped_in_every_page_json_and_mail(app, client, smt
     page("renewed", "POST", seats[1] + "/renew", 202)
     monkeypatch.setitem(app.config, "LINK_MAX_AGE_DAYS", 90)
     with app.app_context():
-        seats[1] = links.path(links.SEAT, game, 1, store.current_nonce(game, 1))
+        seats[1] = links.path(links.SEAT, game, 1, gamelog.current_nonce(game, 1))
     # Bob answers his turn mail with script instead of steps: the failure mail quotes it.
     from pbem.inbound.ingest import ingest_bytes
     from pbem.mail.replies import reply_address
     with app.app_context():
-        loaded = store.load(game)
+        loaded = gamelog.load(game)
         [decision] = loaded.engine.to_act(loaded.state)
         address = reply_address(game, decision.seat, loaded.seq)
-        sender = store.address_of(game, decision.seat)
+        sender = gamelog.address_of(game, decision.seat)
         reply = (f"From: {sender}\r\nTo: {address}\r\nSubject: Re: your turn\r\n"
                  f"Message-ID: <hostile.1@example.org>\r\n\r\n{SCRIPT}\r\n{IMG}\r\n").encode()
         assert ingest_bytes(reply).status == "failed"
         # Reminders name the games' players too; and fresh links asked for by address.
-        from pbem import reminders
+        from pbem.jobs import reminders
         reminders.run(loaded.row.created_at + timedelta(hours=49))
     assert client.post("/links", data={"email": "bob@example.org"}).status_code == 303
     with app.app_context():                         # (asking for links replaced Bob's seat link)
-        seats[1] = links.path(links.SEAT, game, 1, store.current_nonce(game, 1))
+        seats[1] = links.path(links.SEAT, game, 1, gamelog.current_nonce(game, 1))
     # Bob resigns: the game-over pages and mails name the winner.
     assert client.post(seats[1] + "/resign", data={"confirm": "yes"}).status_code == 303
     page("seat 0 over", "GET", seats[0])
@@ -572,7 +573,7 @@ def test_header_injection_in_names_never_makes_a_header(app, client, smtp, how):
         seat, text = legal_text(app, game)
         with app.app_context():
             path = links.path(links.TURN, game, seat, 0)
-            seat_path = links.path(links.SEAT, game, 1, store.current_nonce(game, 1))
+            seat_path = links.path(links.SEAT, game, 1, gamelog.current_nonce(game, 1))
         assert client.post(path, json={"steps": text}).status_code == 200
         assert client.post(seat_path + "/resign", data={"confirm": "yes"}).status_code == 303
     assert created >= (3 if how == "cli" else len(INJECTIONS))
@@ -730,7 +731,7 @@ def test_every_kind_of_page_and_error_has_the_security_headers(app, client, worl
     monkeypatch.setattr(record, "entries", boom)
     answers["500"] = client.get(f"/games/{a}/record")
     answers["500 json"] = client.get(f"/games/{a}/record", headers=JSON)
-    monkeypatch.setattr(store, "load", away)
+    monkeypatch.setattr(gamelog, "load", away)
     answers["503"] = client.get(turn)
     answers["503 json"] = client.get(turn, headers=JSON)
 

@@ -30,9 +30,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select
 
-from pbem import store
 from pbem.extensions import db
-from pbem.models import FAILED, Inbound, Mail, Quarantined
+from pbem.store import gamelog
+from pbem.store.models import FAILED, Inbound, Mail, Quarantined
 from pbem_web import ANNA, BOB, create, deliver, reply_to, text_of  # tests/helpers
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -123,7 +123,7 @@ def test_a_thousand_nested_parts_are_quarantined_and_the_maildir_goes_on(app, sm
 def first_turn(app, game: str) -> str:
     from pbem.games.rng import Rng
     with app.app_context():
-        loaded = store.load(game)
+        loaded = gamelog.load(game)
         [decision] = loaded.engine.to_act(loaded.state)
         return loaded.engine.random_submission(loaded.state, decision.seat, Rng(1))
 

@@ -17,9 +17,10 @@ from urllib.parse import quote
 import pytest
 from sqlalchemy import func, select
 
-from pbem import addresses, settings
 from pbem.extensions import db
-from pbem.models import Event, Game, Mail, Proposal, Rematch, Seat, Suppression, Vacation
+from pbem.play import addresses
+from pbem.players import settings
+from pbem.store.models import Event, Game, Mail, Proposal, Rematch, Seat, Suppression, Vacation
 from pbem_web import ANNA, BOB, create, deliver, seat_path, text_of  # tests/helpers
 
 OPERATOR = "op@example.org"

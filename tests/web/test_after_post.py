@@ -10,7 +10,7 @@ from html import unescape
 
 import pytest
 
-from pbem import settings
+from pbem.players import settings
 from pbem_web import ANNA, BOB, create, deliver, seat_path, text_of  # tests/helpers
 
 JSON = {"Accept": "application/json"}
@@ -59,7 +59,7 @@ def notice(page: str) -> str:
 
 
 def finished(app, players=(("Anna", ANNA), ("Bob", BOB))) -> str:
-    from pbem import turns
+    from pbem.play import turns
     with app.app_context():
         game = turns.create_game(turns.Spec("babel", list(players), {"sumerians": "top-run"}, 0)).id
         turns.resign(game, 1)
@@ -196,7 +196,7 @@ def test_the_records_rematch_form_carries_a_token_and_another_sites_form_mails_n
     from sqlalchemy import func, select
 
     from pbem.extensions import db
-    from pbem.models import Mail
+    from pbem.store.models import Mail
     game = finished(app)
     record = client.get(f"/games/{game}/record").get_data(as_text=True)
     assert re.search(r'class="rematch-ask">\s*<input type="hidden" name="csrf" value="\d+\.', record)

@@ -10,10 +10,12 @@ import threading
 from sqlalchemy import func, select
 from tests.conftest import BASE_URL, links_in, text_of
 
-from pbem import botplay, store, turns
 from pbem.extensions import db
 from pbem.games.rng import Rng
-from pbem.models import Event, Game, Mail, Proposal, Seat, Takeover
+from pbem.jobs import computers
+from pbem.play import turns
+from pbem.store import gamelog
+from pbem.store.models import Event, Game, Mail, Proposal, Seat, Takeover
 
 JSON = {"Accept": "application/json"}
 ANNA, BOB, CARL = "anna@example.org", "bob@example.org", "carl@example.org"
@@ -32,14 +34,14 @@ def computers_play(app) -> int:
     """The worker's bot loop, round after round until no computer owes a decision."""
     played = 0
     with app.app_context():
-        while done := botplay.run():
+        while done := computers.run():
             played += len(done)
     return played
 
 
-def loaded(app, game_id: str) -> store.Loaded:
+def loaded(app, game_id: str) -> gamelog.Loaded:
     with app.app_context():
-        return store.load(game_id)
+        return gamelog.load(game_id)
 
 
 def random_steps(app, game_id: str, seat: int, salt: int) -> str:
@@ -50,7 +52,7 @@ def random_steps(app, game_id: str, seat: int, salt: int) -> str:
 
 def same_turn(app, one: str, other: str) -> bool:
     """Two turn links for the same decision (each signed when it was made)."""
-    from pbem import links
+    from pbem.policy import links
     with app.app_context():
         return (links.read(links.TURN, one.rsplit("/", 1)[1])
                 == links.read(links.TURN, other.rsplit("/", 1)[1]))
@@ -167,7 +169,7 @@ def test_the_cli_seats_a_computer(app):
     assert result.exit_code == 0, result.output
     game_id = result.output.strip()
     with app.app_context():
-        assert store.bots(game_id) == {1: "strong", 2: "strong"}
+        assert gamelog.bots(game_id) == {1: "strong", 2: "strong"}
         assert loaded(app, game_id).names == ["Anna", "Computer (strong)", "Computer 2 (strong)"]
         assert db.session.get(Game, game_id).takeover == "easy"
     assert count(app, Mail, Mail.game_id == game_id) == 1   # Anna's invitation only
@@ -199,7 +201,7 @@ def test_a_player_who_resigns_from_three_hands_his_seat_to_a_computer_and_the_ga
     assert view["outcome"] is None and view["bot"] == "normal" and view["turn_link"] is None
     assert view["names"][2] == f"Carl (bot from turn {before + 1})"
     with app.app_context():
-        assert store.bots(game_id) == {2: "normal"}
+        assert gamelog.bots(game_id) == {2: "normal"}
         left = db.session.get(Takeover, (game_id, 2))
         assert (left.seq, left.reason, left.level) == (before, "resigned", "normal")
     assert loaded(app, game_id).seq == before          # no event: the engine never hears of it
@@ -234,7 +236,7 @@ def test_the_last_person_who_resigns_ends_the_game_and_two_player_games_end_as_b
         turns.resign(three, 0)
         turns.resign(two, 1)
         for game_id, loser in ((three, 0), (two, 1)):
-            game = store.load(game_id)
+            game = gamelog.load(game_id)
             outcome = game.engine.outcome(game.state)
             assert outcome is not None and outcome.reason == "resigned" and loser not in outcome.winners
         assert count(app, Takeover) == 0
@@ -243,14 +245,14 @@ def test_the_last_person_who_resigns_ends_the_game_and_two_player_games_end_as_b
 def test_a_player_who_runs_out_of_time_in_a_game_of_three_hands_his_seat_over(app, client, smtp):
     from datetime import UTC, datetime, timedelta
 
-    from pbem import reminders
+    from pbem.jobs import reminders
     with app.app_context():
         game_id = turns.create_game(turns.Spec(
             "babylonia", [("Anna", ANNA), ("Bob", BOB), ("Carl", CARL)], {}, 0,
             time_limit_days=3, takeover="easy")).id
         report = reminders.run(datetime.now(UTC) + timedelta(days=4))
         assert report.timeouts == [game_id]
-        assert store.bots(game_id) == {0: "easy"}
+        assert gamelog.bots(game_id) == {0: "easy"}
         assert db.session.get(Takeover, (game_id, 0)).reason == "timeout"
         # The computer has no clock: the next run neither times it out nor reminds it.
         assert reminders.run(datetime.now(UTC) + timedelta(days=5)).timeouts == []
@@ -273,14 +275,14 @@ def test_two_workers_racing_for_one_computer_decision_apply_it_once(make_app):
     # Both workers find the same decisions owed, then decide them at the same moment.
     for game_id in game_ids:
         with first.app_context():
-            owed = [(w.game.id, w.seat, w.seq) for w in botplay.owed()]
+            owed = [(w.game.id, w.seat, w.seq) for w in computers.owed()]
         assert (game_id, 1, 0) in owed
         barrier, results = threading.Barrier(2), []
 
         def worker(app, barrier=barrier, results=results, game_id=game_id):
             with app.app_context():
                 barrier.wait()
-                results.append(botplay.play(game_id, 1, 0))
+                results.append(computers.play(game_id, 1, 0))
 
         threads = [threading.Thread(target=worker, args=(app,)) for app in (first, second)]
         for t in threads:
@@ -292,14 +294,14 @@ def test_two_workers_racing_for_one_computer_decision_apply_it_once(make_app):
         assert count(first, Mail, Mail.game_id == game_id, Mail.kind == "turn") == 1
     # The loser's stale view of the race changes nothing either.
     with second.app_context():
-        assert botplay.play(game_ids[0], 1, 0) is None
-        assert botplay.run() == []
+        assert computers.play(game_ids[0], 1, 0) is None
+        assert computers.run() == []
 
 
 def test_the_computers_seed_is_derived_from_the_game_and_hides_it():
-    seeds = {botplay.bot_seed(12345, "g", seat, seq) for seat in range(3) for seq in range(5)}
+    seeds = {computers.bot_seed(12345, "g", seat, seq) for seat in range(3) for seq in range(5)}
     assert len(seeds) == 15 and 12345 not in seeds
-    assert botplay.bot_seed(12345, "g", 1, 2) == botplay.bot_seed(12345, "g", 1, 2)
+    assert computers.bot_seed(12345, "g", 1, 2) == computers.bot_seed(12345, "g", 1, 2)
     assert all(0 <= s < 2 ** 63 for s in seeds)
 
 
@@ -350,7 +352,7 @@ def test_a_takeover_and_the_players_own_decision_at_the_same_moment_never_both_c
     people = [("Anna", ANNA), ("Bob", BOB), ("Carl", CARL)]
     with first.app_context():   # a stale view of the log loses, with nothing written
         game_id = turns.create_game(turns.Spec("babylonia", people, {}, 0)).id
-        stale = store.load(game_id)
+        stale = gamelog.load(game_id)
         text = stale.engine.random_submission(stale.state, 0, Rng(1))
         turns.submit(game_id, 0, 0, text, turns.Origin(turns.MAIL))
         try:
@@ -358,12 +360,12 @@ def test_a_takeover_and_the_players_own_decision_at_the_same_moment_never_both_c
             raise AssertionError("a takeover of a seat that decided meanwhile")
         except AlreadySubmitted:
             pass
-        assert store.bots(game_id) == {} and count(first, Takeover) == 0
+        assert gamelog.bots(game_id) == {} and count(first, Takeover) == 0
     outcomes = []
     for round_ in range(4):
         with first.app_context():
             game_id = turns.create_game(turns.Spec("babylonia", people, {}, 0)).id
-            game = store.load(game_id)
+            game = gamelog.load(game_id)
             text = game.engine.random_submission(game.state, 0, Rng(round_))
         barrier, results = threading.Barrier(2), {}
 

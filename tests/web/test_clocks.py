@@ -12,11 +12,14 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy import select
 
-from pbem import clocks, deadlines, links, reminders, store, turns
 from pbem.errors import BadInput
 from pbem.extensions import db
 from pbem.games.rng import Rng
-from pbem.models import Clock, Event, Game
+from pbem.jobs import reminders
+from pbem.play import turns
+from pbem.policy import clocks, deadlines, links
+from pbem.store import gamelog
+from pbem.store.models import Clock, Event, Game
 from pbem_web import ANNA, BOB, deliver, started, text_of  # tests/helpers
 
 JSON = {"Accept": "application/json"}
@@ -37,7 +40,7 @@ def create(app, clock: str) -> str:
 def play(app, client, game: str, seed: int) -> int:
     """The seat to act submits a legal decision through its turn link; the seat."""
     with app.app_context():
-        loaded = store.load(game)
+        loaded = gamelog.load(game)
         [decision] = loaded.engine.to_act(loaded.state)
         text = loaded.engine.random_submission(loaded.state, decision.seat, Rng(seed))
         path = links.path(links.TURN, game, decision.seat, loaded.seq)
@@ -59,12 +62,12 @@ def set_times(app, game: str, created: datetime, *events: datetime) -> None:
 
 def deadline(app, game: str, seat: int) -> datetime | None:
     with app.app_context():
-        return deadlines.deadline(store.load(game), seat)
+        return deadlines.deadline(gamelog.load(game), seat)
 
 
 def seat_page(app, client, game: str, seat: int) -> str:
     with app.app_context():
-        path = links.path(links.SEAT, game, seat, store.current_nonce(game, seat))
+        path = links.path(links.SEAT, game, seat, gamelog.current_nonce(game, seat))
     return client.get(path).data.decode()
 
 
@@ -110,7 +113,7 @@ def test_a_bank_that_runs_out_loses_the_game(app, client, smtp):
         assert early.timeouts == []
         report = reminders.run(ran_out)
         assert report.timeouts == [game] and report.vacations == []
-        outcome = store.load(game).engine.outcome(store.load(game).state)
+        outcome = gamelog.load(game).engine.outcome(gamelog.load(game).state)
         assert outcome is not None and outcome.winner == 1
 
 

@@ -2,11 +2,11 @@
 
 import threading
 
-from pbem import store
 from pbem.errors import AlreadySubmitted
 from pbem.extensions import db
 from pbem.mail import notify
-from pbem.transaction import transaction
+from pbem.store import gamelog
+from pbem.store.transaction import transaction
 
 
 def first_turn_text(loaded) -> str:
@@ -24,12 +24,12 @@ def test_two_writers_for_one_point_of_the_log_one_wins(actions, app):
 
     def writer():
         with app.app_context():
-            loaded = store.load(game)
+            loaded = gamelog.load(game)
             event = loaded.engine.decide(loaded.state, 0, first_turn_text(loaded))
             barrier.wait()          # both hold a loaded log of the same length
             try:
                 with transaction():
-                    after = store.append(loaded, event)
+                    after = gamelog.append(loaded, event)
                     notify.event_appended(after, 0)
                 results.append("won")
             except AlreadySubmitted:
@@ -51,7 +51,7 @@ def test_double_submit_over_http_applies_once(actions, app):
     game = actions.create(first=0)
     link = actions.links("anna@example.org")["turn"]
     with app.app_context():
-        text = first_turn_text(store.load(game))
+        text = first_turn_text(gamelog.load(game))
     barrier = threading.Barrier(2, timeout=30)
     codes = []
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbem import turns
+from pbem.play import turns
 from pbem_web import ANNA, BOB, turn_path  # tests/helpers
 
 TESTERS = ["move S", "settle P", "build theirs", "settle A", "settle H", "settle M", "settle M",

@@ -17,10 +17,11 @@ from html import escape
 
 import pytest
 
-from pbem import links, store
 from pbem.games.babel.cards import plural
 from pbem.games.babel.game import GAME
 from pbem.games.rng import Rng
+from pbem.policy import links
+from pbem.store import gamelog
 
 NAMES = ("Anna", "Bob")
 EMAILS = ("anna@example.org", "bob@example.org")
@@ -67,11 +68,11 @@ def games_with_discards(first: int | None, sumerians: str) -> int:
 def pin_seed(monkeypatch):
     """Games created through the form get this seed (the form never asks for one)."""
     def pin(seed: int):
-        create_game = store.create_game
+        create_game = gamelog.create_game
 
         def pinned(engine, players, options=None, first=None, _seed=None, **settings):
             return create_game(engine, players, options, first, seed, **settings)
-        monkeypatch.setattr(store, "create_game", pinned)
+        monkeypatch.setattr(gamelog, "create_game", pinned)
     return pin
 
 
@@ -174,7 +175,7 @@ class Table:
                 assert location.startswith("/t/"), location
                 with self.app.app_context():
                     assert links.read(links.TURN, location[3:]) == links.Link(
-                        links.TURN, game_id, seat, after.seq, store.current_nonce(game_id, seat))
+                        links.TURN, game_id, seat, after.seq, gamelog.current_nonce(game_id, seat))
                 # Sent on in the page, and mailed too (in case he closed it): the same link.
                 assert len(self.mails_to(seat)) == mails_before + 1
                 with self.app.app_context():   # (signed at another second, maybe)
@@ -310,7 +311,7 @@ def test_owed_discards_are_chosen_on_the_page_then_the_seat_plays_on(table, acti
     location = response.headers["Location"]
     with table.app.app_context():
         assert links.read(links.TURN, location[3:]) == links.Link(
-            links.TURN, game_id, seat, loaded.seq + 1, store.current_nonce(game_id, seat))
+            links.TURN, game_id, seat, loaded.seq + 1, gamelog.current_nonce(game_id, seat))
     assert actions.event_count(game_id) == loaded.seq + 1 and actions.mail_count() == mails_before + 1
     assert (len(table.mails_to(seat)), len(table.mails_to(other))) == (mine + 1, theirs)
     with table.app.app_context():

@@ -9,11 +9,13 @@ from pbem.games.rng import Rng
 def at_a_turn_that_may_end_empty(actions) -> tuple[str, str, int]:
     """A game of Babel played on (by the turn service) until the seat to act may end its turn
     with no step; its id, the turn link's path and the seat."""
-    from pbem import links, store, turns
+    from pbem.play import turns
+    from pbem.policy import links
+    from pbem.store import gamelog
     game, rng = actions.create(first=0), Rng(3)
     with actions.app.app_context():
         while True:
-            loaded = store.load(game)
+            loaded = gamelog.load(game)
             seat = loaded.engine.to_act(loaded.state)[0].seat
             options = loaded.engine.legal_steps(loaded.state, seat)
             if any(o.ends for o in options):

@@ -35,7 +35,7 @@ def counts(app) -> dict:
     from sqlalchemy import func, select
 
     from pbem.extensions import db
-    from pbem.models import Event, Game, Mail, Proposal, Seat, SeatNonce
+    from pbem.store.models import Event, Game, Mail, Proposal, Seat, SeatNonce
     with app.app_context():
         return {model.__tablename__: db.session.scalar(select(func.count()).select_from(model))
                 for model in (Game, Seat, SeatNonce, Event, Mail, Proposal)}
@@ -56,11 +56,12 @@ class Live:
         self.reset()
 
     def reset(self):
-        from pbem import links, store
+        from pbem.policy import links
+        from pbem.store import gamelog
         self.game = new_game(self.client)
         with self.app.app_context():
             self.turn = links.path(links.TURN, self.game, 0, 0)
-            self.seats = [links.path(links.SEAT, self.game, s, store.current_nonce(self.game, s))
+            self.seats = [links.path(links.SEAT, self.game, s, gamelog.current_nonce(self.game, s))
                           for s in (0, 1)]
         self.before = counts(self.app)
 
@@ -268,9 +269,9 @@ def test_truncated_tokens_are_forbidden(live, client, cut, which, route, as_json
 
 
 def test_tokens_signed_with_another_key_or_for_the_other_kind_are_forbidden(live, client, app):
-    from pbem import store
+    from pbem.store import gamelog
     with app.app_context():
-        nonce = store.current_nonce(live.game, 0)
+        nonce = gamelog.current_nonce(live.game, 0)
     forged = [signed(app, "turn", [live.game, 0, 0], key="not-the-key"),
               signed(app, "seat", [live.game, 0, nonce], key="not-the-key"),
               "/s/" + live.turn.split("/")[2],                    # a turn token as a seat token
@@ -403,7 +404,7 @@ def assert_created(app, client, response, before: dict, created_status: int) -> 
     from sqlalchemy import select
 
     from pbem.extensions import db
-    from pbem.models import Seat
+    from pbem.store.models import Seat
     with app.app_context():
         names = db.session.scalars(select(Seat.name)).all()
     for name in names:
@@ -516,10 +517,11 @@ def test_each_bad_field_has_a_clear_message(app, client, field_name, value, word
 @pytest.fixture
 def used_link(app, client) -> str:
     """A turn link that was used: Anna played her first turn through it."""
-    from pbem import links, store
+    from pbem.policy import links
+    from pbem.store import gamelog
     game = new_game(client)
     with app.app_context():
-        loaded = store.load(game)
+        loaded = gamelog.load(game)
         text = loaded.engine.random_submission(loaded.state, 0, Rng(1))
         path = links.path(links.TURN, game, 0, 0)
     assert client.post(path, json={"steps": text}).status_code == 200

@@ -110,7 +110,7 @@ def create(app, seed: int, via_cli: bool = False) -> str:
                 *(arg for name, addr in PLAYERS for arg in ("--player", f"{name} <{addr}>"))])
         assert result.exit_code == 0, result.output
         return result.output.strip()
-    from pbem import turns
+    from pbem.play import turns
     with app.app_context():
         return turns.create_game(turns.Spec("babel", list(PLAYERS), {}, BOB, seed=seed)).id
 

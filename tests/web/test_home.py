@@ -12,10 +12,12 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import event, select, update
 
-from pbem import home, settings, turns
 from pbem.extensions import db
-from pbem.models import Game, GameResult
-from pbem.transaction import transaction
+from pbem.play import turns
+from pbem.players import settings
+from pbem.store.models import Game, GameResult
+from pbem.store.transaction import transaction
+from pbem.views import homeview
 from pbem_web import deliver, text_of  # tests/helpers
 
 ANNA, BOB, CARL, DAVE = (f"{n}@example.org" for n in ("anna", "bob", "carl", "dave"))
@@ -180,7 +182,7 @@ def test_the_listing_reads_the_same_few_queries_for_one_game_or_many(app):
                 count[0] += 1
             event.listen(db.engine, "before_cursor_execute", counted)
             try:
-                assert home.build(ANNA).games
+                assert homeview.build(ANNA).games
             finally:
                 event.remove(db.engine, "before_cursor_execute", counted)
             db.session.remove()

@@ -12,10 +12,12 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import select, update
 
-from pbem import digest, settings, turns
 from pbem.extensions import db
 from pbem.games.babel.game import GAME
-from pbem.models import PENDING, SENT, Mail
+from pbem.jobs import digest
+from pbem.play import turns
+from pbem.players import settings
+from pbem.store.models import PENDING, SENT, Mail
 from pbem_web import ANNA, BOB, deliver, reply_to, text_of  # tests/helpers
 
 NAMES = {ANNA: "Anna", BOB: "Bob"}
@@ -30,17 +32,18 @@ def new_game(app, names=("Anna", "Bob"), emails=(ANNA, BOB), first=0, time_limit
 
 
 def first_turn(app, game_id: str, seat: int) -> str:
-    from pbem import store
+    from pbem.store import gamelog
     with app.app_context():
-        hand = GAME.view(store.load(game_id).state, seat)["players"][seat]["hand"]
+        hand = GAME.view(gamelog.load(game_id).state, seat)["players"][seat]["hand"]
     return f"move {hand[0]}\nsettle {hand[1]}\nbuild mine"
 
 
 def play(app, game_id: str, seat: int) -> None:
     """The seat's decision, as a random computer would make it (submitted as from the web)."""
-    from pbem import bots, store
+    from pbem import bots
+    from pbem.store import gamelog
     with app.app_context():
-        loaded = store.load(game_id)
+        loaded = gamelog.load(game_id)
         assert loaded.decision_of(seat) is not None, (game_id, seat)
         text = bots.choose(loaded.engine, loaded.state.copy(), seat, "random", 7)
         turns.submit(game_id, seat, loaded.seq, text, turns.Origin(turns.WEB, client="192.0.2.1"))
@@ -159,8 +162,9 @@ def test_a_digest_player_reads_the_words_his_held_turn_mails_did_not_carry(app, 
     choose(app, BOB, settings.DIGEST)
     game = new_game(app)
     with app.app_context():
-        from pbem import bots, store
-        loaded = store.load(game)
+        from pbem import bots
+        from pbem.store import gamelog
+        loaded = gamelog.load(game)
         text = bots.choose(loaded.engine, loaded.state.copy(), 0, "random", 7)
         turns.submit(game, 0, loaded.seq, text, turns.Origin(turns.WEB, client="192.0.2.1"),
                      message="Good luck with the Hittites, Bob")

@@ -8,9 +8,12 @@ import re
 
 from sqlalchemy import select
 
-from pbem import links, settings, store, turns
 from pbem.extensions import db
-from pbem.models import Game, Rematch, Seat
+from pbem.play import turns
+from pbem.players import settings
+from pbem.policy import links
+from pbem.store import gamelog
+from pbem.store.models import Game, Rematch, Seat
 from pbem_web import ANNA, BOB, deliver, text_of  # tests/helpers
 
 JSON = {"Accept": "application/json"}
@@ -87,7 +90,7 @@ def test_a_rematch_from_home_starts_when_the_other_player_says_yes(app, client, 
 def test_a_rematch_from_the_finished_game_s_page_keeps_the_computer_a_computer(app, client, smtp):
     old = finished_game(app, [("Anna", ANNA), ("", "")], bots=(None, "random"), loser=0)
     with app.app_context():
-        seat_path = links.path(links.SEAT, old, 0, store.current_nonce(old, 0))
+        seat_path = links.path(links.SEAT, old, 0, gamelog.current_nonce(old, 0))
     page = client.get(seat_path).get_data(as_text=True)
     # The page signs its seat link anew (a second later, its time stamp differs): the same
     # seat's link, with the same nonce.
@@ -104,7 +107,7 @@ def test_no_rematch_before_the_end_and_none_for_another_s_game(app, client):
     with app.app_context():
         running = turns.create_game(turns.Spec("babel", [("Anna", ANNA), ("Bob", BOB)],
                                                {"sumerians": "top-run"}, 0)).id
-        seat_path = links.path(links.SEAT, running, 0, store.current_nonce(running, 0))
+        seat_path = links.path(links.SEAT, running, 0, gamelog.current_nonce(running, 0))
     assert client.post(seat_path + "/rematch").status_code == 400
     assert "Rematch" not in client.get(seat_path).get_data(as_text=True)
     other = finished_game(app, [("Bob", BOB), ("Carl", "carl@example.org")])
@@ -150,6 +153,6 @@ def test_a_rematch_keeps_the_time_bank(app, smtp):
                           None, bank=(7, 1, 14))
         game_id = turns.create_game(spec).id
         turns.resign(game_id, 1)
-        from pbem import rematch
+        from pbem.play import rematch
         row = rematch.ask(game_id, 0)
         assert turns.Spec.from_json(row.kind, row.spec).bank == (7, 1, 14)

@@ -1,5 +1,5 @@
 """Vacation from the home: a player starts and ends it there (a POST with the page's CSRF
-token, through `pbem.vacation` as from a seat's page); every clock of his address stops
+token, through `pbem.policy.vacation` as from a seat's page); every clock of his address stops
 meanwhile, and the home (page and JSON) says until when and how many days are left."""
 
 from __future__ import annotations
@@ -10,7 +10,10 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from tests.web.test_vacation import create, seat_path, vacations  # the vacation tests' helpers
 
-from pbem import deadlines, settings, store, turns
+from pbem.play import turns
+from pbem.players import settings
+from pbem.policy import deadlines
+from pbem.store import gamelog
 from pbem_web import ANNA, BOB  # tests/helpers
 
 CAROL = "carol@example.org"
@@ -36,7 +39,7 @@ def csrf_of(page: str) -> str:
 
 def deadline(app, game: str, seat: int) -> datetime | None:
     with app.app_context():
-        return deadlines.deadline(store.load(game), seat)
+        return deadlines.deadline(gamelog.load(game), seat)
 
 
 def test_a_vacation_started_and_ended_from_the_home_stops_and_restarts_every_clock(app, client):

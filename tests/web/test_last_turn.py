@@ -6,9 +6,10 @@ from __future__ import annotations
 import re
 
 from html_tree import Page
-from pbem import store, turns
 from pbem.games import get
 from pbem.games.rng import Rng
+from pbem.play import turns
+from pbem.store import gamelog
 from pbem_web import text_of  # tests/helpers
 
 LINK_PATH = r"http://[^/\s]+(/[ts]/[A-Za-z0-9_.\-]+)"
@@ -23,13 +24,13 @@ def create(app, kind="babel", players=(("Anna", ANNA), ("Bob", BOB)), options=No
         return turns.create_game(spec).id
 
 
-def play(app, game_id: str, rng: Rng, *, until=None) -> store.Loaded:
+def play(app, game_id: str, rng: Rng, *, until=None) -> gamelog.Loaded:
     """Random legal decisions through the turn service, until the game is over or `until`
     (the loaded game, the seat owing) holds; returns the game as it then stands."""
     origin = turns.Origin(turns.WEB, client="127.0.0.1")
     for _ in range(2000):
         with app.app_context():
-            loaded = store.load(game_id)
+            loaded = gamelog.load(game_id)
             owed = loaded.engine.to_act(loaded.state)
             if not owed or (until and until(loaded, owed[0].seat)):
                 _ = loaded.events   # read the log now, inside the app
@@ -40,7 +41,7 @@ def play(app, game_id: str, rng: Rng, *, until=None) -> store.Loaded:
     raise AssertionError("the game did not end")
 
 
-def before_last(app, loaded: store.Loaded):
+def before_last(app, loaded: gamelog.Loaded):
     """The state the game's last event was applied to."""
     engine, info = loaded.engine, loaded.row
     return engine.replay(info.seed, info.options, info.seats, info.first, loaded.events[:-1])
@@ -94,7 +95,7 @@ def test_the_opponents_turn_in_words_and_marked_until_the_next_turn(app, client,
     game = create(app)
     # Anna's first turn: move, settle, build the starting card.
     with app.app_context():
-        loaded = store.load(game)
+        loaded = gamelog.load(game)
         hand = loaded.engine.view(loaded.state, 0)["players"][0]["hand"]
         turns.submit(game, 0, loaded.seq, f"move {hand[0]}\nsettle {hand[1]}\nbuild mine",
                      turns.Origin(turns.WEB))
@@ -213,7 +214,7 @@ def test_small_things_of_the_turn_page(app, client, actions):
 def test_the_turns_told_are_the_same_from_a_cold_load_a_warm_one_and_a_whole_replay(app):
     """The states before the told turns come from a cold load's snapshot, the log at hand, or
     the database (a snapshot at or before them and the events after it): all tell the same."""
-    from pbem import seatview
+    from pbem.views import seatview
     app.config["SNAPSHOT_EVERY"] = 3
     players = (("Anna", ANNA), ("Bob", BOB), ("Carl", CARL), ("Dora", "dora@example.org"))
     game = create(app, "babylonia", players, seed=3)
@@ -241,7 +242,7 @@ def test_the_turns_told_are_the_same_from_a_cold_load_a_warm_one_and_a_whole_rep
                     if not warm:
                         app.extensions["pbem.replay_cache"].clear()
                     seatview._TOLD = seatview._ToldCache()
-                    loaded_now = store.load(game)
+                    loaded_now = gamelog.load(game)
                     assert (loaded_now.anchor is None) == warm
                     views.append([t.words for t in seatview.told_to(loaded_now, seat, names)])
                 assert views[0] == views[1] == expected[-seatview.TOLD_AT_MOST:], (decisions, seat)

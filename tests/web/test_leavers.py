@@ -18,11 +18,14 @@ import pytest
 from sqlalchemy import func, select
 from tests.conftest import links_in, text_of
 
-from pbem import games, rematch, settings, store, turns
+from pbem import games
 from pbem.errors import BadInput
 from pbem.extensions import db
 from pbem.games.rng import Rng
-from pbem.models import GameResult, Message, Note, Seat, Vacation
+from pbem.play import rematch, turns
+from pbem.players import settings
+from pbem.store import gamelog
+from pbem.store.models import GameResult, Message, Note, Seat, Vacation
 from pbem_web import deliver, seat_path  # tests/helpers
 
 JSON = {"Accept": "application/json"}
@@ -59,12 +62,12 @@ def play_to_the_end(app, game_id: str, rng: Rng, stop_at: int | None = None) -> 
     computer took as the computer (so the game is the one planned)."""
     while True:
         with app.app_context():
-            loaded = store.load(game_id)
+            loaded = gamelog.load(game_id)
             if loaded.over or loaded.seq == stop_at:
                 return
             seat = loaded.engine.to_act(loaded.state)[0].seat
             text = loaded.engine.random_submission(loaded.state, seat, rng)
-            by = turns.BOT if store.bot_of(game_id, seat) else turns.OPERATOR
+            by = turns.BOT if gamelog.bot_of(game_id, seat) else turns.OPERATOR
             turns.submit(game_id, seat, loaded.seq, text, turns.Origin(by))
 
 
@@ -83,7 +86,7 @@ def game_left_by_the_winner(app, planned: Plan, finish: bool = True) -> tuple[st
     play_to_the_end(app, game_id, rng, stop_at=LEAVES_AFTER)
     with app.app_context():
         turns.resign(game_id, planned.winner)
-        assert store.bot_of(game_id, planned.winner) == "random"
+        assert gamelog.bot_of(game_id, planned.winner) == "random"
     if finish:
         play_to_the_end(app, game_id, rng)
     return game_id, LEAVES_AFTER + 1
@@ -101,7 +104,7 @@ def test_a_player_who_left_reads_that_he_left_never_that_he_won(app, client, smt
     leaver = planned.winner
     name, address = PLAYERS[leaver]
     with app.app_context():
-        loaded = store.load(game_id)
+        loaded = gamelog.load(game_id)
         assert loaded.engine.outcome(loaded.state).winner == leaver   # the computer won it
     left = f"You left at turn {turn}; the computer that took your seat finished in place 1 of 4"
 
@@ -158,7 +161,7 @@ def test_a_player_whose_computer_finished_lower_reads_its_place(app, client, pla
         turns.resign(game_id, leaver)
     play_to_the_end(app, game_id, rng)
     with app.app_context():
-        loaded = store.load(game_id)
+        loaded = gamelog.load(game_id)
         place = loaded.engine.places(loaded.state)[leaver]
         assert db.session.get(GameResult, game_id).left == {str(leaver): LEAVES_AFTER + 1}
     view = client.get(seat_path(app, game_id, leaver), headers=JSON).get_json()
@@ -207,7 +210,7 @@ def test_a_player_who_left_has_his_mail_replies_refused(app, client, smtp, plann
     leaver = planned.winner
     name, address = PLAYERS[leaver]
     with app.app_context():
-        loaded = store.load(game_id)
+        loaded = gamelog.load(game_id)
         to = reply_address(game_id, leaver, loaded.seq)
 
     def reply(body: str) -> str:

@@ -2,7 +2,8 @@
 
 import pytest
 
-from pbem import links, store
+from pbem.policy import links
+from pbem.store import gamelog
 
 
 def json_get(client, path):
@@ -67,7 +68,7 @@ def test_reissued_seat_link_kills_the_old_one(actions, app, client):
     old = actions.links("bob@example.org")["seat"]
     assert client.get(old).status_code == 200
     with app.app_context():
-        nonce = store.reissue_nonce(game, 1)
+        nonce = gamelog.reissue_nonce(game, 1)
         from pbem.extensions import db
         db.session.commit()
         new = links.path(links.SEAT, game, 1, nonce)

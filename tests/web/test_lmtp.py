@@ -158,13 +158,13 @@ def inbound(app) -> list[str]:
     from sqlalchemy import select
 
     from pbem.extensions import db
-    from pbem.models import Inbound
+    from pbem.store.models import Inbound
     with app.app_context():
         return sorted(db.session.scalars(select(Inbound.result)))
 
 
 def quarantined(app) -> list:
-    from pbem import inbox
+    from pbem.play import inbox
     with app.app_context():
         return [(row.reason, row.size) for row in inbox.quarantined()]
 

@@ -5,7 +5,7 @@ from html import unescape
 
 import pytest
 
-from pbem import store
+from pbem.store import gamelog
 from pbem_web import confirm, text_of
 
 
@@ -135,4 +135,4 @@ def test_cli_new_game_refuses_a_bad_player(app, actions):
                                                 "--player", "Bob <bob@example.org>"])
     assert result.exit_code == 2 and "Babel is a game for two" in result.output
     with app.app_context():
-        assert store.games_of("bob@example.org") == []
+        assert gamelog.games_of("bob@example.org") == []

@@ -83,7 +83,7 @@ def outbox(app) -> list:
     from sqlalchemy import select
 
     from pbem.extensions import db
-    from pbem.models import Mail
+    from pbem.store.models import Mail
     with app.app_context():
         rows = db.session.scalars(select(Mail).order_by(Mail.id)).all()
         return [SimpleNamespace(**{c.name: getattr(r, c.name) for c in Mail.__table__.columns})
@@ -92,9 +92,10 @@ def outbox(app) -> list:
 
 def play(app, client, game: str, rng: Rng) -> int:
     """The seat to act plays a random legal submission through its turn link; returns the seat."""
-    from pbem import links, store
+    from pbem.policy import links
+    from pbem.store import gamelog
     with app.app_context():
-        loaded = store.load(game)
+        loaded = gamelog.load(game)
         decision = loaded.engine.to_act(loaded.state)[0]
         text = loaded.engine.random_submission(loaded.state, decision.seat, rng)
         path = links.path(links.TURN, game, decision.seat, loaded.seq)
@@ -104,9 +105,9 @@ def play(app, client, game: str, rng: Rng) -> int:
 
 
 def last_event(app, game: str) -> tuple[dict, str]:
-    from pbem import store
+    from pbem.store import gamelog
     with app.app_context():
-        loaded = store.load(game)
+        loaded = gamelog.load(game)
         return loaded.events[-1], loaded.engine.notation(loaded.events[-1])
 
 
@@ -282,14 +283,14 @@ def test_turn_mails_name_the_turn_carry_the_last_turn_and_stay_in_the_seats_thre
     assert data["can_act"] and data["seat"] == 1 and data["seq"] == 1
     # A few more turns: each mail goes to the seat to act, in that seat's thread, with a fresh
     # id, and shows the opponent's last turn.
-    from pbem import store
+    from pbem.store import gamelog
     rng = Rng(11)
     for _ in range(4):
         before = len(smtp.messages)
         play(app, client, game, rng)
         actions.deliver()
         with app.app_context():
-            loaded = store.load(game)
+            loaded = gamelog.load(game)
             fresh = smtp.messages[before:]
             assert fresh
             for rcpts, msg in fresh:
@@ -373,7 +374,7 @@ def test_player_names_never_inject_headers(name, client, smtp, app):
     assert all(len(rcpts) == 1 for rcpts, _ in smtp.messages)
     with app.app_context():
         from pbem.extensions import db
-        from pbem.models import Seat
+        from pbem.store.models import Seat
         stored = db.session.get(Seat, (game, 0)).name
     assert len(stored.splitlines()) == 1 and not re.search(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]", stored)
     assert "=?" not in stored
@@ -425,8 +426,8 @@ def test_any_name_makes_one_recipient_and_no_extra_headers(name, client, smtp, a
     smtp.clear()
     assert deliver(app).sent == 2
     with app.app_context():
-        from pbem import store
-        stored = store.load(game).names
+        from pbem.store import gamelog
+        stored = gamelog.load(game).names
     assert sorted(rcpts[0] for rcpts, _ in smtp.messages) == list(emails)
     for rcpts, msg in smtp.messages:
         counts = Counter(k.lower() for k in msg.keys())

@@ -47,7 +47,7 @@ STEP = timedelta(hours=5, minutes=13)
 
 
 class Clock:
-    """`pbem.models.utcnow`'s clock: a moment the test sets, plus a microsecond a call (so that
+    """`pbem.store.models.utcnow`'s clock: a moment the test sets, plus a microsecond a call (so that
     rows written one after the other are still in order: a game's number in its subject)."""
 
     def __init__(self, at: datetime):
@@ -63,19 +63,20 @@ class Clock:
 def golden_app(make_app, monkeypatch):
     from sqlalchemy.orm import configure_mappers
 
-    from pbem import models, settings, store
+    from pbem.players import settings
+    from pbem.store import gamelog, models
     configure_mappers()   # (its annotations read before `datetime` is the test's clock)
     clock = Clock(START)
     monkeypatch.setattr(models, "datetime", clock)
     ids, nonces = itertools.count(1), itertools.count(1)
-    monkeypatch.setattr(store, "new_id", lambda: f"game{next(ids):04d}")
+    monkeypatch.setattr(gamelog, "new_id", lambda: f"game{next(ids):04d}")
 
     def nonce() -> str:
         return f"nonce{next(nonces):06d}"
-    monkeypatch.setattr(store, "new_nonce", nonce)
+    monkeypatch.setattr(gamelog, "new_nonce", nonce)
     monkeypatch.setattr(settings, "new_nonce", nonce)
     seeds = itertools.count(1001)   # (a game asked for on the start page has no seed given)
-    monkeypatch.setattr(store, "secrets", SimpleNamespace(randbits=lambda bits: next(seeds)))
+    monkeypatch.setattr(gamelog, "secrets", SimpleNamespace(randbits=lambda bits: next(seeds)))
     app = make_app(SECRET_KEY="the-golden-mails-key", OUTBOX_PAGE=True,
                    SUBMISSIONS_PER_CLIENT_PER_MINUTE=100_000,
                    SUBMISSIONS_PER_ADDRESS_PER_MINUTE=100_000,
@@ -88,7 +89,7 @@ def golden_app(make_app, monkeypatch):
 
 def create(app, kind: str, players, languages, *, seed: int, options=None, time_limit=None,
            bank=None, bots=(), takeover="random") -> str:
-    from pbem import turns
+    from pbem.play import turns
     with app.app_context():
         spec = turns.Spec(kind, list(players), options or {}, 0, time_limit, seed,
                           bots=tuple(bots), takeover=takeover, bank=bank,
@@ -97,15 +98,16 @@ def create(app, kind: str, players, languages, *, seed: int, options=None, time_
 
 
 def turn_path(app, game: str, seat: int, seq: int) -> str:
-    from pbem import links
+    from pbem.policy import links
     with app.app_context():
         return links.path(links.TURN, game, seat, seq)
 
 
 def seat_path(app, game: str, seat: int) -> str:
-    from pbem import links, store
+    from pbem.policy import links
+    from pbem.store import gamelog
     with app.app_context():
-        return links.path(links.SEAT, game, seat, store.current_nonce(game, seat))
+        return links.path(links.SEAT, game, seat, gamelog.current_nonce(game, seat))
 
 
 def play(app, client, game: str, seed: int, *, say_every: int = 0, resign: tuple = (),
@@ -114,7 +116,9 @@ def play(app, client, game: str, seed: int, *, say_every: int = 0, resign: tuple
     worker's round), until the game ends or `decisions` were made. Every `say_every`-th says
     something with it; `resign`: (decision number, seat) resigns that seat then; `away`:
     (decision number, address, days) that address goes on vacation then."""
-    from pbem import botplay, store, vacation
+    from pbem.jobs import computers
+    from pbem.policy import vacation
+    from pbem.store import gamelog
     rng = Rng(seed)
     for made in range(decisions):
         app.golden_clock.at += STEP
@@ -125,16 +129,16 @@ def play(app, client, game: str, seed: int, *, say_every: int = 0, resign: tuple
             answer = client.post(seat_path(app, game, resign[1]) + "/resign", json={"confirm": True})
             assert answer.status_code == 200, answer.get_json()
         with app.app_context():
-            loaded = store.load(game)
+            loaded = gamelog.load(game)
             if loaded.over:
                 return
             seat = loaded.engine.to_act(loaded.state)[0].seat
-            computer = store.bot_of(game, seat)
+            computer = gamelog.bot_of(game, seat)
             text = loaded.engine.random_submission(loaded.state, seat, Rng(rng.below(1 << 30)))
             seq = loaded.seq
         if computer:
             with app.app_context():
-                assert botplay.run(), "the computer did not play"
+                assert computers.run(), "the computer did not play"
             continue
         body = {"steps": text}
         if say_every and made % say_every == 0:
@@ -143,18 +147,18 @@ def play(app, client, game: str, seed: int, *, say_every: int = 0, resign: tuple
         answer = client.post(turn_path(app, game, seat, seq), json=body)
         assert answer.status_code == 200, answer.get_json()
     with app.app_context():
-        assert decisions < 1000 or store.load(game).over, "the game did not end"
+        assert decisions < 1000 or gamelog.load(game).over, "the game did not end"
 
 
 def other_mails(app, game: str) -> None:
     """The mails about links and the answers to mail replies, for the game as it stands."""
-    from pbem import store
     from pbem.extensions import db
     from pbem.games.errors import GameError
     from pbem.inbound.ingest import STALE
     from pbem.mail import notify
+    from pbem.store import gamelog
     with app.app_context():
-        loaded = store.load(game)
+        loaded = gamelog.load(game)
         link_mails(loaded)
         notify.reply_failed(loaded, 0, GameError("step 2 (settle P): you hold no Persian card."),
                             "move M\nsettle P\n> quoted", "<asked@mail.example.org>")
@@ -164,7 +168,7 @@ def other_mails(app, game: str) -> None:
 
 
 def play_everything(app) -> None:
-    from pbem import settings
+    from pbem.players import settings
     client = app.test_client()
     with app.app_context():
         settings.change(ANNA, "Europe/Prague", "en", settings.EACH, False)
@@ -198,21 +202,23 @@ def the_other_mails(app, client, running: str, finished: str) -> None:
     """The mails that are not about a game's turns, once each: a game asked for on the start
     page, the links to all games, the operator's sign-in, reminders and a digest (a day later:
     a clock ran out, so a vacation starts by itself), a new home link, a rematch."""
-    from pbem import home, rematch, settings
     from pbem.extensions import db
     from pbem.mail import notify
+    from pbem.play import home_link, rematch
+    from pbem.players import settings
+    from pbem.views import homeview
     from pbem_web import create_by_form
     create_by_form(client, names=("Carl", "Bob"), emails=(CARL, BOB))
     with app.app_context():
-        listed = home.build(ANNA)
-        entries = [home.links_entry(e) for e in listed.yours + listed.others]
+        listed = homeview.build(ANNA)
+        entries = [homeview.links_entry(e) for e in listed.yours + listed.others]
         notify.seat_links(ANNA, entries, settings.home_url(ANNA), "Anna")
         notify.sign_in("operator@example.org", BASE_URL + "/admin/in/" + "y" * 80, 15)
         db.session.commit()
     later = (app.golden_clock.at + timedelta(days=1, hours=2)).isoformat()
     assert app.test_cli_runner().invoke(args=["remind", "--now", later]).exit_code == 0
     with app.app_context():
-        home.replace_home(BOB)
+        home_link.replace_home(BOB)
         rematch.ask(finished, 0)
         rematch.mail_home_for(finished, BOB, "192.0.2.9")
 
@@ -226,7 +232,7 @@ MESSAGE_ID = re.compile(r"(?<=[.<])[0-9a-f]{16}(?=@)")
 
 def signed(app, kind: str, token: str) -> str:
     """What a timed link signs, checked (it opens), as the mail is compared."""
-    from pbem import links
+    from pbem.policy import links
     with app.app_context():
         if kind in ("t", "s"):
             link = links.read(links.TURN if kind == "t" else links.SEAT, token)
@@ -242,7 +248,7 @@ def outbox(app) -> list[str]:
     from sqlalchemy import select
 
     from pbem.extensions import db
-    from pbem.models import Mail
+    from pbem.store.models import Mail
     with app.app_context():
         mails = db.session.scalars(select(Mail).order_by(Mail.id)).all()
         rows = [(m.kind, m.game_id, m.seat, m.status, m.to_name, m.to_addr, m.from_name,

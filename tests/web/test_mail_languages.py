@@ -75,7 +75,7 @@ def found(sentence, part: str) -> bool:
 
 
 def languages_game(app) -> str:
-    from pbem import turns
+    from pbem.play import turns
     with app.app_context():
         spec = turns.Spec("babel", [("Anna", ANNA), ("Bob", BOB)], {"sumerians": "top-run"}, 0,
                           languages=("de", "cs"))
@@ -84,14 +84,15 @@ def languages_game(app) -> str:
 
 def reply_fails(app, game: str, seat: int) -> None:
     """A step the engine refuses, mailed back to the seat as a reply that failed."""
-    from pbem import store, turns
     from pbem.extensions import db
     from pbem.mail import notify
+    from pbem.play import turns
+    from pbem.store import gamelog
     with app.app_context():
-        loaded = store.load(game)
+        loaded = gamelog.load(game)
         with pytest.raises(GameError) as refused:
             turns.submit(game, seat, loaded.seq, "nonsense step", turns.Origin(turns.OPERATOR))
-        notify.reply_failed(store.load(game), seat, refused.value, "nonsense step", None)
+        notify.reply_failed(gamelog.load(game), seat, refused.value, "nonsense step", None)
         db.session.commit()
 
 
@@ -102,8 +103,9 @@ def remind(app, days: int) -> None:
 
 def digest_of_next_turn(app, game: str, address: str) -> None:
     """The address asked for a daily digest: his next turn mail is held, the digest sent."""
-    from pbem import digest, settings
     from pbem.extensions import db
+    from pbem.jobs import digest
+    from pbem.players import settings
     seat, language = (0, "de") if address == ANNA else (1, "cs")
     with app.app_context():
         settings.change(address, "UTC", language, settings.DIGEST, False)
@@ -117,9 +119,9 @@ def digest_of_next_turn(app, game: str, address: str) -> None:
 @pytest.fixture
 def mails(app):
     """Every kind of mail both players get in one game, each in his language."""
-    from pbem import store
     from pbem.extensions import db
     from pbem.mail import notify
+    from pbem.store import gamelog
     game = languages_game(app)
     play(app, game, 3, decisions=2)                  # turn mails
     first = to_act(app, game)
@@ -131,7 +133,7 @@ def mails(app):
     digest_of_next_turn(app, game, ANNA)
     digest_of_next_turn(app, game, BOB)
     with app.app_context():
-        loaded = store.load(game)
+        loaded = gamelog.load(game)
         notify.current_links(loaded, 0)
         notify.current_links(loaded, 1)
         db.session.commit()
@@ -162,7 +164,7 @@ def test_every_mail_a_seat_gets_speaks_its_language(mails, address, language):
 
 
 def test_an_english_seat_mails_as_before(app):
-    from pbem import turns
+    from pbem.play import turns
     with app.app_context():
         spec = turns.Spec("babel", [("Anna", ANNA), ("Bob", BOB)], {"sumerians": "top-run"}, 0,
                           languages=("en", "de"))
@@ -177,7 +179,7 @@ def test_an_english_seat_mails_as_before(app):
 
 def test_counted_words_take_each_languages_plural(app):
     from pbem import i18n
-    from pbem.mail.words import hours_and_days, listing, plural
+    from pbem.views.words import hours_and_days, listing, plural
     with app.app_context():
         said = {}
         for language in ("en", "de", "cs"):
@@ -220,8 +222,8 @@ def mails_read_module():
 def test_every_kind_of_mail_fits_80_columns_in_german_and_czech(app, client, monkeypatch, language):
     """The 80-column test of every mail of played games, every mail in German, then Czech:
     longer words, still folded; no greeting or footer left in English."""
-    from pbem import settings
     from pbem.mail import compose, notify
+    from pbem.players import settings
     monkeypatch.setattr(settings, "language_of", lambda *_, **__: language)   # a creator's default
     monkeypatch.setattr(settings, "seat_languages", lambda players, _: [language] * len(players))
     monkeypatch.setattr(compose, "language_for", lambda *_: language)

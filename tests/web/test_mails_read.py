@@ -12,9 +12,11 @@ import re
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from pbem import home, settings
 from pbem.games.errors import GameError
 from pbem.games.rng import Rng
+from pbem.play import home_link
+from pbem.players import settings
+from pbem.views import homeview
 from pbem_web import html_of, link_mails, outbox, play, play_until_owed, reply_to, text_of, too_long
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,7 +33,7 @@ WIDTH = 78
 
 def new_game(app, kind: str, players: int, options=None, first: int | None = 0,
              names=LONG) -> str:
-    from pbem import turns
+    from pbem.play import turns
     with app.app_context():
         spec = turns.Spec(kind, list(zip(names[:players], EMAILS[:players])), options or {}, first)
         return turns.create_game(spec).id
@@ -40,9 +42,9 @@ def new_game(app, kind: str, players: int, options=None, first: int | None = 0,
 
 
 def loaded_game(app, game: str):
-    from pbem import store
+    from pbem.store import gamelog
     with app.app_context():
-        loaded = store.load(game)
+        loaded = gamelog.load(game)
         assert loaded.events is not None   # (read lazily: now, inside the app)
         return loaded
 
@@ -52,19 +54,19 @@ def loaded_game(app, game: str):
 def every_other_mail(app, client, game: str) -> None:
     """The mails a game's players get besides invitations, turns and the end: links, a
     replacement, a bounce, answers to replies, reminders, the links to all games, sign-in."""
-    from pbem import store
     from pbem.extensions import db
     from pbem.inbound.ingest import STALE
     from pbem.mail import notify
+    from pbem.store import gamelog
     with app.app_context():
-        loaded = store.load(game)
+        loaded = gamelog.load(game)
         link_mails(loaded)
         error = GameError("step 2 (settle P): you hold no Persian card to settle the Persians "
                           "with; settle a tribe whose cards you hold.")
         notify.reply_failed(loaded, 0, error, "move M\nsettle P\n> quoted line", None)
         notify.reply_refused(loaded, 0, STALE, None)
-        listed = home.build(EMAILS[0])
-        entries = [home.links_entry(e) for e in listed.yours + listed.others]
+        listed = homeview.build(EMAILS[0])
+        entries = [homeview.links_entry(e) for e in listed.yours + listed.others]
         if entries:
             notify.seat_links(EMAILS[0], entries + entries, settings.home_url(EMAILS[0]),
                               listed.games[0].name)
@@ -77,16 +79,19 @@ def every_other_mail(app, client, game: str) -> None:
 def every_home_mail(app, game: str, finished: str) -> None:
     """The mails of the home and of words between players: a vacation, a move mailed in
     confirmed, a new home link, a rematch asked and its link from the record, a digest."""
-    from pbem import digest, rematch, store, vacation
     from pbem.extensions import db
+    from pbem.jobs import digest
     from pbem.mail import notify
+    from pbem.play import rematch
+    from pbem.policy import vacation
+    from pbem.store import gamelog
     now = datetime.now(UTC)
     with app.app_context():
-        loaded = store.load(game)
+        loaded = gamelog.load(game)
         notify.vacation_started(loaded, 0, vacation.Away(now, now + timedelta(days=2), True), 3)
         notify.reply_applied(loaded, 0, "move A\nsettle A", None)
         db.session.commit()
-        home.replace_home(EMAILS[1])
+        home_link.replace_home(EMAILS[1])
         rematch.ask(finished, 0)
         rematch.mail_home_for(finished, EMAILS[1], "192.0.2.9")
         settings.change(EMAILS[1], "Europe/Prague", "en", settings.DIGEST, False)
@@ -97,7 +102,7 @@ def every_home_mail(app, game: str, finished: str) -> None:
 
 
 def test_every_mail_of_every_game_fits_80_columns(app, client):
-    from pbem import turns
+    from pbem.play import turns
     from pbem_web import create_by_form
     create_by_form(client, names=LONG[:2], emails=EMAILS[:2])      # the confirmation too
     babel = new_game(app, "babel", 2, {"sumerians": "top-run"})
@@ -235,8 +240,8 @@ def test_an_empty_reply_is_not_answered_with_the_quoted_mail_as_steps(app, actio
 
 
 def test_a_word_after_the_end_of_the_game_gets_no_answer(app, actions, smtp):
-    from pbem import turns
     from pbem.inbound.ingest import ingest_bytes
+    from pbem.play import turns
     game = new_game(app, "babel", 2, {"sumerians": "top-run"}, names=("Anna", "Bob"))
     invite = actions.last_mail(EMAILS[0])        # asks for Anna's turn: it has a reply token
     with app.app_context():
@@ -251,7 +256,7 @@ def test_a_word_after_the_end_of_the_game_gets_no_answer(app, actions, smtp):
 
 
 def test_the_game_over_mail_reads_as_a_sentence_for_three(app):
-    from pbem import turns
+    from pbem.play import turns
     game = new_game(app, "babylonia", 3, names=("Anna", "Bob", "Carl"))
     with app.app_context():
         turns.abort(game, "The club closed.")
@@ -303,7 +308,7 @@ def test_the_halving_mail_says_the_discards_go_alone_and_the_turn_mail_follows()
 
 def test_words_in_the_singular_where_there_is_one():
     from pbem.games.words import count
-    from pbem.mail.words import hours_and_days, plural
+    from pbem.views.words import hours_and_days, plural
     assert (plural(1, "discard"), plural(2, "discard"), plural(0, "hour")) == \
         ("1 discard", "2 discards", "0 hours")
     assert (plural(1.0, "hour"), plural(1.5, "hour")) == ("1 hour", "1.5 hours")   # (settings)
@@ -323,10 +328,11 @@ def test_city_tiles_mark_officials_o_like_the_tokens(client, app):
     seen = view(state, 0)
     assert not [h for h in seen["hexes"] if (h["tile"] or "").startswith("city")
                 and "S" in h["tile"]]
-    from pbem import links, store
+    from pbem.policy import links
+    from pbem.store import gamelog
     game = new_game(app, "babylonia", 3, names=("Anna", "Bob", "Carl"))
     with app.app_context():
-        path = links.path(links.SEAT, game, 0, store.current_nonce(game, 0))
+        path = links.path(links.SEAT, game, 0, gamelog.current_nonce(game, 0))
     page = client.get(path).data.decode()
     assert "O official" in page and "S official" not in page
 
@@ -370,7 +376,7 @@ def test_babylonias_text_board_shows_nothing_the_seat_may_not_know():
 
 
 def test_a_genuine_link_to_a_game_that_is_gone_points_to_lost_links_too(app, client):
-    from pbem import links
+    from pbem.policy import links
     with app.app_context():
         gone = links.path(links.TURN, "nosuchgame", 0, 0)
     page = client.get(gone)
@@ -383,12 +389,14 @@ def test_a_genuine_link_to_a_game_that_is_gone_points_to_lost_links_too(app, cli
 
 
 def test_a_one_day_time_limit_reads_one_day(app, client):
-    from pbem import links, store, turns
+    from pbem.play import turns
+    from pbem.policy import links
+    from pbem.store import gamelog
     with app.app_context():
         spec = turns.Spec("babel", [("Anna", EMAILS[0]), ("Bob", EMAILS[1])],
                           {"sumerians": "top-run"}, 0, 1)
         game = turns.create_game(spec).id
-        seat = links.path(links.SEAT, game, 0, store.current_nonce(game, 0))
+        seat = links.path(links.SEAT, game, 0, gamelog.current_nonce(game, 0))
     for path in (seat, f"/games/{game}/record"):
         html = client.get(path).data.decode()
         assert "(1 day a turn)" in html and "1 days" not in html

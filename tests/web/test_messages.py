@@ -12,10 +12,10 @@ import re
 
 from sqlalchemy import func, select
 
-from pbem import store
 from pbem.extensions import db
 from pbem.games.rng import Rng
-from pbem.models import Event, Message
+from pbem.store import gamelog
+from pbem.store.models import Event, Message
 from pbem_web import (  # tests/helpers
     ANNA,
     BOB,
@@ -38,7 +38,7 @@ SCRIPT = '<script>alert("hi")</script> & <b>bold</b>'
 def submission(app, game: str, seed: int = 1) -> tuple[int, str]:
     """The seat to act and a legal whole decision for it."""
     with app.app_context():
-        loaded = store.load(game)
+        loaded = gamelog.load(game)
         [decision] = loaded.engine.to_act(loaded.state)
         return decision.seat, loaded.engine.random_submission(loaded.state, decision.seat, Rng(seed))
 

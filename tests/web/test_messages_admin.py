@@ -6,7 +6,8 @@ from __future__ import annotations
 import html
 import re
 
-from pbem import links, store
+from pbem.policy import links
+from pbem.store import gamelog
 from pbem_web import ANNA, create, deliver, text_of  # tests/helpers
 
 OPERATOR = "op@example.org"
@@ -28,7 +29,7 @@ def test_the_operator_hides_a_message_from_the_game_page(make_app, smtp):
     client = site.test_client()
     game = create(client)
     with site.app_context():
-        seat = links.path(links.SEAT, game, 0, store.current_nonce(game, 0))
+        seat = links.path(links.SEAT, game, 0, gamelog.current_nonce(game, 0))
     client.post(f"{seat}/messages", data={"message": "Rude <words>"})
     csrf = sign_in(site, client, smtp)
     admin = client.get(f"/admin/games/{game}").get_data(as_text=True)

@@ -28,7 +28,8 @@ def test_downgrade_and_upgrade_again(app):
 def test_0007_adds_computer_players_and_takes_them_away_again(app):
     """Downgrading to 0006 drops the computers' columns and table and keeps the games; upgrading
     again gives every existing game the default takeover level, and every seat to a person."""
-    from pbem import store, turns
+    from pbem.play import turns
+    from pbem.store import gamelog
 
     def columns(table):
         return {c["name"] for c in inspect(db.engine).get_columns(table)}
@@ -45,7 +46,7 @@ def test_0007_adds_computer_players_and_takes_them_away_again(app):
         assert "bot" in columns("seats") and "takeover" in columns("games")
         assert "takeovers" in inspect(db.engine).get_table_names()
         app.extensions["pbem.replay_cache"].clear()
-        assert store.load(game_id).row.takeover == "normal"
-        assert store.bots(game_id) == {} and store.takeovers(game_id) == {}
+        assert gamelog.load(game_id).row.takeover == "normal"
+        assert gamelog.bots(game_id) == {} and gamelog.takeovers(game_id) == {}
         turns.resign(game_id, 2)      # the upgraded game hands a leaving player's seat over
-        assert store.bots(game_id) == {2: "normal"}
+        assert gamelog.bots(game_id) == {2: "normal"}

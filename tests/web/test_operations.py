@@ -24,9 +24,9 @@ import pytest
 from aiosmtpd.controller import Controller
 from sqlalchemy import func, select
 
-from pbem import store
 from pbem.extensions import db
-from pbem.models import Event, Game, Mail, RateEvent
+from pbem.store import gamelog
+from pbem.store.models import Event, Game, Mail, RateEvent
 from pbem_web import create, deliver, seat_path, text_of, turn_path  # tests/helpers
 
 ANNA, BOB, CAROL, DAVE = "anna@example.org", "bob@example.org", "carol@example.org", "dave@example.org"
@@ -54,7 +54,7 @@ def outbox(app) -> list:
 
 def loaded(app, game: str):
     with app.app_context():
-        loaded = store.load(game)
+        loaded = gamelog.load(game)
         _ = loaded.events   # read the log now: it is read lazily, inside the app
         return loaded
 
@@ -541,5 +541,5 @@ def test_a_replaced_or_forged_seat_link_cannot_resign(app, client, smtp):
 
 
 def test_a_game_id_never_starts_like_a_command_line_option():
-    from pbem import store
-    assert not any(store.new_id().startswith("-") for _ in range(2000))
+    from pbem.store import gamelog
+    assert not any(gamelog.new_id().startswith("-") for _ in range(2000))

@@ -1,5 +1,5 @@
 """The operator's commands (`games ...`, `mail suppressed`, `mail quarantine`, `mail status`) and
-the queries behind them (`pbem.operations`): states, stalled games, deleting a game.
+the queries behind them (`pbem.play.operations`): states, stalled games, deleting a game.
 
 Commands run through `app.test_cli_runner()`; mail goes to the real SMTP server of the `smtp`
 fixture. Where a game must have waited for days, its times are moved back in the database
@@ -16,13 +16,15 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy import func, select
 
-from pbem import addresses, inbox, links, operations, store, turns
 from pbem.errors import NotFound
 from pbem.extensions import db
 from pbem.games.rng import Rng
 from pbem.mail.bounces import Failure
-from pbem.models import Event, Game, Inbound, Mail, Reminder, Seat, SeatNonce, Snapshot
-from pbem.transaction import transaction
+from pbem.play import addresses, inbox, operations, turns
+from pbem.policy import links
+from pbem.store import gamelog
+from pbem.store.models import Event, Game, Inbound, Mail, Reminder, Seat, SeatNonce, Snapshot
+from pbem.store.transaction import transaction
 from pbem_web import ANNA, BOB, create, deliver, text_of  # tests/helpers
 
 CAROL, DAVE = "carol@example.org", "dave@example.org"
@@ -54,7 +56,7 @@ def as_json(app, *args: str):
 def play_one(app, game_id: str, seed: int = 1) -> None:
     """One random legal decision by whoever owes one (as a bot would submit it)."""
     with app.app_context():
-        loaded = store.load(game_id)
+        loaded = gamelog.load(game_id)
         decision = loaded.engine.to_act(loaded.state)[0]
         text = loaded.engine.random_submission(loaded.state, decision.seat, Rng(seed))
         turns.submit(game_id, decision.seat, loaded.seq, text, turns.Origin(turns.BOT))
@@ -62,7 +64,7 @@ def play_one(app, game_id: str, seed: int = 1) -> None:
 
 def waiting_seat(app, game_id: str) -> int:
     with app.app_context():
-        loaded = store.load(game_id)
+        loaded = gamelog.load(game_id)
         return loaded.engine.to_act(loaded.state)[0].seat
 
 
@@ -344,7 +346,7 @@ def test_abort_ends_the_game_with_no_winner_and_mails_every_player_why(app, clie
     assert ok(app, "games", "abort", game, "--why", "  The club closed.  ") == (
         f"Game {game} is aborted; its players are mailed why.\n")
     with app.app_context():
-        loaded = store.load(game)
+        loaded = gamelog.load(game)
         outcome = loaded.engine.outcome(loaded.state)
         assert (outcome.winner, outcome.winners, outcome.reason) == (None, (), "aborted")
         last = loaded.recent[-1]
@@ -377,13 +379,13 @@ DECLINE = re.compile(r"http://pbem\.test(/d/[A-Za-z0-9_.\-]+)")
 def a_turn(app, game_id: str, seat: int) -> str:
     """A legal whole turn for the seat that owes one."""
     with app.app_context():
-        loaded = store.load(game_id)
+        loaded = gamelog.load(game_id)
         return loaded.engine.random_submission(loaded.state, seat, Rng(3))
 
 
 def log_length(app, game_id: str) -> int:
     with app.app_context():
-        return store.load(game_id).seq
+        return gamelog.load(game_id).seq
 
 
 def test_set_address_mails_the_invitation_and_kills_every_old_link_turn_links_too(app, client, smtp):
@@ -428,7 +430,7 @@ def test_replaced_links_kill_the_turn_link_too(app, client, smtp):
     deliver(app)
     old = paths(smtp.to(ANNA)[-1])
     with app.app_context():
-        addresses.replace_links(links.sign(links.REPLACE, [game, 0, store.current_nonce(game, 0)]))
+        addresses.replace_links(links.sign(links.REPLACE, [game, 0, gamelog.current_nonce(game, 0)]))
     assert client.post(old["turn"][0], json={"steps": a_turn(app, game, 0)}).status_code == 410
     assert log_length(app, game) == 0
     deliver(app)
@@ -503,7 +505,7 @@ def test_resend_mails_the_seat_its_turn_again_and_invalidates_nothing(app, clien
 
 
 def test_resend_sends_a_turn_mail_held_for_the_digest_now(app, client, smtp):
-    from pbem import settings
+    from pbem.players import settings
     with app.app_context():
         settings.change(BOB, "UTC", "en", settings.DIGEST, False)
     game = create(client)
@@ -597,15 +599,15 @@ def test_a_game_deleted_by_one_process_is_gone_in_another_that_had_it_cached(mak
         with web.app_context():
             turns.abort(game, "a test")
     with web.app_context():
-        seat = links.path(links.SEAT, game, 0, store.current_nonce(game, 0))
-        turn = links.path(links.TURN, game, 0, store.load(game).seq)
-        assert store.load(game).id == game          # cached in `web`
+        seat = links.path(links.SEAT, game, 0, gamelog.current_nonce(game, 0))
+        turn = links.path(links.TURN, game, 0, gamelog.load(game).seq)
+        assert gamelog.load(game).id == game          # cached in `web`
     assert client.get(seat).status_code == 200
     assert ok(operator, "games", "delete", game, "--yes").startswith(f"Deleted game {game}")
     with web.app_context():
         assert web.extensions["pbem.replay_cache"].get(game) is not None   # still cached there
         with pytest.raises(NotFound):
-            store.load(game)
+            gamelog.load(game)
     assert client.get(seat).status_code == 404
     assert client.get(turn).status_code == 404
     assert client.post(turn, data={"steps": "x", "action": "submit"}).status_code == 404
@@ -617,8 +619,8 @@ def test_a_cached_game_without_events_is_still_served_while_it_exists(make_app):
     app = make_app()
     game = create(app.test_client())
     with app.app_context():
-        store.load(game)
-        assert store.load(game).seq == 0
+        gamelog.load(game)
+        assert gamelog.load(game).seq == 0
 
 
 # -- mail: status, suppressed, quarantine --------------------------------------------------------

@@ -2,7 +2,7 @@
 token, the dashboard, and each action doing what its command does.
 
 The sign-in link arrives as a real mail at the `smtp` fixture's server. The pages are read as
-HTML; what they act on is checked in the database (through `pbem.operations`, as the commands
+HTML; what they act on is checked in the database (through `pbem.play.operations`, as the commands
 read it).
 """
 
@@ -15,11 +15,13 @@ import time
 import pytest
 from sqlalchemy import func, select
 
-from pbem import addresses, inbox, links, operations, store, turns
 from pbem.extensions import db
 from pbem.games.rng import Rng
 from pbem.mail.bounces import Failure
-from pbem.models import Mail, RateEvent
+from pbem.play import addresses, inbox, operations, turns
+from pbem.policy import links
+from pbem.store import gamelog
+from pbem.store.models import Mail, RateEvent
 from pbem_web import ANNA, BOB, create, deliver, text_of  # tests/helpers
 
 OPERATOR = "op@example.org"
@@ -72,7 +74,7 @@ def signed_out(client) -> bool:
 
 def play_one(site, game_id: str) -> None:
     with site.app_context():
-        loaded = store.load(game_id)
+        loaded = gamelog.load(game_id)
         decision = loaded.engine.to_act(loaded.state)[0]
         text = loaded.engine.random_submission(loaded.state, decision.seat, Rng(1))
         turns.submit(game_id, decision.seat, loaded.seq, text, turns.Origin(turns.BOT))

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import re
 
-from pbem import store, turns
+from pbem.play import turns
+from pbem.store import gamelog
 from pbem_web import ANNA, BOB, seat_path, turn_path  # tests/helpers
 
 JSON = {"Accept": "application/json"}
@@ -104,7 +105,7 @@ def test_an_illegal_step_is_refused_in_the_seats_language(app, client):
     page = html(client.post(link, data={"steps": "settle A", "action": "submit"}))
     assert "Schritt 1 (settle A): " in page and '<html lang="de">' in page
     with app.app_context():
-        assert store.load(game).seq == 0
+        assert gamelog.load(game).seq == 0
 
 
 def test_the_language_form_changes_the_seats_language(app, client):

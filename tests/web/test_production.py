@@ -2,7 +2,7 @@
 coming back, PROXY_FIX, rate limits, and indexes for the queries the pages run.
 
 Games are played through the JSON API with the engine's random player; turn links are minted
-with `pbem.links.path` (after owed discards the same seat goes on without a mail). Rate-limit
+with `pbem.policy.links.path` (after owed discards the same seat goes on without a mail). Rate-limit
 windows are moved by moving stored rows' times back, never by sleeping. The tests that need
 PostgreSQL (a TCP proxy that cuts the database off; EXPLAIN) skip their SQLite run.
 """
@@ -23,14 +23,17 @@ from sqlalchemy import delete, func, select, text, update
 from sqlalchemy import event as sa_event
 from sqlalchemy.engine import make_url
 
-from pbem import games, links, store, turns
+from pbem import games
 from pbem.extensions import db
 from pbem.games.babel import GAME
 from pbem.games.babel.game import Babel
 from pbem.games.errors import GameError, WrongDecision
 from pbem.games.rng import Rng
-from pbem.models import Event, Game, Mail, RateEvent, SeatNonce
-from pbem.replaycache import ReplayCache
+from pbem.play import turns
+from pbem.policy import links
+from pbem.store import gamelog
+from pbem.store.models import Event, Game, Mail, RateEvent, SeatNonce
+from pbem.store.replaycache import ReplayCache
 from pbem_web import started  # tests/helpers
 
 ANNA, BOB = "anna@example.org", "bob@example.org"
@@ -75,7 +78,7 @@ def as_json(value) -> str:
 
 def assert_same_as_full_replay(game_id: str):
     """The (cached) load equals a full replay: log, state, and every seat's view."""
-    loaded = store.load(game_id)
+    loaded = gamelog.load(game_id)
     engine, events, state = full_replay(game_id)
     assert loaded.events == events
     assert loaded.seq == len(events)
@@ -94,7 +97,7 @@ def turn_path(app, game_id: str) -> tuple[int, str] | None:
         if not owed:
             return None
         seat = owed[0].seat
-        return seat, links.path(links.TURN, game_id, seat, len(events), store.current_nonce(game_id, seat))
+        return seat, links.path(links.TURN, game_id, seat, len(events), gamelog.current_nonce(game_id, seat))
 
 
 def random_text(app, game_id: str, seat: int, k: int) -> str:
@@ -126,7 +129,7 @@ def played(make_app, decisions: int):
 
 
 def seat_path(game_id: str, seat: int) -> str:
-    return links.path(links.SEAT, game_id, seat, store.current_nonce(game_id, seat))
+    return links.path(links.SEAT, game_id, seat, gamelog.current_nonce(game_id, seat))
 
 
 def event_count(app, game_id: str | None = None) -> int:
@@ -214,7 +217,7 @@ def new_game(app, seed: int, first: int) -> str:
 @pytest.mark.parametrize("size", [2000, 1, 0], ids=["cached", "evicting", "off"])
 def test_cached_loads_equal_a_full_replay_after_every_decision(make_app, monkeypatch, size):
     """Four games, interleaved at random, every decision through the JSON API until each game
-    is over. After each one, `store.load` (through the cache) equals a full replay of the stored
+    is over. After each one, `gamelog.load` (through the cache) equals a full replay of the stored
     rows, and each seat's JSON view (through the cache, in a request) is the full replay's view.
     With room for one game the cache evicts all the time; with REPLAY_CACHE_SIZE=0 it is off."""
     monkeypatch.setenv("REPLAY_CACHE_SIZE", str(size))
@@ -247,20 +250,20 @@ def test_cached_loads_equal_a_full_replay_after_every_decision(make_app, monkeyp
 def test_a_second_load_reads_only_the_last_cached_event(make_app):
     app, client, game_id = played(make_app, 12)
     with app.app_context():
-        store.load(game_id)
+        gamelog.load(game_id)
         with statements(db.engine) as seen:
-            again = store.load(game_id)
+            again = gamelog.load(game_id)
         assert again.seq == 12
         assert len(seen) == 1 and EVENTS_TABLE.search(seen[0][0])   # one query, of the log
         assert event_rows_read(seen) == 1     # the last cached event: is the log still so?
         cache_of(app).clear()
         with statements(db.engine) as seen:
-            store.load(game_id)
+            gamelog.load(game_id)
         assert event_rows_read(seen) == 12    # without the cache: the whole log
     assert play(app, client, game_id, 99)
     with app.app_context():
         with statements(db.engine) as seen:
-            after = store.load(game_id)
+            after = gamelog.load(game_id)
         assert after.seq == 13
         assert event_rows_read(seen) == 2     # the last cached one and the new one
         assert_same_as_full_replay(game_id)
@@ -272,7 +275,7 @@ def test_with_replay_cache_size_0_every_load_reads_the_whole_log(make_app, monke
     with app.app_context():
         for _ in range(3):
             with statements(db.engine) as seen:
-                store.load(game_id)
+                gamelog.load(game_id)
             assert event_rows_read(seen) == 5
         assert_same_as_full_replay(game_id)
     assert not cache_of(app)._entries
@@ -289,9 +292,9 @@ def test_the_cost_of_a_load_does_not_grow_with_the_games_length(make_app):
     with app.app_context():
         counts = []
         for game_id in (short, long):
-            store.load(game_id)
+            gamelog.load(game_id)
             with statements(db.engine) as seen:
-                store.load(game_id)
+                gamelog.load(game_id)
             counts.append((len(seen), event_rows_read(seen)))
         assert counts[0] == counts[1]
 
@@ -314,27 +317,27 @@ def test_a_page_reads_the_database_once_cold_or_warm(make_app):
 
 
 def test_a_load_reads_along_the_row_its_caller_asks_for_cold_and_warm(make_app):
-    """`store.Along`: the caller's columns, in its order, beside the game, whether the game
+    """`gamelog.Along`: the caller's columns, in its order, beside the game, whether the game
     comes from the cache or from the database; a name ending in "_" is the load's own."""
     app, client, game_id = played(make_app, 4)
-    along = store.Along((("seats_named", "(SELECT count(*) FROM seats WHERE game_id = :game)"),
+    along = gamelog.Along((("seats_named", "(SELECT count(*) FROM seats WHERE game_id = :game)"),
                          ("doubled", "(:number * 2)")), {"number": 21})
     with app.app_context():
         cache_of(app).clear()
-        cold = store.load(game_id, along=along)
-        warm = store.load(game_id, along=along)
+        cold = gamelog.load(game_id, along=along)
+        warm = gamelog.load(game_id, along=along)
         assert (cold.along.seats_named, cold.along.doubled) == (2, 42)
         assert tuple(warm.along)[:3] == (2, 42, 1)   # then the last event cached, read to check it
-        assert store.load(game_id).along is None
+        assert gamelog.load(game_id).along is None
         with pytest.raises(ValueError, match="the load's own"):
-            store.load(game_id, along=store.Along(along.columns, {"after_": 1}))
+            gamelog.load(game_id, along=gamelog.Along(along.columns, {"after_": 1}))
         for name in ("part_", "kind", "Doubled"):
             with pytest.raises(ValueError, match="does not use"):
-                store.load(game_id, along=store.Along(((name, "1"),), {}))
+                gamelog.load(game_id, along=gamelog.Along(((name, "1"),), {}))
 
 
 def test_pages_read_outside_any_transaction_and_a_submission_inside_one(make_app, database_url):
-    """`pbem.reading`: a page, its JSON, a preview, the record and a player's seat page send
+    """`pbem.store.reading`: a page, its JSON, a preview, the record and a player's seat page send
     every statement in autocommit on PostgreSQL (no BEGIN and ROLLBACK round trips), and
     outside any transaction on SQLite; a submission's statements are all in its transaction."""
     app, client, game_id = played(make_app, 4)
@@ -344,7 +347,7 @@ def test_pages_read_outside_any_transaction_and_a_submission_inside_one(make_app
         nonce = db.session.scalar(select(SeatNonce.nonce).where(
             SeatNonce.game_id == game_id, SeatNonce.seat == seat).order_by(SeatNonce.id.desc()))
         seat_path = links.path(links.SEAT, game_id, seat, nonce)
-        loaded = store.load(game_id)
+        loaded = gamelog.load(game_id)
         text_ = loaded.engine.random_submission(loaded.state, seat, Rng(3))
     postgres = not database_url.startswith("sqlite")
 
@@ -384,8 +387,8 @@ def test_a_log_left_without_its_game_is_no_game(make_app, database_url):
         db.session.execute(text("DELETE FROM games WHERE id = :g"), {"g": game_id})
         db.session.commit()
         cache_of(app).clear()
-        with pytest.raises(store.NotFound) as missing:
-            store.load(game_id)
+        with pytest.raises(gamelog.NotFound) as missing:
+            gamelog.load(game_id)
         assert str(missing.value.message) == "There is no such game."
 
 
@@ -413,15 +416,15 @@ def test_a_rolled_back_write_does_not_poison_the_cache(make_app):
     other_text = next(t for t in texts if GAME.decide(state, seat, t) != written)
     other = GAME.decide(state, seat, other_text)
     with app.app_context():
-        store.append(store.load(game_id), written)
-        inside = store.load(game_id)     # the flushed write, seen (and cached) before the rollback
+        gamelog.append(gamelog.load(game_id), written)
+        inside = gamelog.load(game_id)     # the flushed write, seen (and cached) before the rollback
         assert inside.seq == 6 and inside.events[-1] == written
         db.session.rollback()
         assert event_count(app, game_id) == 5
         assert assert_same_as_full_replay(game_id).seq == 5   # the log is shorter than cached
         # Once more; then another decision is committed at the same point of the log.
-        store.append(store.load(game_id), written)
-        assert store.load(game_id).events[-1] == written
+        gamelog.append(gamelog.load(game_id), written)
+        assert gamelog.load(game_id).events[-1] == written
         db.session.rollback()
     response = client.post(path, json={"steps": other_text})
     assert response.status_code == 200, response.get_json()
@@ -438,7 +441,7 @@ def test_a_request_that_fails_after_its_write_leaves_no_trace_in_the_cache(make_
     seat, path = turn_path(app, game_id)
 
     def broken(loaded, actor):
-        assert store.load(loaded.id).seq == loaded.seq   # the flushed event, now in the cache
+        assert gamelog.load(loaded.id).seq == loaded.seq   # the flushed event, now in the cache
         raise RuntimeError("the outbox is broken")
 
     monkeypatch.setattr(notify, "event_appended", broken)
@@ -463,7 +466,7 @@ def test_the_cache_evicts_the_least_recently_used_game(make_app, monkeypatch):
 
     def rows(game_id):
         with statements(db.engine) as seen:
-            store.load(game_id)
+            gamelog.load(game_id)
         return event_rows_read(seen)
 
     with app.app_context():
@@ -552,7 +555,7 @@ def test_v1_rows_load_through_the_upcaster_and_are_never_rewritten(make_app, mon
     monkeypatch.setitem(games._loaded, "babel", v2)
     cache_of(app).clear()
     with app.app_context():
-        loaded = store.load(game_id)
+        loaded = gamelog.load(game_id)
         assert v2.upcast_calls == 6
         assert loaded.state == v1_state
         assert [e["v"] for e in loaded.events] == [2] * 6
@@ -588,7 +591,7 @@ def test_v1_rows_load_through_the_upcaster_and_are_never_rewritten(make_app, mon
     with app.app_context():
         stored = db.session.scalar(select(Event.data).where(Event.game_id == game_id, Event.seq == 9))
         assert stored == {"v": 2, "type": "resign", "seat": 1}
-        assert store.load(game_id).events[-1] == stored
+        assert gamelog.load(game_id).events[-1] == stored
 
 
 def test_upcast_steps_one_version_at_a_time_and_leaves_its_input_alone():
@@ -619,7 +622,7 @@ def test_an_event_newer_than_the_server_is_refused_clearly(make_app):
     with app.app_context():
         with pytest.raises(GameError, match=r"event version 2 is newer than this server's 1; "
                                             r"upgrade the server"):
-            store.load(game_id)
+            gamelog.load(game_id)
         page = client.get(seat_path(game_id, 0), headers=JSON)
     assert page.status_code == 422
     assert "newer than this server's" in page.get_json()["error"]
@@ -1024,7 +1027,7 @@ def fill(app):
     Three of the games have waited long enough for a reminder."""
     from datetime import datetime
 
-    from pbem.models import Seat
+    from pbem.store.models import Seat
     now = datetime.now(UTC)
     rng = random.Random(7)
     rows = {Game: [], Seat: [], SeatNonce: [], Event: [], Mail: [], RateEvent: []}
@@ -1105,7 +1108,7 @@ def test_the_queries_of_pages_and_workers_use_indexes(database_url, make_app):
     mails, claim the next mail, find the decisions waiting, prune old counts: with some thousand
     rows in each table, EXPLAIN shows each watched table reached through an index condition."""
     postgresql_only(database_url)
-    from pbem import reminders
+    from pbem.jobs import reminders
     from pbem.mail.deliver import deliver_due, failed_for_game
     app = make_app(**UNLIMITED)
     client = app.test_client()
@@ -1145,7 +1148,7 @@ def test_the_queries_of_pages_and_workers_use_indexes(database_url, make_app):
 def play_by_store(game_id: str, decisions: int, k: int = 0) -> None:
     """Random legal decisions submitted through the turn service (inside an app)."""
     for n in range(decisions):
-        loaded = store.load(game_id)
+        loaded = gamelog.load(game_id)
         owed = loaded.engine.to_act(loaded.state)
         if not owed:
             return
@@ -1154,25 +1157,25 @@ def play_by_store(game_id: str, decisions: int, k: int = 0) -> None:
 
 
 def test_cold_loads_start_from_the_latest_snapshot_and_equal_a_full_replay(make_app):
-    from pbem.models import Snapshot
+    from pbem.store.models import Snapshot
     app = make_app(SNAPSHOT_EVERY=4, REPLAY_CACHE_SIZE=0)     # every load is cold
     game_id = new_game(app, 96, 0)
     with app.app_context():
         for n in range(30):
             play_by_store(game_id, 1, n)
             assert_same_as_full_replay(game_id)
-        seq = store.load(game_id).seq
+        seq = gamelog.load(game_id).seq
         stored = db.session.scalars(select(Snapshot.seq).where(Snapshot.game_id == game_id)).all()
         assert sorted(stored) == list(range(4, seq + 1, 4))
         with statements(db.engine) as seen:
-            loaded = store.load(game_id)
+            loaded = gamelog.load(game_id)
             read = event_rows_read(seen)
-        assert loaded.seq == seq and read <= store.RECENT + 4 < seq   # not the whole log
+        assert loaded.seq == seq and read <= gamelog.RECENT + 4 < seq   # not the whole log
         assert app.test_cli_runner().invoke(args=["verify"]).exit_code == 0
 
 
 def test_snapshots_of_other_rules_or_that_differ_are_ignored_and_reported(make_app):
-    from pbem.models import Snapshot
+    from pbem.store.models import Snapshot
     app = make_app(SNAPSHOT_EVERY=4, REPLAY_CACHE_SIZE=0)
     game_id = new_game(app, 48, 1)
     with app.app_context():

@@ -10,13 +10,15 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import event, func, select, text
 
-from pbem import limits, store, turns
 from pbem.errors import RateLimited
 from pbem.extensions import db
 from pbem.games.phrases import phrase
 from pbem.games.rng import Rng
-from pbem.models import RateEvent, RateLock, utcnow
-from pbem.transaction import transaction
+from pbem.play import turns
+from pbem.policy import limits
+from pbem.store import gamelog
+from pbem.store.models import RateEvent, RateLock, utcnow
+from pbem.store.transaction import transaction
 from pbem_web import at_once  # tests/helpers
 
 ANNA = "anna@example.org"
@@ -151,7 +153,7 @@ def test_a_submission_refused_per_address_counts_nothing_per_client(make_app):
         games = [turns.create_game(turns.Spec("babel", [("Anna", ANNA), ("Bob", "bob@example.org")],
                                               {}, 0)).id for _ in range(2)]
         for game in games:
-            loaded = store.load(game)
+            loaded = gamelog.load(game)
             text = loaded.engine.random_submission(loaded.state, 0, Rng(1))
             if game == games[0]:
                 turns.submit(game, 0, 0, text, web)
@@ -159,7 +161,7 @@ def test_a_submission_refused_per_address_counts_nothing_per_client(make_app):
                 with pytest.raises(RateLimited):
                     turns.submit(game, 0, 0, text, web)
         assert counted("submit-client:192.0.2.1") == 1 and counted(f"submit-address:{ANNA}") == 1
-        assert store.load(games[1]).seq == 0
+        assert gamelog.load(games[1]).seq == 0
 
 
 def test_pruning_leaves_a_key_a_request_holds_and_never_waits_for_it(app, database_url):

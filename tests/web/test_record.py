@@ -2,8 +2,8 @@
 
 import re
 
-from pbem import links
 from pbem.games.rng import Rng
+from pbem.policy import links
 from pbem.web import record
 from pbem.web.chart import score_chart
 
@@ -43,7 +43,7 @@ def test_record_of_an_unknown_game_is_404(client):
 
 
 def test_resigned_game_shows_the_result(actions, client, app):
-    from pbem import turns
+    from pbem.play import turns
     game = actions.create(first=0)
     with app.app_context():
         turns.resign(game, 0)

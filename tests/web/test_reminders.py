@@ -1,6 +1,6 @@
 """Reminders, digests and time limits under a controllable clock.
 
-Nothing sleeps. `pbem.reminders.run(now)` (or `flask remind --now ISO`) is told what time it
+Nothing sleeps. `pbem.jobs.reminders.run(now)` (or `flask remind --now ISO`) is told what time it
 is; where a test needs a game to have started at a given moment, it moves the game's own times
 (its creation and its events) instead of waiting. Games are read back for their exact start,
 so the boundaries are tested to the second. Mail goes through the real SMTP server of the
@@ -19,13 +19,16 @@ from functools import cache
 import pytest
 from sqlalchemy import func, select
 
-from pbem import deadlines, reminders, store, turns
 from pbem.extensions import db
 from pbem.games.babel.game import GAME
 from pbem.games.rng import Rng
+from pbem.jobs import reminders
 from pbem.mail import notify
-from pbem.models import Event, Game, Mail, Reminder
-from pbem.transaction import transaction
+from pbem.play import turns
+from pbem.policy import deadlines
+from pbem.store import gamelog
+from pbem.store.models import Event, Game, Mail, Reminder
+from pbem.store.transaction import transaction
 from pbem_web import (  # tests/helpers
     create,
     create_by_form,
@@ -111,7 +114,7 @@ def over_mails(app, smtp, addr: str) -> list:
 
 def loaded(app, game: str):
     with app.app_context():
-        loaded = store.load(game)
+        loaded = gamelog.load(game)
         _ = loaded.events   # read the log now: it is read lazily, inside the app
         return loaded
 
@@ -358,7 +361,7 @@ def game_at_discards(app, time_limit: int | None) -> tuple[str, int, str]:
                                             {"sumerians": "top-run"}, 0, time_limit, seed))
         for event in events:   # the game's events as they were played (the deal's seed decides)
             with transaction():
-                game = store.append(game, event)
+                game = gamelog.append(game, event)
                 notify.event_appended(game, None)
         [decision] = game.engine.to_act(game.state)
         assert (decision.seat, decision.kind) == (seat, "discard")
@@ -399,7 +402,7 @@ def test_discards_and_the_turn_after_them_are_reminded_and_timed_as_one_turn(app
     discard(app, client, game, seat, text)
     # His deadline is still a week after his turn began, on the pages too.
     with app.app_context():
-        assert deadlines.deadline(store.load(game), seat) == began + 7 * DAY
+        assert deadlines.deadline(gamelog.load(game), seat) == began + 7 * DAY
     page = client.get(turn_path(app, game, seat)).data.decode()
     assert f"runs out on <strong>{on_page(began + 7 * DAY)}</strong>" in page
     # Not reminded again for the same turn, though the discards made a new point of the log.

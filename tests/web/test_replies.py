@@ -102,12 +102,12 @@ def rows(app, model) -> list:
 
 
 def outbox(app) -> list:
-    from pbem.models import Mail
+    from pbem.store.models import Mail
     return sorted(rows(app, Mail), key=lambda m: m.id)
 
 
 def inbound(app) -> list[str]:
-    from pbem.models import Inbound
+    from pbem.store.models import Inbound
     return sorted(r.result for r in rows(app, Inbound))
 
 
@@ -142,11 +142,11 @@ def changed_somewhere(token: str, at: int) -> list[str]:
 # -- reply tokens -------------------------------------------------------------------
 
 def test_reply_token_round_trip(app):
-    from pbem import store
     from pbem.mail.replies import ReplyToken, make_token, read_token
+    from pbem.store import gamelog
     with app.app_context():
         for seat, seq in [(0, 0), (1, 1), (0, 37), (1, 10**6)]:
-            game_id = store.new_id()
+            game_id = gamelog.new_id()
             token = make_token(game_id, seat, seq)
             assert re.fullmatch(r"[a-z2-7]+-[a-z2-7]+", token)
             assert read_token(token) == ReplyToken(game_id, seat, seq)
@@ -155,11 +155,11 @@ def test_reply_token_round_trip(app):
 
 
 def test_any_changed_character_is_refused(app):
-    from pbem import store
     from pbem.mail.replies import make_token, read_token
+    from pbem.store import gamelog
     with app.app_context():
         for seq in range(6):    # payloads of several lengths: base32 leaves spare bits at the end
-            token = make_token(store.new_id(), seq % 2, seq)
+            token = make_token(gamelog.new_id(), seq % 2, seq)
             for at in range(len(token)):
                 for forged in changed_somewhere(token, at):
                     assert read_token(forged) is None, (token, forged)
@@ -179,11 +179,11 @@ def test_upper_cased_token_still_reads(app):
 
 @pytest.mark.parametrize("seq", [0, 9, 99, 10**3, 10**6, 10**9 - 1])
 def test_local_part_fits_in_64_characters(app, seq):
-    from pbem import store
     from pbem.mail.replies import reply_address
+    from pbem.store import gamelog
     with app.app_context():
         for seat in (0, 1):
-            local, _, domain = reply_address(store.new_id(), seat, seq).rpartition("@")
+            local, _, domain = reply_address(gamelog.new_id(), seat, seq).rpartition("@")
             assert domain == "pbem.test" and local.startswith("turns+")
             assert len(local) <= 64, (seq, local)
 
@@ -743,7 +743,7 @@ HOSTILE = {   # what: (how the reply is changed, what becomes of it)
 @pytest.mark.parametrize("what", HOSTILE)
 def test_hostile_headers_are_answered_safely_or_not_at_all(app, actions, smtp, game, tmp_path, what):
     """Never a crash (on PostgreSQL too): one bad message must not block a Maildir for good."""
-    from pbem.models import FAILED
+    from pbem.store.models import FAILED
     change, status = HOSTILE[what]
     invite = actions.last_mail(ANNA)
     raw = change(answer(invite, "settle A", headers={"Cc": "Anna <anna@example.org>"}))
@@ -871,7 +871,7 @@ def test_owed_discards_by_mail_then_the_fresh_turn_mail(app, actions, smtp):
 
 @pytest.mark.parametrize("created", ["cli", "form"])
 def test_a_whole_game_played_only_by_mail_replies(app, actions, client, smtp, created):
-    from pbem.models import Inbound
+    from pbem.store.models import Inbound
     if created == "cli":
         seed = seed_with_discards(1)
         game = new_game(app, seed, first=1)
@@ -907,7 +907,7 @@ def test_refusals_to_one_address_are_capped_per_hour(app, actions, smtp, game):
     from sqlalchemy import update
 
     from pbem.extensions import db
-    from pbem.models import RateEvent
+    from pbem.store.models import RateEvent
     invite = actions.last_mail(ANNA)
     anna_before = len(smtp.to(ANNA))
     results = [ingest(app, answer(invite, "pass", sender=EVE)).status for _ in range(12)]
@@ -978,8 +978,8 @@ def test_turn_mails_show_the_players_own_position_so_he_can_answer_from_his_mail
     actions.deliver()
     [invite] = smtp.to(ANNA)
     with app.app_context():
-        from pbem import store
-        state = store.load(game).state
+        from pbem.store import gamelog
+        state = gamelog.load(game).state
     text = text_of(invite)
     assert f"Your hand: {' '.join(hand(state, 0))}" in text
     assert "Columns (top last): yours 1, your opponent's 1" in text
@@ -993,8 +993,8 @@ def test_a_maildir_is_read_in_order_of_arrival(app, actions, smtp, tmp_path):
     [invite] = smtp.to(ANNA)
     box = mailbox.Maildir(tmp_path / "Maildir", create=True)
     with app.app_context():
-        from pbem import store
-        state = store.load(game).state
+        from pbem.store import gamelog
+        state = gamelog.load(game).state
     good = first_turn(hand(state, 0))
     for when, steps in ((100.9, "build theirs"), (100.25, good)):   # the good one came first
         message = mailbox.MaildirMessage(answer(invite, steps))

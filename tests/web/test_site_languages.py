@@ -13,10 +13,14 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy import func, select
 
-from pbem import clocks, home, i18n, settings, turns
+from pbem import i18n
 from pbem.extensions import db
-from pbem.mail.words import listing
-from pbem.models import Mail, Proposal, Seat
+from pbem.play import turns
+from pbem.players import settings
+from pbem.policy import clocks
+from pbem.store.models import Mail, Proposal, Seat
+from pbem.views import homeview
+from pbem.views.words import listing
 from pbem_web import confirm, text_of  # tests/helpers
 
 ANNA, BOB, CARL = (f"{n}@example.org" for n in ("anna", "bob", "carl"))
@@ -136,7 +140,7 @@ def test_the_command_line_sets_a_player_s_language(app):
 def test_the_confirmation_page_speaks_the_browser_s_language(app, client):
     answer = client.post("/games", data=form(time_limit="7", lang0="de"))
     game = answer.headers["Location"].split("/")[2]
-    from pbem import links
+    from pbem.policy import links
     with app.app_context():
         path = links.path_of(links.CONFIRM, game)
     page = client.get(path, headers={"Accept-Language": "de"}).get_data(as_text=True)
@@ -227,7 +231,7 @@ def test_the_home_s_results_and_vacation_in_czech(make_app):
 
 
 def test_a_stored_result_with_parameters_is_said_in_the_home_s_language(app, client):
-    from pbem.models import GameResult
+    from pbem.store.models import GameResult
     game = new_game(app, [("Anna", ANNA), ("Bob", BOB)])
     with app.app_context():
         settings.change(ANNA, "UTC", "de", settings.EACH, False)
@@ -292,11 +296,11 @@ def test_the_home_lists_names_in_the_reader_s_language(app):
     with app.app_context():
         assert listing(["Anna", "Bob", "Carl"]) == "Anna, Bob and Carl"
         with i18n.speaking("de"):
-            assert i18n.say(listing(["Anna", home.YOU, "Carl"])) == "Anna, du und Carl"
+            assert i18n.say(listing(["Anna", homeview.YOU, "Carl"])) == "Anna, du und Carl"
         with i18n.speaking("cs"):
-            assert i18n.say(home.result_words([0, 1], 1, ["Anna", "Bob"], "x", "")) == \
+            assert i18n.say(homeview.result_words([0, 1], 1, ["Anna", "Bob"], "x", "")) == \
                 "Vítězství: Anna a vy – x"
-            assert i18n.say(home.result_words([1], 1, ["Anna", "Bob"], "x", "")) == "Vyhráli jste: x"
+            assert i18n.say(homeview.result_words([1], 1, ["Anna", "Bob"], "x", "")) == "Vyhráli jste: x"
 
 
 def test_the_links_mail_writes_deadlines_in_the_address_s_language(app, client, actions):

@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import func, select
 
 from pbem.extensions import db
-from pbem.models import Game, Mail, Proposal
+from pbem.store.models import Game, Mail, Proposal
 from pbem_web import ANNA, BOB, START_CSRF  # tests/helpers
 
 CAROL = "carol@example.org"

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from pbem import games, links
+from pbem import games
+from pbem.policy import links
 from pbem_web import started  # tests/helpers
 
 ROOT = Path(__file__).resolve().parents[2]

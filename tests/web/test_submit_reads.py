@@ -6,11 +6,13 @@ from __future__ import annotations
 from sqlalchemy import event, select, text, update
 from tests.web.test_turn import first_turn, hand_of  # the turn tests' helpers
 
-from pbem import addresses, clocks, store, turns
 from pbem.extensions import db
 from pbem.games.rng import Rng
-from pbem.models import Clock, Mail, Seat, Takeover
-from pbem.transaction import writing
+from pbem.play import addresses, turns
+from pbem.policy import clocks
+from pbem.store import gamelog
+from pbem.store.models import Clock, Mail, Seat, Takeover
+from pbem.store.transaction import writing
 
 ANNA, BOB, ROBERT = "anna@example.org", "bob@example.org", "robert@example.org"
 JSON = {"Accept": "application/json"}
@@ -61,8 +63,8 @@ def _mailed_to(app, game: str) -> list[str]:
 def test_an_address_corrected_between_two_transactions_gets_the_next_mail(app, actions):
     game = actions.create(first=0)
     with app.app_context():   # one session for both transactions, as a long-lived process has
-        loaded = store.load(game)
-        assert store.address_of(game, 1) == BOB   # read in this transaction...
+        loaded = gamelog.load(game)
+        assert gamelog.address_of(game, 1) == BOB   # read in this transaction...
         db.session.commit()                       # ...which ends
         with db.engine.begin() as operator:       # the operator corrects it, from elsewhere
             operator.execute(update(Seat).where(Seat.game_id == game, Seat.seat == 1)
@@ -75,7 +77,7 @@ def test_an_address_corrected_between_two_transactions_gets_the_next_mail(app, a
 def test_a_seat_written_in_the_transaction_is_read_anew_in_it(app, actions):
     game = actions.create(first=0)
     with app.app_context():
-        assert store.address_of(game, 1) == BOB   # read in the transaction set_address goes on in
+        assert gamelog.address_of(game, 1) == BOB   # read in the transaction set_address goes on in
         addresses.set_address(game, 1, ROBERT)
     assert _mailed_to(app, game)[-1] == ROBERT    # his new links, to the corrected address
 
@@ -87,9 +89,9 @@ def test_a_textual_write_forgets_the_reads_of_the_tables_it_names_only(app, acti
     game = actions.create(first=0)
 
     def written(statement) -> int:
-        return statements(app, lambda: (db.session.execute(statement), store.address_of(game, 0)))[1]
+        return statements(app, lambda: (db.session.execute(statement), gamelog.address_of(game, 0)))[1]
     with app.app_context():
-        assert store.address_of(game, 0) == ANNA   # read, and kept
+        assert gamelog.address_of(game, 0) == ANNA   # read, and kept
         assert written(writing(text("UPDATE rate_locks SET at = at"), "rate_locks")) == 1
         assert written(writing(text("UPDATE seats SET bot = bot"), "seats")) == 2
         assert written(text("UPDATE rate_locks SET at = at")) == 2
@@ -101,17 +103,17 @@ def test_a_row_added_in_the_transaction_is_read_anew_before_it_is_flushed(app, a
     added to the session forgets its table's reads at once."""
     game = actions.create(first=0)
     with app.app_context():
-        assert store.takeovers(game) == {}   # read, and kept
+        assert gamelog.takeovers(game) == {}   # read, and kept
         db.session.add(Takeover(game_id=game, seat=1, seq=0, reason="resigned", level="normal"))
-        assert list(store.takeovers(game)) == [1]
+        assert list(gamelog.takeovers(game)) == [1]
         db.session.rollback()
 
 
 def test_a_game_s_time_bank_is_read_with_its_seats_and_anew_once_written(app, actions):
     game = actions.create(first=0)
     with app.app_context():
-        _, made = statements(app, lambda: (store.bot_of(game, 0), clocks.of_game(game, None),
-                                           store.address_of(game, 1)))
+        _, made = statements(app, lambda: (gamelog.bot_of(game, 0), clocks.of_game(game, None),
+                                           gamelog.address_of(game, 1)))
         assert made == 1 and clocks.of_game(game, None).kind == clocks.NONE
         db.session.add(Clock(game_id=game, start_days=3, increment_days=1, cap_days=5))
         assert clocks.of_game(game, None) == clocks.bank(3, 1, 5)
@@ -122,8 +124,8 @@ def test_an_address_s_settings_read_with_a_mail_s_facts_are_what_settings_of_ans
     """A mail's facts read its address's settings (`settings.read_with`): kept for the
     transaction, unless it read them already, or the session holds the row (here changed and
     not written yet), which `settings.of` answers from; the next transaction reads anew."""
-    from pbem import settings
-    from pbem.models import AddressSettings
+    from pbem.players import settings
+    from pbem.store.models import AddressSettings
     row = (BOB, "Europe/Prague", "cs", settings.DIGEST, 1, "n1")
 
     def read_with(address: str, values: tuple) -> None:   # as the facts do, in a transaction

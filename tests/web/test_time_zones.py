@@ -9,8 +9,11 @@ from zoneinfo import ZoneInfo
 
 from tests.web.test_reminders import play, reminder_mails, seat_path, start_at, turn_path  # its helpers
 
-from pbem import deadlines, reminders, settings, store
 from pbem.games.rng import Rng
+from pbem.jobs import reminders
+from pbem.players import settings
+from pbem.policy import deadlines
+from pbem.store import gamelog
 from pbem_web import ANNA, BOB, create, deliver, html_of, text_of  # tests/helpers
 
 BERLIN = ZoneInfo("Europe/Berlin")
@@ -25,7 +28,7 @@ def in_berlin(app) -> None:
 
 def deadline(app, game: str, seat: int) -> datetime:
     with app.app_context():
-        found = deadlines.deadline(store.load(game), seat)
+        found = deadlines.deadline(gamelog.load(game), seat)
     assert found is not None
     return found
 

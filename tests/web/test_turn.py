@@ -2,9 +2,9 @@
 
 import json
 
-from pbem import links
 from pbem.games.babel.cards import NAMES
 from pbem.games.rng import Rng
+from pbem.policy import links
 
 
 def first_turn(hand: str) -> str:

@@ -4,8 +4,9 @@ the turn page and the game-over mail do; its text folded for 80 columns (issue 1
 from __future__ import annotations
 
 from html_tree import Page
-from pbem import store, turns
 from pbem.games.rng import Rng
+from pbem.play import turns
+from pbem.store import gamelog
 from pbem_web import html_of, text_of  # tests/helpers
 
 ANNA, BOB, CARL = "anna@example.org", "bob@example.org", "carl@example.org"
@@ -17,11 +18,11 @@ def create(app, kind, players, seed):
         return turns.create_game(turns.Spec(kind, list(players), {}, 0, None, seed)).id
 
 
-def play_until(app, game: str, rng: Rng, until) -> store.Loaded:
+def play_until(app, game: str, rng: Rng, until) -> gamelog.Loaded:
     """Random legal decisions through the turn service until `until(loaded, seat owing)`."""
     for _ in range(500):
         with app.app_context():
-            loaded = store.load(game)
+            loaded = gamelog.load(game)
             seat = loaded.engine.to_act(loaded.state)[0].seat
             if until(loaded, seat):
                 return loaded
@@ -31,9 +32,9 @@ def play_until(app, game: str, rng: Rng, until) -> store.Loaded:
 
 
 def told_to(app, game: str, seat: int) -> list:
-    from pbem.seatview import told_to as told
+    from pbem.views.seatview import told_to as told
     with app.app_context():
-        loaded = store.load(game)
+        loaded = gamelog.load(game)
         return list(told(loaded, seat, list(loaded.names)))
 
 
@@ -49,7 +50,7 @@ def fits_80_columns(text: str) -> None:
 def test_the_opponents_turn_in_words_in_the_turn_mail(app, actions):
     game = create(app, "babel", (("Anna", ANNA), ("Bob", BOB)), seed=7)
     with app.app_context():
-        loaded = store.load(game)
+        loaded = gamelog.load(game)
         hand = loaded.engine.view(loaded.state, 0)["players"][0]["hand"]
         turns.submit(game, 0, loaded.seq, f"move {hand[0]}\nsettle {hand[1]}\nbuild mine", WEB)
     [told] = told_to(app, game, 1)

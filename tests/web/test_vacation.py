@@ -9,10 +9,13 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy import select
 
-from pbem import deadlines, reminders, store, turns, vacation
 from pbem.extensions import db
 from pbem.games.rng import Rng
-from pbem.models import Event, Game, Vacation
+from pbem.jobs import reminders
+from pbem.play import turns
+from pbem.policy import deadlines, vacation
+from pbem.store import gamelog
+from pbem.store.models import Event, Game, Vacation
 from pbem_web import ANNA, BOB, deliver, seat_path, text_of, turn_path  # tests/helpers
 
 CAROL = "carol@example.org"
@@ -41,7 +44,7 @@ def started_at(app, game: str, moment: datetime) -> None:
 
 def deadline(app, game: str, seat: int) -> datetime | None:
     with app.app_context():
-        return deadlines.deadline(store.load(game), seat)
+        return deadlines.deadline(gamelog.load(game), seat)
 
 
 
@@ -55,7 +58,7 @@ def vacations(app, address: str) -> list[tuple[datetime, datetime, bool]]:
 
 def over(app, game: str) -> bool:
     with app.app_context():
-        return store.load(game).over
+        return gamelog.load(game).over
 
 
 def test_vacation_stops_every_clock_of_the_address(app, client):
@@ -155,7 +158,7 @@ def test_a_late_turn_with_days_left_is_played_and_ends_the_vacation(app, client,
     start = datetime.now(UTC).replace(microsecond=0) - DAY - 2 * HOUR
     started_at(app, game, start)
     with app.app_context():
-        loaded = store.load(game)
+        loaded = gamelog.load(game)
         text = loaded.engine.random_submission(loaded.state, 0, Rng(1))
     response = client.post(turn_path(app, game, 0), json={"steps": text})
     assert response.status_code == 200, response.get_json()
@@ -179,7 +182,7 @@ def test_the_operator_starts_and_ends_a_vacation(app):
 def test_a_time_bank_does_not_pay_for_time_on_vacation(app, client):
     """Anna's first turn took 2 days, one of them on vacation: her bank of 3 days paid for one
     (3 - 1 + 1 = 3 days left), and her next turn's deadline is 3 days after it began."""
-    from pbem import clocks
+    from pbem.policy import clocks
     with app.app_context():
         choice = clocks.bank(3, 1, 5)
         game = turns.create_game(turns.Spec("babel", [("Anna", ANNA), ("Bob", BOB)],
@@ -188,7 +191,7 @@ def test_a_time_bank_does_not_pay_for_time_on_vacation(app, client):
     t0 = (datetime.now(UTC) - 4 * DAY).replace(microsecond=0)
     for seed in (1, 2):
         with app.app_context():
-            loaded = store.load(game)
+            loaded = gamelog.load(game)
             [decision] = loaded.engine.to_act(loaded.state)
             text = loaded.engine.random_submission(loaded.state, decision.seat, Rng(seed))
         assert client.post(turn_path(app, game, decision.seat), json={"steps": text}).status_code == 200
@@ -213,10 +216,10 @@ def test_in_a_game_of_three_a_vacation_day_comes_before_a_computer_takes_over(ap
     started_at(app, game, start)
     with app.app_context():
         assert reminders.run(start + DAY + HOUR).vacations == [game]
-        assert store.bot_of(game, 0) is None
+        assert gamelog.bot_of(game, 0) is None
         assert reminders.run(start + 2 * DAY + HOUR).vacations == [game]
         report = reminders.run(start + 3 * DAY + HOUR)   # no days left: a computer takes her seat
-        assert report.timeouts == [game] and store.bot_of(game, 0) == "normal"
+        assert report.timeouts == [game] and gamelog.bot_of(game, 0) == "normal"
     deliver(app)
     told = [m for m in smtp.to(CAROL) if "Anna's clock ran out" in m["Subject"]]
     assert len(told) == 2
@@ -273,7 +276,7 @@ def test_a_player_back_from_an_automatic_vacation_is_not_away_in_the_mails_of_hi
                                      automatic=False)])
         db.session.commit()
         assert [seat for seat, _ in vacation.in_game(game)] == [0, 2]
-        loaded = store.load(game)
+        loaded = gamelog.load(game)
         [decision] = loaded.engine.to_act(loaded.state)
         text = loaded.engine.random_submission(loaded.state, 0, Rng(1))
     assert decision.seat == 0

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import re
 
-from pbem import turns
 from pbem.extensions import db
-from pbem.models import Seat
+from pbem.play import turns
+from pbem.store.models import Seat
 from pbem_web import seat_path  # tests/helpers
 
 PLAYERS = [("Anna", "anna@example.org"), ("Otto", "otto@example.org"),

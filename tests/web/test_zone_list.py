@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from html import unescape
 
-from pbem import settings
+from pbem.players import settings
 from pbem_web import ANNA, create  # tests/helpers
 
 ALIASES = ["US/Eastern", "GB", "Etc/GMT+5", "Etc/UTC", "Asia/Calcutta", "Europe/Kiev", "Japan",

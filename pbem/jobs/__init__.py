@@ -1,0 +1,1 @@
+"""Background work: delivering, reminders and time limits, digests, the computers' decisions."""

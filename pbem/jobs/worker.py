@@ -1,0 +1,61 @@
+"""The background work of a server: delivering mail, reminders and time limits, and the
+computers' decisions.
+
+`flask --app pbem worker` runs it in the foreground (one per deployment, or
+several: senders claim mails with SKIP LOCKED on PostgreSQL, and a computer's
+decision is appended once, by the database key); `serve` runs it in a thread
+of the web process on one machine. The computers play in a thread of their own
+(`pbem.jobs.computers.loop`), so a computer that thinks never holds up a mail.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+
+from pbem.jobs import computers, digest, reminders
+from pbem.mail.deliver import deliver_due
+
+log = logging.getLogger(__name__)
+
+
+def work(app, stop: threading.Event, deliver_every: float = 2.0, remind_every: float = 300.0,
+         bots_every: float = 1.0) -> None:
+    """Deliver every few seconds and run reminders every few minutes, until `stop` is set; the
+    computers play in a thread beside it (every `bots_every` seconds; 0: not here)."""
+    players = None
+    if bots_every:
+        players = threading.Thread(target=computers.loop, args=(app, stop, bots_every),
+                                   name="pbem-bots", daemon=True)
+        players.start()
+    try:
+        _deliver_and_remind(app, stop, deliver_every, remind_every)
+    finally:
+        stop.set()
+        if players is not None:
+            players.join(timeout=30)
+
+
+def _deliver_and_remind(app, stop: threading.Event, deliver_every: float,
+                        remind_every: float) -> None:
+    next_remind = 0.0
+    while not stop.is_set():
+        try:
+            with app.app_context():
+                deliver_due()
+                if time.monotonic() >= next_remind:
+                    reminders.run()
+                    digest.run()   # daily digests for addresses that asked for them
+                    next_remind = time.monotonic() + remind_every
+        except Exception:   # keep working: the mail stays in the outbox, the next round retries
+            log.exception("background work failed; trying again")
+        stop.wait(deliver_every)
+
+
+def start_in_background(app, **intervals) -> threading.Event:
+    """The same loop in a daemon thread; set the returned event to stop it."""
+    stop = threading.Event()
+    threading.Thread(target=work, args=(app, stop), kwargs=intervals, name="pbem-worker",
+                     daemon=True).start()
+    return stop

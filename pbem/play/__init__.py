@@ -1,0 +1,1 @@
+"""The use cases: every decision and change a person asks for, each in its own transaction."""

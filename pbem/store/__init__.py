@@ -1,0 +1,1 @@
+"""Storage: the tables, games as logs, the one transaction, bounded waits."""

@@ -23,7 +23,9 @@ from pbem.config import (
     warn_about,
 )
 from pbem.extensions import db, migrate
+from pbem.policy import due
 from pbem.store import waits
+from pbem.store.reading import Session
 from pbem.store.replaycache import ReplayCache
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -101,6 +103,7 @@ def _make_app(test_config: dict | None, server: str | None) -> Flask:
     app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", waits.engine_options(app.config))
     app.extensions["pbem.replay_cache"] = ReplayCache(app.config.get("REPLAY_CACHE_SIZE", 2000))
     db.init_app(app)
+    due.install(Session)   # every commit keeps the index of what is due (pbem.policy.due)
     with app.app_context():
         waits.guard(db.engine, app.config)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))

@@ -8,7 +8,8 @@
     mail status  how much mail is pending, sent and failed, and which failed
     ingest       apply mail replies: one message on standard input, or a Maildir folder
     remind       send due reminders and end games whose time ran out
-    verify       replay every stored game; exit 1 if any log no longer replays
+    verify       replay every stored game, check the index of what is due; exit 1 on a problem
+    dues         rewrite the index of what is due from the logs (`--rebuild`)
 """
 
 from __future__ import annotations
@@ -36,8 +37,8 @@ from pbem.jobs import digest, reminders
 from pbem.jobs.worker import start_in_background, work
 from pbem.mail import deliver as delivery
 from pbem.mail.people import parse_player
-from pbem.play import turns
-from pbem.policy import clocks
+from pbem.play import operations, turns
+from pbem.policy import clocks, due
 from pbem.store import gamelog
 
 mail = AppGroup("mail", help="The outbox.")
@@ -45,7 +46,7 @@ mail = AppGroup("mail", help="The outbox.")
 
 def init_app(app) -> None:
     for command in (serve, serve_production, worker, new_game, deliver, mail, ingest, lmtp, remind,
-                    verify, *console.operator_commands(mail), *talk.commands()):
+                    verify, dues, *console.operator_commands(mail), *talk.commands()):
         app.cli.add_command(command)
 
 
@@ -235,5 +236,24 @@ def verify():
     for problem in problems:
         click.echo(str(problem))
     click.echo(f"verified {done} games: {len(problems)} no longer replay")
-    if problems:
+    wrong = due.disagreements()
+    for line in wrong:
+        click.echo(f"due: {line}")
+    if wrong:
+        click.echo(f"the index of what is due disagrees with the logs in {len(wrong)} rows: "
+                   "`flask --app pbem dues --rebuild` rewrites it")
+    if problems or wrong:
         sys.exit(1)
+
+
+@click.command("dues")
+@click.option("--rebuild", is_flag=True, help="Rewrite the rows of every running game.")
+@with_appcontext
+def dues(rebuild: bool):
+    """The index of what is due: how many rows, the next moment; --rebuild rewrites it."""
+    if rebuild:
+        count = operations.rebuild_dues(progress=lambda n: click.echo(f"... {n} games", err=True))
+        click.echo(f"rewrote the dues of {count} running games")
+    rows, first = due.summary()
+    click.echo(f"{rows} seats owe a decision with something to come; the next at "
+               f"{first:%Y-%m-%d %H:%M} UTC" if first else f"{rows} seats with something to come")

@@ -28,6 +28,7 @@ from pbem.errors import AlreadySubmitted
 from pbem.extensions import db
 from pbem.games.errors import GameError
 from pbem.play import turns
+from pbem.policy import due
 from pbem.policy.deadlines import Waiting, waiting
 from pbem.store import gamelog
 
@@ -42,8 +43,10 @@ def bot_seed(game_seed: int, game_id: str, seat: int, seq: int) -> int:
 
 
 def owed() -> list[Waiting]:
-    """Every decision a computer owes now, oldest first."""
-    return sorted(waiting(bots_only=True), key=lambda w: w.since)
+    """Every decision a computer owes now, oldest first: read from the index of what is due
+    (`pbem.policy.due`), so a round costs what computers owe, not what is stored."""
+    found = [w for game_id in due.computers_due() for w in waiting(game_id, bots_only=True)]
+    return sorted(found, key=lambda w: w.since)
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,9 @@
   gets at most one digest per DIGEST_INTERVAL_HOURS (`limits.DIGEST`).
 - Games asked for and never confirmed are forgotten after PROPOSAL_HOURS.
 
-Every function takes `now`, so tests move the clock instead of sleeping.
+A round reads only the seats due (`pbem.policy.due`), never every running game, and
+rewrites the dues of the games it looked at, so one that needed nothing is not looked at again
+before its next moment. Every function takes `now`, so tests move the clock instead of sleeping.
 """
 
 from __future__ import annotations
@@ -28,14 +30,14 @@ from pbem.mail import notify
 from pbem.mail.compose import language_for
 from pbem.play import turns
 from pbem.players import settings
-from pbem.policy import limits, links, vacation
+from pbem.policy import due, limits, links, vacation
 from pbem.policy.deadlines import Waiting, utc, waiting
 from pbem.store import gamelog
 from pbem.store.models import Reminder, Seat
 from pbem.store.transaction import transaction
 from pbem.views.words import hours_and_days
 
-WAITING, DEADLINE = "waiting", "deadline"
+WAITING, DEADLINE = due.WAITING, due.DEADLINE
 
 
 @dataclass
@@ -45,8 +47,8 @@ class Report:
     reminded: list[str] = field(default_factory=list)   # addresses
 
 
-def enforce_time_limits(now: datetime, report: Report) -> None:
-    for w in waiting():
+def enforce_time_limits(now: datetime, report: Report, due_now: list[Waiting]) -> None:
+    for w in due_now:
         if w.bot or w.deadline is None or now < w.deadline:   # a computer has no clock
             continue
         ended = turns.time_out(w.game.id, w.seat, w.seq, now)
@@ -56,7 +58,7 @@ def enforce_time_limits(now: datetime, report: Report) -> None:
             report.timeouts.append(w.game.id)   # (None: the player or another worker was quicker)
 
 
-def _due(w: Waiting, now: datetime, after: timedelta, before: timedelta) -> list[str]:
+def _reminders_due(w: Waiting, now: datetime, after: timedelta, before: timedelta) -> list[str]:
     kinds = []
     if now - w.since >= after:
         kinds.append(WAITING)
@@ -80,28 +82,24 @@ def _entry(w: Waiting, seat: Seat, names: list[str], now: datetime,
     }
 
 
-def send_reminders(now: datetime, report: Report) -> None:
-    config = current_app.config
-    after = timedelta(hours=config["REMIND_AFTER_HOURS"])
-    before = timedelta(hours=config["REMIND_BEFORE_HOURS"])
+def send_reminders(now: datetime, report: Report, due_now: list[Waiting]) -> None:
+    after, before = due.windows()
     by_address: dict[str, list] = defaultdict(list)
-    for w in waiting():
+    for w in due_now:
         if w.bot:
             continue   # computers need no reminding
-        sent = set(db.session.scalars(select(Reminder.kind).where(   # in this turn, discards too
-            Reminder.game_id == w.game.id, Reminder.seat == w.seat,
-            Reminder.seq.between(w.turn_seq, w.seq))))
-        kinds = [k for k in _due(w, now, after, before) if k not in sent]
+        sent = due.reminded(w)   # in this turn, discards too
+        kinds = [k for k in _reminders_due(w, now, after, before) if k not in sent]
         if kinds:
             seats = db.session.scalars(select(Seat).where(Seat.game_id == w.game.id)
                                        .order_by(Seat.seat)).all()
             by_address[seats[w.seat].email].append((w, kinds, seats))
-    for address, due in by_address.items():
-        if remind(address, due, now):
+    for address, waits in by_address.items():
+        if remind(address, waits, now):
             report.reminded.append(address)
 
 
-def remind(address: str, due: list, now: datetime) -> bool:
+def remind(address: str, waits: list, now: datetime) -> bool:
     """One digest of the games waiting for an address, unless it had one lately (those wait
     for the next); whether it was sent."""
     with transaction():
@@ -110,20 +108,27 @@ def remind(address: str, due: list, now: datetime) -> bool:
         mine = settings.of(address)
         with i18n.speaking(language_for(address, None, None)):   # his deadlines in his words
             entries = sorted((_entry(w, seats[w.seat], [s.name for s in seats], now, mine)
-                              for w, _, seats in due), key=lambda e: e["urgency"])
+                              for w, _, seats in waits), key=lambda e: e["urgency"])
         notify.reminder(address, entries[0]["name"], entries)
-        for w, kinds, _ in due:
+        for w, kinds, _ in waits:
             db.session.add_all(Reminder(game_id=w.game.id, seat=w.seat, seq=w.seq, kind=k,
                                         sent_at=now) for k in kinds)
     return True
+
+
+def _waiting_in(game_ids: list[str]) -> list[Waiting]:
+    return [w for game_id in game_ids for w in waiting(game_id)]
 
 
 def run(now: datetime | None = None) -> Report:
     """Time limits first (a game that ended needs no reminder), then the reminders."""
     now = utc(now or datetime.now(UTC))
     report = Report()
-    enforce_time_limits(now, report)
-    send_reminders(now, report)
+    looked = due.persons_due(now)
+    enforce_time_limits(now, report, _waiting_in(looked))
+    send_reminders(now, report, _waiting_in(looked))   # (read again: time-outs ended games)
+    with transaction():
+        due.refresh(looked)   # those that needed nothing now wait for their next moment
     turns.forget_unconfirmed(now)
     with transaction():
         # The digest clock lives among the rate-limit rows: keep them as long as its interval.

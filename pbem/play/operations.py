@@ -31,11 +31,12 @@ from pbem.errors import LinkTampered, NotFound, ServerError
 from pbem.extensions import db
 from pbem.games.base import ABORT, ABORTED_REASON
 from pbem.mail import notify
-from pbem.policy import deadlines, limits, links
+from pbem.policy import deadlines, due, limits, links
 from pbem.store import gamelog
 from pbem.store.models import (
     UNDELIVERED,
     Clock,
+    Due,
     Event,
     Game,
     GameResult,
@@ -299,7 +300,7 @@ TABLES = ((Event, Event.game_id), (Snapshot, Snapshot.game_id), (Reminder, Remin
           (Takeover, Takeover.game_id), (Mail, Mail.game_id), (SeatNonce, SeatNonce.game_id),
           (Seat, Seat.game_id), (Inbound, Inbound.game_id),
           (Message, Message.game_id), (MessageMark, MessageMark.game_id), (Note, Note.game_id),
-          (Clock, Clock.game_id), (Game, Game.id))
+          (Clock, Clock.game_id), (Due, Due.game_id), (Game, Game.id))
 
 
 def deletion(game_id: str) -> dict[str, int]:
@@ -402,3 +403,22 @@ def detail_json(d: Detail) -> dict:
         "mails": [{**asdict(m), "created": iso(m.created), "sent": iso(m.sent)} for m in d.mails],
     })
     return out
+
+
+def rebuild_dues(progress=None) -> int:
+    """Rewrite the index of what is due for every running game from the logs (after a change
+    of REMIND_AFTER_HOURS or REMIND_BEFORE_HOURS, or when `verify` finds rows that disagree),
+    a thousand games a transaction; how many games."""
+    running = db.session.scalars(select(Game.id).where(
+        ~select(GameResult.game_id).where(GameResult.game_id == Game.id).exists())
+        .order_by(Game.id)).all()
+    with transaction():   # finished games owe nothing: their rows go at once
+        db.session.execute(delete(Due).where(Due.game_id.not_in(select(Game.id).where(
+            ~select(GameResult.game_id).where(GameResult.game_id == Game.id).exists())))
+            .execution_options(synchronize_session=False))
+    for start in range(0, len(running), 1000):
+        with transaction():
+            due.refresh(running[start:start + 1000])
+        if progress is not None:
+            progress(min(start + 1000, len(running)))
+    return len(running)

@@ -32,6 +32,9 @@ row about it: `operations.delete_game`.)
   `message_marks`: the last message each seat's mails carried.
 - `notes`: a player's private notes on a game.
 - `clocks`: a game's time bank; `vacations`: an address's vacations (0010).
+- `dues`: what is due when: one row per seat that owes a decision, with the moment the
+  background work must look at it next (`pbem.policy.due`), rewritten at the commit of whatever
+  moves that moment, so a worker's round reads what is due, not every running game (0013).
 
 `owed` (on games for the start, on events for after each event) records the
 seats that owe a decision then, as the engine said when the row was written:
@@ -332,3 +335,15 @@ class Vacation(Model):
     ends_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     automatic: Mapped[bool] = mapped_column(Boolean, default=False)
     __table_args__ = (Index("ix_vacations_address_ends_at", "address", "ends_at"),)
+
+
+class Due(Model):
+    """When the background work must next look at a seat that owes a decision: a computer's
+    decision is due at once, a person's at his next reminder or at his deadline
+    (`pbem.policy.due`). A moment too early costs one look; none is ever too late."""
+    __tablename__ = "dues"
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    bot: Mapped[str | None] = mapped_column(String(16))   # the computer's level; None: a person
+    due_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    __table_args__ = (Index("ix_dues_due_at", "due_at"), Index("ix_dues_bot_due_at", "bot", "due_at"))

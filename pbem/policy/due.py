@@ -1,0 +1,152 @@
+"""What is due when: the background work reads this index, never every running game.
+
+Each seat that owes a decision has one `dues` row with the moment the worker must next look
+at it: a computer's decision at once; a person's at the earliest of his "waiting" reminder,
+his "deadline" reminder (each until it was sent for this turn) and his deadline. A person
+with neither a clock nor a reminder to come has no row.
+
+The rows of a game are rewritten at the commit of any transaction that changes what they
+depend on (its log, its seats, its reminders sent, its clock, a vacation of one of its
+players), by the session hooks `install` sets up, so no use case keeps them by hand. A round
+looks at the seats due, does what is due, and rewrites those games' rows (`refresh`): a row
+due too early costs one look, so the migration (0013) marks every running game due at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import UTC, datetime, timedelta
+
+from flask import current_app
+from sqlalchemy import delete, event, func, select
+
+from pbem.extensions import db
+from pbem.policy.deadlines import Waiting, utc, waiting
+from pbem.store.models import Clock, Due, Event, Game, GameResult, Reminder, Seat, Takeover, Vacation
+
+WAITING, DEADLINE = "waiting", "deadline"   # the two reminders of a turn (`reminders.kind`)
+
+#: The rows whose writing changes a game's dues, by the column naming the game.
+_OF_GAME = (Event, Game, GameResult, Reminder, Seat, Clock, Takeover)
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)   # the migration's "look at this game" (0013)
+_TOUCHED = "pbem.due.games"   # the session's info key: games whose dues the commit rewrites
+_AWAY = "pbem.due.addresses"   # and addresses whose vacations changed (all their games)
+
+
+def reminded(w: Waiting) -> set[str]:
+    """The reminders already sent for this turn of the seat (halving discards included)."""
+    return set(db.session.scalars(select(Reminder.kind).where(
+        Reminder.game_id == w.game.id, Reminder.seat == w.seat,
+        Reminder.seq.between(w.turn_seq, w.seq))))
+
+
+def windows() -> tuple[timedelta, timedelta]:
+    """How long a turn waits before its reminder, and how long before a deadline its warning."""
+    config = current_app.config
+    return (timedelta(hours=config["REMIND_AFTER_HOURS"]),
+            timedelta(hours=config["REMIND_BEFORE_HOURS"]))
+
+
+def moment(w: Waiting, sent: set[str], after: timedelta, before: timedelta) -> datetime | None:
+    """When the worker must next look at this seat (None: nothing will come due this turn)."""
+    if w.bot:
+        return w.since   # a computer decides at once
+    moments = [] if WAITING in sent else [w.since + after]
+    if w.deadline is not None:
+        moments.append(w.deadline)
+        if DEADLINE not in sent:
+            moments.append(w.deadline - before)
+    return min(moments, default=None)
+
+
+def rows(game_id: str) -> list[Due]:
+    """The game's dues as its log, seats, reminders and clocks say now."""
+    after, before = windows()
+    out = []
+    for w in waiting(game_id):
+        at = moment(w, set() if w.bot else reminded(w), after, before)
+        if at is not None:
+            out.append(Due(game_id=game_id, seat=w.seat, bot=w.bot or None, due_at=at))
+    return out
+
+
+def refresh(game_ids: Iterable[str]) -> None:
+    """Rewrite these games' dues in the session's transaction (the caller commits)."""
+    for game_id in sorted(set(game_ids)):
+        db.session.execute(delete(Due).where(Due.game_id == game_id)
+                           .execution_options(synchronize_session=False))
+        db.session.add_all(rows(game_id))
+    db.session.flush()
+
+
+def persons_due(now: datetime, limit: int = 1000) -> list[str]:
+    """The games where a person's reminder or deadline is due by `now`, most overdue first."""
+    return list(dict.fromkeys(db.session.scalars(
+        select(Due.game_id).where(Due.bot.is_(None), Due.due_at <= now)
+        .order_by(Due.due_at).limit(limit))))
+
+
+def computers_due(limit: int = 100) -> list[str]:
+    """The games where a computer owes a decision, longest waiting first."""
+    return list(dict.fromkeys(db.session.scalars(
+        select(Due.game_id).where(Due.bot.is_not(None)).order_by(Due.due_at).limit(limit))))
+
+
+def summary() -> tuple[int, datetime | None]:
+    """How many rows, and the earliest moment among them."""
+    count, first = db.session.execute(select(func.count(), func.min(Due.due_at))).one()
+    return count, (utc(first) if first is not None else None)
+
+
+def disagreements() -> list[str]:
+    """Where the stored dues differ from what the logs say (for `verify`): one line each. A
+    game the migration marked to be looked at (a row due at the epoch) waits for its first
+    round and is not counted."""
+    stored = {(d.game_id, d.seat, d.bot, utc(d.due_at)) for d in db.session.scalars(select(Due))}
+    marked = {game_id for game_id, _, _, at in stored if at == EPOCH}
+    running = {w.game.id for w in waiting()} - marked
+    expected = {(d.game_id, d.seat, d.bot, utc(d.due_at)) for game_id in running
+                for d in rows(game_id)}
+    stored = {row for row in stored if row[0] not in marked}
+    return ([f"{g} seat {s}: row missing ({b or 'a person'}, due {t:%Y-%m-%d %H:%M})"
+             for g, s, b, t in sorted(expected - stored)]
+            + [f"{g} seat {s}: row not owed ({b or 'a person'}, due {t:%Y-%m-%d %H:%M})"
+               for g, s, b, t in sorted(stored - expected)])
+
+
+# -- the hooks that keep the rows ------------------------------------------------------
+
+def _note(session, _context, _instances) -> None:
+    """Before a flush: remember the games whose dues what is flushed may change."""
+    touched: set[str] = session.info.setdefault(_TOUCHED, set())
+    for row in (*session.new, *session.dirty, *session.deleted):
+        if isinstance(row, _OF_GAME):
+            touched.add(row.id if isinstance(row, Game) else row.game_id)
+        elif isinstance(row, Vacation):   # his clocks stop or run again, in every game of his
+            session.info.setdefault(_AWAY, set()).add(row.address)
+
+
+def _rewrite(session) -> None:
+    """Before a commit: rewrite the dues of the games the transaction touched."""
+    session.flush()
+    touched = session.info.pop(_TOUCHED, set())
+    for address in session.info.pop(_AWAY, ()):
+        touched.update(db.session.scalars(select(Seat.game_id).where(
+            Seat.email == address, ~select(GameResult.game_id)
+            .where(GameResult.game_id == Seat.game_id).exists())))
+    if touched:
+        refresh(touched)
+        _forget(session)   # (the rows just written touch nothing)
+
+
+def _forget(session, *_args) -> None:
+    session.info.pop(_TOUCHED, None)
+    session.info.pop(_AWAY, None)
+
+
+def install(session_class) -> None:
+    """Keep the dues with every commit of sessions of this class (once per process)."""
+    if not event.contains(session_class, "before_flush", _note):
+        event.listen(session_class, "before_flush", _note)
+        event.listen(session_class, "before_commit", _rewrite)
+        event.listen(session_class, "after_rollback", _forget)

@@ -127,8 +127,9 @@ def run(now: datetime | None = None) -> Report:
     looked = due.persons_due(now)
     enforce_time_limits(now, report, _waiting_in(looked))
     send_reminders(now, report, _waiting_in(looked))   # (read again: time-outs ended games)
-    with transaction():
-        due.refresh(looked)   # those that needed nothing now wait for their next moment
+    for start in range(0, len(looked), 500):
+        with transaction():   # those that needed nothing now wait for their next moment
+            due.refresh(looked[start:start + 500])
     turns.forget_unconfirmed(now)
     with transaction():
         # The digest clock lives among the rate-limit rows: keep them as long as its interval.

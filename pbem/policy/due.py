@@ -79,11 +79,11 @@ def refresh(game_ids: Iterable[str]) -> None:
     db.session.flush()
 
 
-def persons_due(now: datetime, limit: int = 1000) -> list[str]:
-    """The games where a person's reminder or deadline is due by `now`, most overdue first."""
+def persons_due(now: datetime) -> list[str]:
+    """The games where a person's reminder or deadline is due by `now`, most overdue first
+    (all of them: one address's reminders go out in one digest)."""
     return list(dict.fromkeys(db.session.scalars(
-        select(Due.game_id).where(Due.bot.is_(None), Due.due_at <= now)
-        .order_by(Due.due_at).limit(limit))))
+        select(Due.game_id).where(Due.bot.is_(None), Due.due_at <= now).order_by(Due.due_at))))
 
 
 def computers_due(limit: int = 100) -> list[str]:

@@ -189,3 +189,16 @@ def test_verify_finds_rows_that_disagree_and_dues_rebuild_rewrites_them(app, smt
     again = app.test_cli_runner().invoke(args=["verify"])
     assert again.exit_code == 0, again.output
     agree(app)
+
+
+def test_one_address_due_in_several_games_gets_one_digest_of_them_all(app, smtp):
+    games = [new_game(app, players=(("Anna", ANNA), (f"P{i}", f"p{i}@example.org")))
+             for i in range(3)]
+    with app.app_context():
+        assert sorted(due.persons_due(datetime.now(UTC) + 49 * HOUR)) == sorted(games)
+        report = reminders.run(datetime.now(UTC) + 49 * HOUR)
+        assert due.persons_due(datetime.now(UTC) + 49 * HOUR) == []
+    assert report.reminded == [ANNA]
+    deliver(app)
+    [digest] = [m for m in smtp.to(ANNA) if m["Subject"].startswith("Reminder:")]
+    assert all(f"P{i}" in digest.get_body(("plain",)).get_content() for i in range(3))

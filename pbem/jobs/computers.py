@@ -2,9 +2,10 @@
 
 A computer's decision is made exactly as a person's: `turns.submit` with `Origin(BOT)`, at
 the point of the log the worker found it owing, so it is mailed, shown and recorded like any
-other. Several workers may run at once: each may think about the same decision, and the
-database key (game_id, seq) lets one of them append it; the others' AlreadySubmitted is a lost
-race, not an error.
+other. Several workers may run at once: the one that claims a decision's row in the index of
+what is due (`pbem.policy.due.claim`) thinks about it, the others pass it by; a worker that
+dies thinking leaves it to another after `due.THINKING`. The database key (game_id, seq)
+still lets only one decision be appended.
 
 What the computer gets is `pbem.bots.choose`'s contract (the engine, the state, its seat, its
 level, a seed), never the game's seed: its seed is derived one way from the game's seed, the
@@ -22,6 +23,7 @@ import logging
 import threading
 import time
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from pbem import bots
 from pbem.errors import AlreadySubmitted
@@ -31,6 +33,7 @@ from pbem.play import turns
 from pbem.policy import due
 from pbem.policy.deadlines import Waiting, waiting
 from pbem.store import gamelog
+from pbem.store.transaction import transaction
 
 log = logging.getLogger(__name__)
 
@@ -42,10 +45,11 @@ def bot_seed(game_seed: int, game_id: str, seat: int, seq: int) -> int:
     return int.from_bytes(digest[:8], "big") >> 1   # 63 bits, like a game's seed
 
 
-def owed() -> list[Waiting]:
+def owed(now: datetime | None = None) -> list[Waiting]:
     """Every decision a computer owes now, oldest first: read from the index of what is due
     (`pbem.policy.due`), so a round costs what computers owe, not what is stored."""
-    found = [w for game_id in due.computers_due() for w in waiting(game_id, bots_only=True)]
+    games = due.computers_due(now or datetime.now(UTC))
+    found = [w for game_id in games for w in waiting(game_id, bots_only=True)]
     return sorted(found, key=lambda w: w.since)
 
 
@@ -57,13 +61,16 @@ class Played:
     text: str
 
 
-def play(game_id: str, seat: int, seq: int) -> Played | None:
+def play(game_id: str, seat: int, seq: int, now: datetime | None = None) -> Played | None:
     """The decision the computer at `seat` owes at `seq`, made and submitted; None when it
     owes none there (decided meanwhile, by another worker too)."""
     loaded = gamelog.load(game_id)
     level = gamelog.bot_of(game_id, seat)
     if not level or loaded.seq != seq or loaded.decision_of(seat) is None:
         return None
+    with transaction():   # one worker thinks about it: the others find it taken
+        if not due.claim(game_id, seat, now or datetime.now(UTC)):
+            return None
     # Think outside any transaction (SQLite: an open read would hold up every writer), on a
     # copy of the state (the loaded one is this process's cache).
     db.session.rollback()

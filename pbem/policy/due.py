@@ -18,17 +18,19 @@ from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 
 from flask import current_app
-from sqlalchemy import delete, event, func, select
+from sqlalchemy import delete, event, func, select, update
 
 from pbem.extensions import db
 from pbem.policy.deadlines import Waiting, utc, waiting
 from pbem.store.models import Clock, Due, Event, Game, GameResult, Reminder, Seat, Takeover, Vacation
+from pbem.store.transaction import changed
 
 WAITING, DEADLINE = "waiting", "deadline"   # the two reminders of a turn (`reminders.kind`)
 
 #: The rows whose writing changes a game's dues, by the column naming the game.
 _OF_GAME = (Event, Game, GameResult, Reminder, Seat, Clock, Takeover)
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)   # the migration's "look at this game" (0013)
+THINKING = timedelta(minutes=2)   # how long a computer's decision is one worker's (`claim`)
 _TOUCHED = "pbem.due.games"   # the session's info key: games whose dues the commit rewrites
 _AWAY = "pbem.due.addresses"   # and addresses whose vacations changed (all their games)
 
@@ -86,10 +88,23 @@ def persons_due(now: datetime) -> list[str]:
         select(Due.game_id).where(Due.bot.is_(None), Due.due_at <= now).order_by(Due.due_at))))
 
 
-def computers_due(limit: int = 100) -> list[str]:
-    """The games where a computer owes a decision, longest waiting first."""
+def computers_due(now: datetime, limit: int = 100) -> list[str]:
+    """The games where a computer owes a decision no worker is thinking about, longest
+    waiting first."""
     return list(dict.fromkeys(db.session.scalars(
-        select(Due.game_id).where(Due.bot.is_not(None)).order_by(Due.due_at).limit(limit))))
+        select(Due.game_id).where(Due.bot.is_not(None), Due.due_at <= now)
+        .order_by(Due.due_at).limit(limit))))
+
+
+def claim(game_id: str, seat: int, now: datetime) -> bool:
+    """Take a computer's decision for this worker (the caller commits): its row moves
+    THINKING ahead, so no other worker thinks about it meanwhile; whether this worker got it.
+    A worker that dies thinking leaves the row to come due again when THINKING has passed;
+    the decision's commit rewrites the row anyway."""
+    taken = db.session.execute(update(Due).where(
+        Due.game_id == game_id, Due.seat == seat, Due.bot.is_not(None), Due.due_at <= now)
+        .values(due_at=now + THINKING).execution_options(synchronize_session=False))
+    return changed(taken) == 1
 
 
 def summary() -> tuple[int, datetime | None]:

@@ -91,9 +91,9 @@ def test_every_commit_keeps_the_rows_as_the_logs_say(app, client, smtp):
     rng = Rng(7)
     now = datetime.now(UTC)
     went = 0
-    for _ in range(60):
+    for step in range(60):
         game_id = games[rng.below(len(games))]
-        choice = rng.below(10)
+        choice = 8 if step in (15, 40) else 9 if step == 28 else rng.below(10)
         if choice < 6:
             play_one(app, client, game_id, rng)
         elif choice < 8:
@@ -202,3 +202,25 @@ def test_one_address_due_in_several_games_gets_one_digest_of_them_all(app, smtp)
     deliver(app)
     [digest] = [m for m in smtp.to(ANNA) if m["Subject"].startswith("Reminder:")]
     assert all(f"P{i}" in digest.get_body(("plain",)).get_content() for i in range(3))
+
+
+def test_one_worker_thinks_about_a_computers_decision_and_another_takes_it_if_he_dies(
+        app, smtp, monkeypatch):
+    game_id = new_game(app, players=(("", ""), ("Anna", ANNA)), bots=("easy", None))
+    thought: list[str] = []
+    choose = computers.bots.choose
+    monkeypatch.setattr(computers.bots, "choose",
+                        lambda *args: thought.append(args[3]) or choose(*args))
+    now = datetime.now(UTC)
+    with app.app_context():
+        [w] = computers.owed(now)
+        with transaction():   # a worker claims it, then dies before deciding
+            assert due.claim(game_id, 0, now)
+        assert computers.owed(now) == []                        # the others pass it by
+        assert computers.play(game_id, 0, w.seq, now) is None   # and never think about it
+        assert thought == []
+        later = now + due.THINKING + timedelta(seconds=1)
+        [again] = computers.owed(later)                          # the dead worker's lease is over
+        assert computers.play(game_id, 0, again.seq, later) is not None
+    assert thought == ["easy"]
+    agree(app)

@@ -23,6 +23,7 @@ from pbem.config import (
     warn_about,
 )
 from pbem.extensions import db, migrate
+from pbem.mail import wakeup
 from pbem.policy import due
 from pbem.store import waits
 from pbem.store.reading import Session
@@ -104,6 +105,7 @@ def _make_app(test_config: dict | None, server: str | None) -> Flask:
     app.extensions["pbem.replay_cache"] = ReplayCache(app.config.get("REPLAY_CACHE_SIZE", 2000))
     db.init_app(app)
     due.install(Session)   # every commit keeps the index of what is due (pbem.policy.due)
+    wakeup.install(Session)   # and one that queues mail wakes the senders (pbem.mail.wakeup)
     with app.app_context():
         waits.guard(db.engine, app.config)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))

@@ -1,11 +1,12 @@
 """The background work of a server: delivering mail, reminders and time limits, and the
 computers' decisions.
 
-`flask --app pbem worker` runs it in the foreground (one per deployment, or
-several: senders claim mails with SKIP LOCKED on PostgreSQL, and a computer's
-decision is appended once, by the database key); `serve` runs it in a thread
-of the web process on one machine. The computers play in a thread of their own
-(`pbem.jobs.computers.loop`), so a computer that thinks never holds up a mail.
+A commit that queues mail wakes the sender at once (`pbem.mail.wakeup`); otherwise it looks
+every few seconds. `flask --app pbem worker` runs it in the foreground (one per deployment, or
+several: senders claim mails with SKIP LOCKED on PostgreSQL, a computer's decision is
+thought about by the worker that claimed it, and appended once, by the database key);
+`serve` runs it in a thread of the web process on one machine. The computers play in a thread
+of their own (`pbem.jobs.computers.loop`), so a computer that thinks never holds up a mail.
 """
 
 from __future__ import annotations
@@ -14,8 +15,10 @@ import logging
 import threading
 import time
 
+from pbem.extensions import db
 from pbem.jobs import computers, digest, reminders
 from pbem.mail.deliver import deliver_due
+from pbem.mail.wakeup import Waker
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +43,7 @@ def work(app, stop: threading.Event, deliver_every: float = 2.0, remind_every: f
 def _deliver_and_remind(app, stop: threading.Event, deliver_every: float,
                         remind_every: float) -> None:
     next_remind = 0.0
+    waker = None
     while not stop.is_set():
         try:
             with app.app_context():
@@ -48,9 +52,14 @@ def _deliver_and_remind(app, stop: threading.Event, deliver_every: float,
                     reminders.run()
                     digest.run()   # daily digests for addresses that asked for them
                     next_remind = time.monotonic() + remind_every
+                waker = waker or Waker(db.engine)
+            waker.wait(deliver_every)   # until a commit queues mail, or the next poll
         except Exception:   # keep working: the mail stays in the outbox, the next round retries
             log.exception("background work failed; trying again")
-        stop.wait(deliver_every)
+            if waker is not None:   # (its connection may be what failed: a new one next round)
+                waker.close()
+                waker = None
+            stop.wait(deliver_every)
 
 
 def start_in_background(app, **intervals) -> threading.Event:

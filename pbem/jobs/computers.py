@@ -48,8 +48,7 @@ def bot_seed(game_seed: int, game_id: str, seat: int, seq: int) -> int:
 def owed(now: datetime | None = None) -> list[Waiting]:
     """Every decision a computer owes now, oldest first: read from the index of what is due
     (`pbem.policy.due`), so a round costs what computers owe, not what is stored."""
-    games = due.computers_due(now or datetime.now(UTC))
-    found = [w for game_id in games for w in waiting(game_id, bots_only=True)]
+    found = waiting(among=due.computers_due(now or datetime.now(UTC)), bots_only=True)
     return sorted(found, key=lambda w: w.since)
 
 

@@ -117,7 +117,7 @@ def remind(address: str, waits: list, now: datetime) -> bool:
 
 
 def _waiting_in(game_ids: list[str]) -> list[Waiting]:
-    return [w for game_id in game_ids for w in waiting(game_id)]
+    return waiting(among=game_ids)
 
 
 def run(now: datetime | None = None) -> Report:

@@ -66,16 +66,24 @@ def _last(column):
             .correlate(Game).scalar_subquery())
 
 
-def waiting(game_id: str | None = None, bots_only: bool = False) -> list[Waiting]:
-    """Every decision owed now, in every running game (or in the one game given; or, with
-    `bots_only`, the decisions computers owe)."""
+def waiting(game_id: str | None = None, bots_only: bool = False,
+            among: list[str] | None = None) -> list[Waiting]:
+    """Every decision owed now, in every running game (or in the one game given, or `among`
+    these games, 500 a query; or, with `bots_only`, the decisions computers owe)."""
+    if among is not None:
+        return [w for start in range(0, len(among), 500)
+                for w in _waiting(Game.id.in_(among[start:start + 500]), bots_only)]
+    return _waiting(Game.id == game_id if game_id is not None else None, bots_only)
+
+
+def _waiting(which, bots_only: bool) -> list[Waiting]:
     query = select(Game, _last(Event.seq), _last(Event.seat), _last(Event.owed),
                    _last(Event.created_at))
     # A finished game owes nothing: its result row (written with its last event) keeps it out
     # of the scan, so the worker's rounds do not grow with every game ever played.
     query = query.where(~select(GameResult.game_id).where(GameResult.game_id == Game.id).exists())
-    if game_id is not None:
-        query = query.where(Game.id == game_id)
+    if which is not None:
+        query = query.where(which)
     if bots_only:
         query = query.where(Game.id.in_(select(Seat.game_id).where(Seat.bot.is_not(None))))
     rows = db.session.execute(query).all()

@@ -61,23 +61,25 @@ def moment(w: Waiting, sent: set[str], after: timedelta, before: timedelta) -> d
     return min(moments, default=None)
 
 
-def rows(game_id: str) -> list[Due]:
-    """The game's dues as its log, seats, reminders and clocks say now."""
+def rows(game_ids: list[str]) -> list[Due]:
+    """These games' dues as their logs, seats, reminders and clocks say now."""
     after, before = windows()
     out = []
-    for w in waiting(game_id):
+    for w in waiting(among=game_ids):
         at = moment(w, set() if w.bot else reminded(w), after, before)
         if at is not None:
-            out.append(Due(game_id=game_id, seat=w.seat, bot=w.bot or None, due_at=at))
+            out.append(Due(game_id=w.game.id, seat=w.seat, bot=w.bot or None, due_at=at))
     return out
 
 
 def refresh(game_ids: Iterable[str]) -> None:
     """Rewrite these games' dues in the session's transaction (the caller commits)."""
-    for game_id in sorted(set(game_ids)):
-        db.session.execute(delete(Due).where(Due.game_id == game_id)
+    ids = sorted(set(game_ids))
+    for start in range(0, len(ids), 500):
+        chunk = ids[start:start + 500]
+        db.session.execute(delete(Due).where(Due.game_id.in_(chunk))
                            .execution_options(synchronize_session=False))
-        db.session.add_all(rows(game_id))
+        db.session.add_all(rows(chunk))
     db.session.flush()
 
 
@@ -120,8 +122,7 @@ def disagreements() -> list[str]:
     stored = {(d.game_id, d.seat, d.bot, utc(d.due_at)) for d in db.session.scalars(select(Due))}
     marked = {game_id for game_id, _, _, at in stored if at == EPOCH}
     running = {w.game.id for w in waiting()} - marked
-    expected = {(d.game_id, d.seat, d.bot, utc(d.due_at)) for game_id in running
-                for d in rows(game_id)}
+    expected = {(d.game_id, d.seat, d.bot, utc(d.due_at)) for d in rows(sorted(running))}
     stored = {row for row in stored if row[0] not in marked}
     return ([f"{g} seat {s}: row missing ({b or 'a person'}, due {t:%Y-%m-%d %H:%M})"
              for g, s, b, t in sorted(expected - stored)]

@@ -35,6 +35,7 @@
 | MESSAGES_PER_SEAT_PER_HOUR | 20                             | messages one seat may post in an hour    |
 | NOTES_MAX_CHARS      | 10000                                | a player's private notes on a game       |
 | VACATION_DAYS_PER_YEAR | 30                                 | days an address's clocks may stop a year |
+| COMPUTER_CLAIM_SECONDS | 120                                | a computer's decision is one worker's |
 
 Refusals. Settings that would make the server unsafe stop it before it serves anything, with
 one line on standard error (`pbem: ...`) and exit status 78 (EX_CONFIG), whatever the entry
@@ -158,6 +159,7 @@ def from_environment(instance_path: str, env=os.environ) -> dict:
         "LINK_REQUEST_INTERVAL_SECONDS": 600,
         "REPLY_ADDRESS": env.get("REPLY_ADDRESS", ""),
         "REMIND_AFTER_HOURS": _number(env, "REMIND_AFTER_HOURS", "48", float),
+        "COMPUTER_CLAIM_SECONDS": _number(env, "COMPUTER_CLAIM_SECONDS", "120", float, minimum=1),
         "REMIND_BEFORE_HOURS": _number(env, "REMIND_BEFORE_HOURS", "24", float),
         "DIGEST_INTERVAL_HOURS": _number(env, "DIGEST_INTERVAL_HOURS", "24", float),
         "PROXY_FIX": _number(env, "PROXY_FIX", "0"),

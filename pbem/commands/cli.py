@@ -75,6 +75,8 @@ def worker(deliver_every: float, remind_every: float, bots_every: float):
     """Deliver mail, send reminders, enforce time limits and play the computers' decisions
     until interrupted."""
     click.echo("pbem worker: delivering mail, reminding, enforcing time limits, playing computers")
+    if not logging.getLogger().handlers:   # one line per failure and per computer's decision
+        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     work(this_app(), threading.Event(), deliver_every, remind_every, bots_every)
 
 

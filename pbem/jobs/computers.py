@@ -4,7 +4,7 @@ A computer's decision is made exactly as a person's: `turns.submit` with `Origin
 the point of the log the worker found it owing, so it is mailed, shown and recorded like any
 other. Several workers may run at once: the one that claims a decision's row in the index of
 what is due (`pbem.policy.due.claim`) thinks about it, the others pass it by; a worker that
-dies thinking leaves it to another after `due.THINKING`. The database key (game_id, seq)
+dies thinking leaves it to another after COMPUTER_CLAIM_SECONDS. The database key (game_id, seq)
 still lets only one decision be appended.
 
 What the computer gets is `pbem.bots.choose`'s contract (the engine, the state, its seat, its
@@ -70,6 +70,7 @@ def play(game_id: str, seat: int, seq: int, now: datetime | None = None) -> Play
     with transaction():   # one worker thinks about it: the others find it taken
         if not due.claim(game_id, seat, now or datetime.now(UTC)):
             return None
+    log.info("computer (%s) of seat %s in game %s: thinking at %s", level, seat, game_id, seq)
     # Think outside any transaction (SQLite: an open read would hold up every writer), on a
     # copy of the state (the loaded one is this process's cache).
     db.session.rollback()

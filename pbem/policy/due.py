@@ -30,7 +30,6 @@ WAITING, DEADLINE = "waiting", "deadline"   # the two reminders of a turn (`remi
 #: The rows whose writing changes a game's dues, by the column naming the game.
 _OF_GAME = (Event, Game, GameResult, Reminder, Seat, Clock, Takeover)
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)   # the migration's "look at this game" (0013)
-THINKING = timedelta(minutes=2)   # how long a computer's decision is one worker's (`claim`)
 _TOUCHED = "pbem.due.games"   # the session's info key: games whose dues the commit rewrites
 _AWAY = "pbem.due.addresses"   # and addresses whose vacations changed (all their games)
 
@@ -98,14 +97,19 @@ def computers_due(now: datetime, limit: int = 100) -> list[str]:
         .order_by(Due.due_at).limit(limit))))
 
 
+def thinking() -> timedelta:
+    """How long a computer's decision is the claiming worker's (COMPUTER_CLAIM_SECONDS)."""
+    return timedelta(seconds=current_app.config["COMPUTER_CLAIM_SECONDS"])
+
+
 def claim(game_id: str, seat: int, now: datetime) -> bool:
     """Take a computer's decision for this worker (the caller commits): its row moves
-    THINKING ahead, so no other worker thinks about it meanwhile; whether this worker got it.
-    A worker that dies thinking leaves the row to come due again when THINKING has passed;
+    `thinking()` ahead, so no other worker thinks about it meanwhile; whether this worker got
+    it. A worker that dies thinking leaves the row to come due again when that has passed;
     the decision's commit rewrites the row anyway."""
     taken = db.session.execute(update(Due).where(
         Due.game_id == game_id, Due.seat == seat, Due.bot.is_not(None), Due.due_at <= now)
-        .values(due_at=now + THINKING).execution_options(synchronize_session=False))
+        .values(due_at=now + thinking()).execution_options(synchronize_session=False))
     return changed(taken) == 1
 
 

@@ -219,7 +219,7 @@ def test_one_worker_thinks_about_a_computers_decision_and_another_takes_it_if_he
         assert computers.owed(now) == []                        # the others pass it by
         assert computers.play(game_id, 0, w.seq, now) is None   # and never think about it
         assert thought == []
-        later = now + due.THINKING + timedelta(seconds=1)
+        later = now + due.thinking() + timedelta(seconds=1)
         [again] = computers.owed(later)                          # the dead worker's lease is over
         assert computers.play(game_id, 0, again.seq, later) is not None
     assert thought == ["easy"]

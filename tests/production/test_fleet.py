@@ -1,0 +1,157 @@
+"""A fleet of workers on one PostgreSQL: every piece of background work done once, none lost.
+
+Real `flask --app pbem worker` processes (two, then four) share one database and one SMTP
+server, as workers on several machines do. Computers owe decisions, clocks have run out and
+players wait for reminders; when the fleet is done, every mail was handed to SMTP once, every
+computer's decision was thought about by one worker once, each time-out ended its game once and
+each address got one reminder. Then a worker is killed with `kill -9` while it thinks: another
+takes the decision when the claim runs out (COMPUTER_CLAIM_SECONDS), and it is made once.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+FLASK = str(Path(sys.executable).parent / "flask")
+THINKING = re.compile(r"in game ([\w-]+): thinking at (\d+)")
+CLAIM = 3   # seconds a computer's decision is one worker's, here
+
+
+class Worker:
+    """`flask --app pbem worker` in a process group of its own, its output in a file."""
+
+    def __init__(self, deployment, name: str, env: dict):
+        self.log_path = deployment.tmp / f"{name}.log"
+        self.log = open(self.log_path, "a")
+        self.process = subprocess.Popen(
+            [FLASK, "--app", "pbem", "worker", "--deliver-every", "0.5", "--remind-every", "1",
+             "--bots-every", "0.2"], cwd=ROOT, env={**deployment.env, **env},
+            stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
+
+    def thought(self) -> list[tuple[str, int]]:
+        return [(g, int(s)) for g, s in THINKING.findall(Path(self.log_path).read_text())]
+
+    def kill9(self) -> None:
+        os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(15)
+            except subprocess.TimeoutExpired:
+                self.kill9()
+        self.log.close()
+
+
+def fleet(deployment, count: int) -> list[Worker]:
+    env = {"VACATION_DAYS_PER_YEAR": "0", "COMPUTER_CLAIM_SECONDS": str(CLAIM)}
+    return [Worker(deployment, f"worker-{i}", env) for i in range(count)]
+
+
+def new_game(deployment, *players: str, limit: int | None = None) -> str:
+    args = ["new-game", "--game", "babel", "--first", "0", "--option", "sumerians=top-run"]
+    for player in players:
+        args += ["--player", player]
+    if limit:
+        args += ["--time-limit", str(limit)]
+    return deployment.flask(*args).stdout.strip().splitlines()[-1]
+
+
+def until(condition, within: float, what: str) -> None:
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.2)
+    raise AssertionError(f"not within {within} s: {what}")
+
+
+def count(deployment, sql: str, *params) -> int:
+    return deployment.query(sql, *params)[0][0]
+
+
+@pytest.mark.parametrize("workers", [2, 4])
+def test_a_fleet_does_each_piece_of_background_work_once(deployment, smtp, workers):
+    computers = [new_game(deployment, "bot:easy", f"Anna {i} <anna.{i}@example.org>")
+                 for i in range(4)]
+    timed = [new_game(deployment, f"Bob {i} <bob.{i}@example.org>",
+                      f"Carl {i} <carl.{i}@example.org>", limit=1) for i in range(3)]
+    waiting = [new_game(deployment, f"Dora {i} <dora.{i}@example.org>",
+                        f"Emil {i} <emil.{i}@example.org>") for i in range(3)]
+    # Their clocks ran out and their turns have waited for days; the index is told so.
+    deployment.query("UPDATE games SET created_at = created_at - interval '3 days' "
+                     "WHERE id = ANY(%s) RETURNING id", timed + waiting)
+    deployment.flask("dues", "--rebuild")
+    running = fleet(deployment, workers)
+    try:
+        until(lambda: count(deployment, "SELECT count(*) FROM events WHERE game_id = ANY(%s)",
+                            computers) == len(computers), 90, "the computers' first decisions")
+        until(lambda: count(deployment, "SELECT count(*) FROM game_results WHERE game_id = ANY(%s)",
+                            timed) == len(timed), 60, "the time-outs")
+        until(lambda: count(deployment, "SELECT count(*) FROM reminders WHERE game_id = ANY(%s)",
+                            waiting) == len(waiting), 60, "the reminders")
+        until(lambda: count(deployment, "SELECT count(*) FROM mails WHERE status = 'pending'") == 0,
+              60, "the mail")
+        time.sleep(2)   # (a second round of every worker: nothing more may happen)
+    finally:
+        for worker in running:
+            worker.stop()
+    thought = Counter(decision for worker in running for decision in worker.thought())
+    assert thought == Counter({(game, 0): 1 for game in computers})
+    assert count(deployment, "SELECT count(*) FROM events WHERE game_id = ANY(%s)", timed) == len(timed)
+    assert count(deployment, "SELECT count(*) FROM events WHERE game_id = ANY(%s)",
+                 computers) == len(computers)
+    statuses = dict(deployment.query("SELECT status, count(*) FROM mails GROUP BY status"))
+    assert set(statuses) == {"sent"}, statuses
+    ids = Counter(message["Message-ID"] for message in (m for _, m in smtp.messages))
+    assert len(ids) == statuses["sent"] and set(ids.values()) == {1}
+    for i in range(3):
+        reminded = [m for m in smtp.to(f"dora.{i}@example.org")
+                    if str(m["Subject"]).startswith("Reminder:")]
+        assert len(reminded) == 1
+
+
+def test_a_worker_killed_while_it_thinks_leaves_the_decision_to_another(deployment, smtp):
+    running = fleet(deployment, 2)
+    try:
+        for attempt in range(4):
+            game = new_game(deployment, "bot:strong", f"Anna {attempt} <anna.{attempt}@example.org>")
+            until(lambda game=game: any((game, 0) in w.thought() for w in running), 30,
+                  "a worker thinking")
+            [thinker] = [w for w in running if (game, 0) in w.thought()]
+            thinker.kill9()
+            killed = time.monotonic()
+            if count(deployment, "SELECT count(*) FROM events WHERE game_id = %s", game):
+                # It decided before the kill landed: a new worker in its place, and again.
+                running[running.index(thinker)] = fleet(deployment, 1)[0]
+                continue
+            [other] = [w for w in running if w is not thinker]
+            until(lambda game=game: count(deployment, "SELECT count(*) FROM events WHERE game_id = %s",
+                                          game) == 1, CLAIM + 30, "the other worker's decision")
+            taken_after = time.monotonic() - killed
+            assert (game, 0) in other.thought()
+            assert taken_after >= CLAIM - 1   # not before the claim ran out
+            until(lambda game=game: count(deployment, "SELECT count(*) FROM mails WHERE game_id = %s "
+                                          "AND status = 'pending'", game) == 0, 30, "the mail")
+            time.sleep(1)
+            assert count(deployment, "SELECT count(*) FROM events WHERE game_id = %s", game) == 1
+            turn_mails = [m for m in smtp.to(f"anna.{attempt}@example.org")
+                          if "your turn" in str(m["Subject"])]
+            assert len(turn_mails) == 1
+            return
+        pytest.fail("every computer decided before its worker could be killed")
+    finally:
+        for worker in running:
+            worker.stop()

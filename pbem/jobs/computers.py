@@ -23,7 +23,7 @@ import logging
 import threading
 import time
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 
 from pbem import bots
 from pbem.errors import AlreadySubmitted
@@ -33,6 +33,7 @@ from pbem.play import turns
 from pbem.policy import due
 from pbem.policy.deadlines import Waiting, waiting
 from pbem.store import gamelog
+from pbem.store.models import utcnow
 from pbem.store.transaction import transaction
 
 log = logging.getLogger(__name__)
@@ -48,7 +49,7 @@ def bot_seed(game_seed: int, game_id: str, seat: int, seq: int) -> int:
 def owed(now: datetime | None = None) -> list[Waiting]:
     """Every decision a computer owes now, oldest first: read from the index of what is due
     (`pbem.policy.due`), so a round costs what computers owe, not what is stored."""
-    found = waiting(among=due.computers_due(now or datetime.now(UTC)), bots_only=True)
+    found = waiting(among=due.computers_due(now or utcnow()), bots_only=True)
     return sorted(found, key=lambda w: w.since)
 
 
@@ -68,7 +69,7 @@ def play(game_id: str, seat: int, seq: int, now: datetime | None = None) -> Play
     if not level or loaded.seq != seq or loaded.decision_of(seat) is None:
         return None
     with transaction():   # one worker thinks about it: the others find it taken
-        if not due.claim(game_id, seat, now or datetime.now(UTC)):
+        if not due.claim(game_id, seat, now or utcnow()):
             return None
     log.info("computer (%s) of seat %s in game %s: thinking at %s", level, seat, game_id, seq)
     # Think outside any transaction (SQLite: an open read would hold up every writer), on a

@@ -10,6 +10,7 @@
     remind       send due reminders and end games whose time ran out
     verify       replay every stored game, check the index of what is due; exit 1 on a problem
     dues         rewrite the index of what is due from the logs (`--rebuild`)
+    jobs         what the background work has before it: mail to send, people and computers due
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ mail = AppGroup("mail", help="The outbox.")
 
 def init_app(app) -> None:
     for command in (serve, serve_production, worker, new_game, deliver, mail, ingest, lmtp, remind,
-                    verify, dues, *console.operator_commands(mail), *talk.commands()):
+                    verify, dues, jobs, *console.operator_commands(mail), *talk.commands()):
         app.cli.add_command(command)
 
 
@@ -246,6 +247,24 @@ def verify():
                    "`flask --app pbem dues --rebuild` rewrites it")
     if problems or wrong:
         sys.exit(1)
+
+
+@click.command("jobs")
+@with_appcontext
+def jobs():
+    """What the background work has before it: the outbox and the index of what is due."""
+    now = datetime.now(UTC)
+    mail, due_now = operations.background(now)
+    click.echo(f"mail: {mail.due} to send now{_since(mail.oldest_due, now)}, {mail.later} "
+               f"waiting to be tried again, {mail.failed} failed")
+    click.echo(f"people: {due_now.people_due} reminders or time limits due now; the next "
+               + (f"at {due_now.next_moment:%Y-%m-%d %H:%M} UTC" if due_now.next_moment else "none"))
+    click.echo(f"computers: {due_now.computers_free} decisions to make"
+               f"{_since(due_now.oldest_free, now)}, {due_now.computers_thinking} being thought about")
+
+
+def _since(moment: datetime | None, now: datetime) -> str:
+    return f" (the oldest for {max(0, int((now - moment).total_seconds()))} s)" if moment else ""
 
 
 @click.command("dues")

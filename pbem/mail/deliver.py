@@ -21,6 +21,7 @@ from pbem.extensions import db
 from pbem.mail.bounces import bounce_address
 from pbem.mail.compose import OPERATOR_KINDS, to_message
 from pbem.mail.transport import DeliveryFailure, from_url
+from pbem.policy.deadlines import utc
 from pbem.store.models import FAILED, PENDING, SENT, SUPPRESSED, Mail, Suppression, undelivered, utcnow
 from pbem.store.transaction import changed, transaction
 
@@ -138,6 +139,29 @@ def status() -> dict:
     failed = db.session.scalars(select(Mail).where(Mail.status == FAILED).order_by(Mail.id)).all()
     return {"counts": {s: counts.get(s, 0) for s in (PENDING, SENT, FAILED, SUPPRESSED)},
             "failed": failed}
+
+
+@dataclass(frozen=True)
+class Outbox:
+    """The outbox as the operator watches it: what waits to be sent, since when."""
+    due: int                      # pending mails whose (next) attempt is due now
+    later: int                    # pending mails waiting for a retry's backoff
+    oldest_due: datetime | None   # the longest waiting due mail's moment
+    failed: int
+
+
+def outbox(now: datetime) -> Outbox:
+    pending = Mail.status == PENDING
+    ask = db.session.scalar
+    oldest = ask(select(func.min(Mail.next_attempt_at)).where(pending, Mail.next_attempt_at <= now))
+    return Outbox(_count(pending, Mail.next_attempt_at <= now),
+                  _count(pending, Mail.next_attempt_at > now),
+                  utc(oldest) if oldest is not None else None,
+                  _count(Mail.status == FAILED))
+
+
+def _count(*where) -> int:
+    return db.session.scalar(select(func.count()).select_from(Mail).where(*where)) or 0
 
 
 def failed_for_game(game_id: str) -> list[Row[tuple[str, str]]]:

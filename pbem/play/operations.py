@@ -30,7 +30,7 @@ from pbem import games
 from pbem.errors import LinkTampered, NotFound, ServerError
 from pbem.extensions import db
 from pbem.games.base import ABORT, ABORTED_REASON
-from pbem.mail import notify
+from pbem.mail import deliver, notify
 from pbem.policy import deadlines, due, limits, links
 from pbem.store import gamelog
 from pbem.store.models import (
@@ -422,3 +422,8 @@ def rebuild_dues(progress=None) -> int:
         if progress is not None:
             progress(min(start + 1000, len(running)))
     return len(running)
+
+
+def background(now: datetime) -> tuple[deliver.Outbox, due.Backlog]:
+    """What the background work has before it: the outbox, and the index of what is due."""
+    return deliver.outbox(now), due.backlog(now)

@@ -15,6 +15,7 @@ due too early costs one look, so the migration (0013) marks every running game d
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from flask import current_app
@@ -113,10 +114,39 @@ def claim(game_id: str, seat: int, now: datetime) -> bool:
     return changed(taken) == 1
 
 
+@dataclass(frozen=True)
+class Backlog:
+    """What the index says the background work has before it (for the operator)."""
+    people_due: int               # seats whose reminder or deadline is due now
+    next_moment: datetime | None  # the next moment after now something comes due for a person
+    computers_free: int           # computers' decisions no worker is thinking about
+    computers_thinking: int       # ... that a worker claimed (or a dead worker, until its claim ends)
+    oldest_free: datetime | None  # since when the longest waiting free decision waits
+
+
+def backlog(now: datetime) -> Backlog:
+    person, computer = Due.bot.is_(None), Due.bot.is_not(None)
+    ask = db.session.scalar
+    return Backlog(
+        _count(person, Due.due_at <= now),
+        _utc_or_none(ask(select(func.min(Due.due_at)).where(person, Due.due_at > now))),
+        _count(computer, Due.due_at <= now),
+        _count(computer, Due.due_at > now),
+        _utc_or_none(ask(select(func.min(Due.due_at)).where(computer, Due.due_at <= now))))
+
+
+def _count(*where) -> int:
+    return db.session.scalar(select(func.count()).select_from(Due).where(*where)) or 0
+
+
+def _utc_or_none(moment: datetime | None) -> datetime | None:
+    return utc(moment) if moment is not None else None
+
+
 def summary() -> tuple[int, datetime | None]:
     """How many rows, and the earliest moment among them."""
     count, first = db.session.execute(select(func.count(), func.min(Due.due_at))).one()
-    return count, (utc(first) if first is not None else None)
+    return count, _utc_or_none(first)
 
 
 def disagreements() -> list[str]:

@@ -181,8 +181,10 @@ def sign_out():
 
 def dashboard():
     running = operations.summaries(operations.WAITING)
+    outbox, backlog = operations.background(utcnow())
     return render_template(
         "admin/dashboard.html",
+        outbox=outbox, backlog=backlog,
         stalled=[s for s in running if s.stalled],
         waiting=running,
         finished=operations.summaries(operations.FINISHED, limit=RECENT_FINISHED),

@@ -456,3 +456,23 @@ def test_quarantined_mail_shows_its_sender_and_subject(make_app, smtp):
     assert "from carol@example.org" in listed and "“my turn, attached”" in listed, listed
     one = page(client.get("/admin/quarantine/1"))
     assert "carol@example.org" in one and "my turn, attached" in one
+
+
+def test_the_dashboard_and_the_jobs_command_show_what_the_background_work_has_before_it(
+        site, client, smtp):
+    sign_in(site, client, smtp)   # (its mail delivered: nothing pending)
+    with site.app_context():
+        turns.create_game(turns.Spec("babel", [("Anna", ANNA), ("", "")], {"sumerians": "top-run"},
+                                     1, bots=(None, "easy")))
+        create(client)
+    board = page(client.get("/admin"))
+    section = board[board.index('id="background"'):board.index('id="stalled"')]
+    assert "<strong>3</strong> to send now" in section   # the invitations: Anna, then Anna and Bob
+    assert "<strong>0</strong> reminders or time limits due now" in section
+    assert "<strong>1</strong> decisions to make" in section and "0 being thought about" in section
+    said = site.test_cli_runner().invoke(args=["jobs"])
+    assert said.exit_code == 0
+    assert said.output.startswith("mail: 3 to send now (the oldest for ")
+    assert "people: 0 reminders or time limits due now; the next at " in said.output
+    assert "computers: 1 decisions to make (the oldest for " in said.output
+    assert ", 0 being thought about" in said.output

@@ -14,6 +14,7 @@ from pbem import i18n, web
 from pbem.commands import cli
 from pbem.config import (
     ConfigError,
+    ensure_dkim_key,
     ensure_instance_folder,
     ensure_secret_key,
     exit_refusing,
@@ -98,6 +99,7 @@ def _make_app(test_config: dict | None, server: str | None) -> Flask:
         app.config.update(test_config)
     ensure_instance_folder(app)   # (the debug key is kept there)
     ensure_secret_key(app)
+    ensure_dkim_key(app)
     if server is not None:
         refuse_unsafe_serving(app, server)
     warn_about(app)

@@ -14,6 +14,7 @@
 | MAIL_FROM            | pbem <pbem@localhost>                | sender of every mail                     |
 | OUTBOX_PAGE          | on in debug, else off                | the local outbox page at /outbox         |
 | LINK_MAX_AGE_DAYS    | 90                                   | after this, a link offers a fresh one    |
+| DKIM_KEY, _SELECTOR  | (none: mail is not signed)           | a PEM key and its DKIM selector      |
 | REPLY_ADDRESS        | the MAIL_FROM address                | replies go to local+TOKEN@domain         |
 | REMIND_AFTER_HOURS   | 48                                   | remind a player waited on this long      |
 | REMIND_BEFORE_HOURS  | 24                                   | ... and this long before his time is up  |
@@ -152,6 +153,9 @@ def from_environment(instance_path: str, env=os.environ) -> dict:
         "BASE_URL": env.get("BASE_URL", "http://127.0.0.1:5000").rstrip("/"),
         "MAIL_URL": env.get("MAIL_URL", "console:"),
         "MAIL_FROM": env.get("MAIL_FROM", "pbem <pbem@localhost>"),
+        "DKIM_KEY": env.get("DKIM_KEY", ""),             # a PEM file: pbem signs every mail
+        "DKIM_SELECTOR": env.get("DKIM_SELECTOR", ""),
+        "DKIM_DOMAIN": env.get("DKIM_DOMAIN", ""),       # default: MAIL_FROM's domain
         "OUTBOX_PAGE": _flag(env.get("OUTBOX_PAGE"), debug),
         "LINK_MAX_AGE_DAYS": _number(env, "LINK_MAX_AGE_DAYS", "90"),
         "MAX_CONTENT_LENGTH": 64 * 1024,
@@ -207,6 +211,28 @@ def ensure_instance_folder(app) -> None:
         if database.name and not database.parent.is_dir():
             raise ConfigError(f"DATABASE_URL names a SQLite file in {database.parent}, a folder "
                               "that does not exist: create it, writable by this user")
+
+
+def ensure_dkim_key(app) -> None:
+    """With DKIM_KEY, its PEM file is read once (DKIM_PRIVATE_KEY) and DKIM_SELECTOR is
+    required; a file that cannot be read or holds no private key is a configuration error."""
+    path, selector = app.config.get("DKIM_KEY"), app.config.get("DKIM_SELECTOR")
+    if not path:
+        if selector:
+            raise ConfigError("DKIM_SELECTOR is set without DKIM_KEY: set both to sign mail, "
+                              "or neither")
+        return
+    if not selector:
+        raise ConfigError("DKIM_KEY is set without DKIM_SELECTOR (the name of its DNS record, "
+                          "selector._domainkey.your.domain)")
+    try:
+        key = Path(path).read_bytes()
+    except OSError as error:
+        raise ConfigError(f"DKIM_KEY {path} cannot be read ({error.strerror or error})") from None
+    if b"PRIVATE KEY-----" not in key:
+        raise ConfigError(f"DKIM_KEY {path} holds no PEM private key (make one with "
+                          "`openssl genrsa -out dkim.pem 2048`)")
+    app.config["DKIM_PRIVATE_KEY"] = key
 
 
 def ensure_secret_key(app) -> None:

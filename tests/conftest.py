@@ -137,12 +137,14 @@ def database_url(request, tmp_path, templates):
 class Inbox:
     """What the SMTP server received: parsed messages, with their envelopes."""
     messages: list = field(default_factory=list)
+    raw: list = field(default_factory=list)   # each message's bytes as received (signatures)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     async def handle_DATA(self, server, session, envelope):
         msg = email.message_from_bytes(envelope.content, policy=email.policy.default)
         with self.lock:
             self.messages.append((envelope.rcpt_tos, msg))
+            self.raw.append(envelope.original_content or envelope.content)
         return "250 OK"
 
     def to(self, addr: str) -> list:
@@ -152,6 +154,7 @@ class Inbox:
     def clear(self):
         with self.lock:
             self.messages.clear()
+            self.raw.clear()
 
 
 def free_port() -> int:

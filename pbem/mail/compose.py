@@ -16,6 +16,7 @@ from datetime import UTC
 from email.header import Header
 from email.message import EmailMessage
 from email.utils import formataddr, formatdate, parseaddr
+from urllib.parse import urlsplit
 
 from flask import current_app
 
@@ -75,6 +76,13 @@ def fold(text: str, width: int = TEXT_WIDTH) -> str:
 #: List-Unsubscribe header (one click on it would stop his sign-in links: locked out of /admin),
 #: and sent even to an address on the suppression list (`deliver`).
 OPERATOR_KINDS = frozenset({"sign_in"})
+ANSWER_KINDS = frozenset({"reply_applied", "reply_failed", "reply_refused"})   # to a player's mail
+
+
+def list_id() -> str:
+    """The server's List-Id (RFC 2919): its name and its BASE_URL's host."""
+    host = urlsplit(current_app.config["BASE_URL"]).hostname or "localhost"
+    return f"pbem <pbem.{host}>"
 
 
 def unsubscribe_url(address: str) -> str:
@@ -190,7 +198,12 @@ def to_message(mail: Mail) -> EmailMessage:
         msg["References"] = _references(mail)
     if mail.reply_to:   # our own address with a signed token: replies are moves
         msg["Reply-To"] = mail.reply_to
-    msg["Auto-Submitted"] = "auto-generated"
+    # RFC 3834: an answer to a player's own mail is auto-replied, any other notice
+    # auto-generated; either way no robot should answer it. Out-of-office replies are asked
+    # not to answer at all (Exchange's header), and filters see one list per server.
+    msg["Auto-Submitted"] = "auto-replied" if mail.kind in ANSWER_KINDS else "auto-generated"
+    msg["X-Auto-Response-Suppress"] = "All"
+    msg["List-Id"] = list_id()
     if mail.kind not in OPERATOR_KINDS:
         # One click stops all mail to this address (RFC 8058): a POST to the link, never a GET.
         msg["List-Unsubscribe"] = f"<{unsubscribe_url(mail.to_addr)}>"

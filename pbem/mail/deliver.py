@@ -18,6 +18,7 @@ from sqlalchemy import Row, and_, exists, func, select, update
 from sqlalchemy.orm import aliased
 
 from pbem.extensions import db
+from pbem.mail import signing
 from pbem.mail.bounces import bounce_address
 from pbem.mail.compose import OPERATOR_KINDS, to_message
 from pbem.mail.transport import DeliveryFailure, from_url
@@ -104,6 +105,7 @@ def _send(mail: Mail, transport, moment: datetime, report: Report) -> None:
     mail.attempts += 1
     try:
         message = to_message(mail)
+        signing.sign(message)
     except Exception as error:   # a mail that cannot be composed must not block the outbox
         mail.status, mail.last_error = FAILED, f"cannot compose: {error}"[:2000]
         report.failed += 1

@@ -35,7 +35,7 @@ ANNA, BOB = "anna@example.org", "bob@example.org"
 DOMAIN = "pbem.test"
 LINK = re.compile(r"http://pbem\.test(/[ts]/[A-Za-z0-9_.\-]+)")
 HEADERS = {"from", "to", "subject", "date", "message-id", "auto-submitted", "mime-version",
-           "content-type", "list-unsubscribe", "list-unsubscribe-post"}
+           "content-type", "list-unsubscribe", "list-unsubscribe-post", "list-id", "x-auto-response-suppress"}
 REPLY_HEADERS = HEADERS | {"in-reply-to", "references"}
 
 

@@ -156,6 +156,7 @@ def from_environment(instance_path: str, env=os.environ) -> dict:
         "DKIM_KEY": env.get("DKIM_KEY", ""),             # a PEM file: pbem signs every mail
         "DKIM_SELECTOR": env.get("DKIM_SELECTOR", ""),
         "DKIM_DOMAIN": env.get("DKIM_DOMAIN", ""),       # default: MAIL_FROM's domain
+        "MAIL_DNS_SERVER": env.get("MAIL_DNS_SERVER", ""),   # check-mail-dns asks it (host:port)
         "OUTBOX_PAGE": _flag(env.get("OUTBOX_PAGE"), debug),
         "LINK_MAX_AGE_DAYS": _number(env, "LINK_MAX_AGE_DAYS", "90"),
         "MAX_CONTENT_LENGTH": 64 * 1024,

@@ -10,6 +10,7 @@
     remind       send due reminders and end games whose time ran out
     verify       replay every stored game, check the index of what is due; exit 1 on a problem
     dues         rewrite the index of what is due from the logs (`--rebuild`)
+    check-mail-dns  SPF, DKIM, DMARC and reverse DNS of the sending domain, in plain words
     jobs         what the background work has before it: mail to send, people and computers due
 """
 
@@ -47,7 +48,7 @@ mail = AppGroup("mail", help="The outbox.")
 
 def init_app(app) -> None:
     for command in (serve, serve_production, worker, new_game, deliver, mail, ingest, lmtp, remind,
-                    verify, dues, jobs, *console.operator_commands(mail), *talk.commands()):
+                    verify, dues, jobs, check_mail_dns, *console.operator_commands(mail), *talk.commands()):
         app.cli.add_command(command)
 
 
@@ -246,6 +247,25 @@ def verify():
         click.echo(f"the index of what is due disagrees with the logs in {len(wrong)} rows: "
                    "`flask --app pbem dues --rebuild` rewrites it")
     if problems or wrong:
+        sys.exit(1)
+
+
+@click.command("check-mail-dns")
+@click.option("--address", default=None, help="the sending machine's IP address (SPF and PTR)")
+@with_appcontext
+def check_mail_dns(address: str | None):
+    """What the sending domain's DNS tells the big providers, and the records to add."""
+    import dns.exception
+
+    from pbem.mail import dns_check
+    try:
+        findings = dns_check.check(address)
+    except dns.exception.DNSException as error:
+        click.echo(f"pbem: the DNS could not be asked: {error}", err=True)
+        sys.exit(1)
+    for finding in findings:
+        click.echo(f"{finding.what}: {'ok' if finding.ok else 'MISSING'}: {finding.said}")
+    if not all(finding.ok for finding in findings):
         sys.exit(1)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import socket
 import threading
 from collections.abc import Callable, Mapping
 from datetime import datetime
@@ -237,3 +238,10 @@ def link_mails(loaded) -> None:
     notify.links_replaced(loaded, 0)
     notify.replace_links(loaded, 0, "http://pbem.test/r/" + "x" * 90)
     notify.unreachable(loaded, 1)
+
+
+def free_port() -> int:
+    """A TCP port free on loopback now (for a server a test starts)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]

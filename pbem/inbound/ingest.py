@@ -34,7 +34,7 @@ from pbem.games.errors import GameError
 from pbem.games.phrases import phrase
 from pbem.inbound import maildir
 from pbem.inbound.bounded import Unreadable, capped, parse
-from pbem.mail.bounces import bounced_mail_id, failures
+from pbem.mail.bounces import Complaint, bounced_mail_id, complaint, failures
 from pbem.mail.replies import RECIPIENT_HEADERS, find_token, read_token, reply_steps
 from pbem.play import inbox, turns
 from pbem.players import messages
@@ -58,7 +58,8 @@ class Transient(Exception):
 
 @dataclass
 class Result:
-    status: str   # applied, said, failed, refused, dropped, ignored, bounce, quarantined, duplicate
+    status: str   # applied, said, failed, refused, dropped, ignored, bounce, complaint, quarantined,
+    #               duplicate
     detail: str = ""
     game_id: str | None = None
 
@@ -173,6 +174,10 @@ def _handle(raw: bytes, recipients) -> Result:
 def _ingest(msg: EmailMessage, key: str, recipients) -> Result:
     sender = parseaddr(msg.get("From", ""))[1].lower()
     bounced = bounced_mail_id(msg, recipients)
+    report = complaint(msg)
+    if report is not None:
+        reported = bounced_mail_id(msg, [*recipients, report.return_path or ""])
+        return _complaint(key, sender, report, reported)
     if bounced is not None:
         return _bounce(msg, key, sender, bounced)
     if automatic(msg):
@@ -233,6 +238,17 @@ def _refuse(key: str, sender: str, game_id: str, seat: int, reason: str,
     answered = inbox.refuse(key, sender, game_id, seat, reason, message_id)
     return Result("refused", reason + ("" if answered else " (not answered: too many lately)"),
                   game_id)
+
+
+def _complaint(key: str, sender: str, report: Complaint, mail_id: int | None) -> Result:
+    if mail_id is None:   # (no bounce address of ours, or a forged one: nobody is silenced)
+        inbox.record(key, sender, "ignored")
+        return Result("ignored", "a spam report naming no mail of ours")
+    mail = inbox.complaint(key, sender, mail_id, report.feedback_type)
+    if mail is None:
+        return Result("ignored", f"a spam report about mail #{mail_id}, which is gone")
+    return Result("complaint", f"{mail.to_addr} reported mail #{mail_id} as {report.feedback_type}: "
+                               "it is never mailed again", mail.game_id)
 
 
 def _bounce(msg: EmailMessage, key: str, sender: str, mail_id: int) -> Result:

@@ -6,9 +6,12 @@ notification) is the reply address with a signed token for that mail plus-addres
 bounces arrive there too, and need no setup of their own.
 
 Only a delivery status notification (RFC 3464: multipart/report; report-type=delivery-status)
-whose recipient's action is "failed" marks a mail failed. Anything else arriving at a bounce
-address (a "delayed" notice, a vacation reply, which RFC 3834 sends to the envelope sender) is
-ignored.
+whose recipient's action is "failed" marks a mail failed. A spam complaint a provider's
+feedback loop sends (ARF, RFC 5965: report-type=feedback-report) is read too, wherever it
+arrives: it names our mail by its bounce address, the envelope it came to or the Return-Path of
+the copy it carries (signed, so a forged report cannot silence anybody).
+Anything else arriving at a bounce address (a "delayed" notice, a vacation reply, which RFC
+3834 sends to the envelope sender) is ignored.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import hmac
 import re
 from dataclasses import dataclass
 from email.message import EmailMessage, Message
+from email.parser import HeaderParser
 from email.utils import parseaddr
 
 from flask import current_app
@@ -96,3 +100,40 @@ def _failure(block: Message) -> Failure | None:
     return Failure(recipient, str(block.get("Status", "")).strip()[:20],
                    " ".join(diagnostic.split())[:500])
 
+
+
+@dataclass(frozen=True)
+class Complaint:
+    """A recipient's spam report, as a feedback loop forwards it (RFC 5965)."""
+    feedback_type: str          # abuse, fraud, virus, other, ...
+    return_path: str | None     # the envelope sender of the reported copy: our bounce address
+
+
+def complaint(msg: EmailMessage) -> Complaint | None:
+    """The complaint an ARF report makes (None: the message is not one)."""
+    if msg.get_content_type() != "multipart/report":
+        return None
+    if str(msg.get_param("report-type") or "").lower() != "feedback-report":
+        return None
+    fields, copy = None, None
+    for part in msg.iter_parts():
+        kind = part.get_content_type()
+        if kind == "message/feedback-report":
+            fields = HeaderParser().parsestr(_text(part))
+        elif kind in ("message/rfc822", "text/rfc822-headers"):
+            copy = HeaderParser().parsestr(_text(part))
+    if fields is None:
+        return None
+    return_path = parseaddr(str(copy.get("Return-Path", "")))[1] or None if copy is not None else None
+    return Complaint(str(fields.get("Feedback-Type", "other")).strip().lower()[:32], return_path)
+
+
+def _text(part: Message) -> str:
+    """A report part's text, whether the parser kept it as text or as a message."""
+    payload = part.get_payload()
+    if isinstance(payload, list):   # message/* parsed into its message
+        first = payload[0] if payload else None
+        return first.as_string() if isinstance(first, Message) else ""
+    if isinstance(payload, str):
+        return payload
+    return ""

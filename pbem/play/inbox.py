@@ -23,7 +23,7 @@ from pbem.mail.bounces import Failure
 from pbem.players import settings
 from pbem.policy import limits
 from pbem.store import gamelog
-from pbem.store.models import FAILED, Inbound, Mail, Quarantined
+from pbem.store.models import FAILED, Inbound, Mail, Quarantined, Suppression, utcnow
 from pbem.store.transaction import transaction
 
 log = logging.getLogger(__name__)
@@ -106,6 +106,22 @@ def bounce(key: str, sender: str, mail_id: int, failure: Failure) -> Mail | None
         mail.status, mail.last_error = FAILED, str(failure)
         if mail.game_id is not None and mail.seat is not None:
             _tell_others(mail.game_id, mail.seat)
+    return mail
+
+
+def complaint(key: str, sender: str, mail_id: int, feedback_type: str) -> Mail | None:
+    """A recipient reported one of our mails as spam (a provider's feedback loop): his address
+    is never mailed again, as if he had unsubscribed; the operator sees it among the addresses
+    never mailed, with the reason. None when the mail is gone."""
+    with transaction():
+        mail = db.session.get(Mail, mail_id)
+        db.session.add(receipt(key, sender, "complaint", mail.game_id if mail else None))
+        if mail is None:
+            return None
+        address = mail.to_addr.strip().lower()
+        if db.session.get(Suppression, address) is None:
+            db.session.add(Suppression(address=address, reason=f"spam report ({feedback_type})"[:32],
+                                       created_at=utcnow()))
     return mail
 
 

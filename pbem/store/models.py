@@ -206,7 +206,8 @@ class Proposal(Model):
 class Suppression(Model):
     __tablename__ = "suppressions"
     address: Mapped[str] = mapped_column(String(254), primary_key=True)
-    reason: Mapped[str] = mapped_column(String(32))   # "unsubscribed" (by the address) or "operator"
+    # "unsubscribed" (by the address), "operator", or "spam report (abuse)" (a feedback loop's)
+    reason: Mapped[str] = mapped_column(String(32))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 

@@ -36,6 +36,7 @@ from pbem.errors import BadInput
 from pbem.extensions import this_app
 from pbem.inbound.ingest import Transient, ingest_bytes, ingest_maildir
 from pbem.jobs import digest, reminders
+from pbem.jobs import worker as jobs_worker
 from pbem.jobs.worker import start_in_background, work
 from pbem.mail import deliver as delivery
 from pbem.mail.people import parse_player
@@ -72,14 +73,21 @@ def serve(host: str, port: int):
 @click.option("--remind-every", default=300.0, show_default=True, help="seconds between reminder runs")
 @click.option("--bots-every", default=1.0, show_default=True,
               help="seconds between the computers' rounds (0: computers do not play here)")
+@click.option("--queues", "names", default=",".join(jobs_worker.QUEUES), show_default=True,
+              help="the work this worker takes: mail (delivery), due (reminders, time limits, "
+                   "digests), bots (the computers' decisions); comma-separated")
 @with_appcontext
-def worker(deliver_every: float, remind_every: float, bots_every: float):
+def worker(deliver_every: float, remind_every: float, bots_every: float, names: str):
     """Deliver mail, send reminders, enforce time limits and play the computers' decisions
     until interrupted."""
-    click.echo("pbem worker: delivering mail, reminding, enforcing time limits, playing computers")
+    try:
+        serving = jobs_worker.queues(names)
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="--queues") from None
+    click.echo("pbem worker: " + ", ".join(q for q in jobs_worker.QUEUES if q in serving))
     if not logging.getLogger().handlers:   # one line per failure and per computer's decision
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    work(this_app(), threading.Event(), deliver_every, remind_every, bots_every)
+    work(this_app(), threading.Event(), deliver_every, remind_every, bots_every, serving)
 
 
 @click.command("new-game")

@@ -1,6 +1,11 @@
 """The background work of a server: delivering mail, reminders and time limits, and the
 computers' decisions.
 
+The work comes in three queues, so a fleet can split it: `mail` (delivering the outbox),
+`due` (reminders, time limits and digests, read from the index of what is due) and `bots` (the
+computers' decisions). `flask --app pbem worker --queues bots` on another machine thinks for
+the computers only; a worker runs all three unless told otherwise.
+
 A commit that queues mail wakes the sender at once (`pbem.mail.wakeup`); otherwise it looks
 every few seconds. `flask --app pbem worker` runs it in the foreground (one per deployment, or
 several: senders claim mails with SKIP LOCKED on PostgreSQL, a computer's decision is
@@ -22,18 +27,36 @@ from pbem.mail.wakeup import Waker
 
 log = logging.getLogger(__name__)
 
+MAIL, DUE, BOTS = "mail", "due", "bots"
+QUEUES = (MAIL, DUE, BOTS)   # in the order a worker names them
+
+
+def queues(text: str) -> frozenset[str]:
+    """The queues named in "mail,due" (ValueError names one that is not a queue)."""
+    names = {name.strip() for name in text.split(",") if name.strip()}
+    unknown = sorted(names - set(QUEUES))
+    if unknown or not names:
+        raise ValueError(f"queues are {', '.join(QUEUES)}; not {', '.join(unknown) or 'none'}")
+    return frozenset(names)
+
 
 def work(app, stop: threading.Event, deliver_every: float = 2.0, remind_every: float = 300.0,
-         bots_every: float = 1.0) -> None:
+         bots_every: float = 1.0, serving: frozenset[str] = frozenset(QUEUES)) -> None:
     """Deliver every few seconds and run reminders every few minutes, until `stop` is set; the
-    computers play in a thread beside it (every `bots_every` seconds; 0: not here)."""
+    computers play in a thread beside it (every `bots_every` seconds; 0: not here). `serving`
+    says which queues this worker takes: the others are left to other workers."""
+    if BOTS not in serving:
+        bots_every = 0
     players = None
     if bots_every:
         players = threading.Thread(target=computers.loop, args=(app, stop, bots_every),
                                    name="pbem-bots", daemon=True)
         players.start()
     try:
-        _deliver_and_remind(app, stop, deliver_every, remind_every)
+        if MAIL in serving or DUE in serving:
+            _deliver_and_remind(app, stop, deliver_every, remind_every, serving)
+        else:
+            stop.wait()   # a worker for the computers only: their thread does the work
     finally:
         stop.set()
         if players is not None:
@@ -41,14 +64,15 @@ def work(app, stop: threading.Event, deliver_every: float = 2.0, remind_every: f
 
 
 def _deliver_and_remind(app, stop: threading.Event, deliver_every: float,
-                        remind_every: float) -> None:
+                        remind_every: float, serving: frozenset[str]) -> None:
     next_remind = 0.0
     waker = None
     while not stop.is_set():
         try:
             with app.app_context():
-                deliver_due()
-                if time.monotonic() >= next_remind:
+                if MAIL in serving:
+                    deliver_due()
+                if DUE in serving and time.monotonic() >= next_remind:
                     reminders.run()
                     digest.run()   # daily digests for addresses that asked for them
                     next_remind = time.monotonic() + remind_every

@@ -30,12 +30,12 @@ CLAIM = 3   # seconds a computer's decision is one worker's, here
 class Worker:
     """`flask --app pbem worker` in a process group of its own, its output in a file."""
 
-    def __init__(self, deployment, name: str, env: dict):
+    def __init__(self, deployment, name: str, env: dict, *args: str):
         self.log_path = deployment.tmp / f"{name}.log"
         self.log = open(self.log_path, "a")
         self.process = subprocess.Popen(
             [FLASK, "--app", "pbem", "worker", "--deliver-every", "0.5", "--remind-every", "1",
-             "--bots-every", "0.2"], cwd=ROOT, env={**deployment.env, **env},
+             "--bots-every", "0.2", *args], cwd=ROOT, env={**deployment.env, **env},
             stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
 
     def thought(self) -> list[tuple[str, int]]:
@@ -55,9 +55,11 @@ class Worker:
         self.log.close()
 
 
+ENV = {"VACATION_DAYS_PER_YEAR": "0", "COMPUTER_CLAIM_SECONDS": str(CLAIM)}
+
+
 def fleet(deployment, count: int) -> list[Worker]:
-    env = {"VACATION_DAYS_PER_YEAR": "0", "COMPUTER_CLAIM_SECONDS": str(CLAIM)}
-    return [Worker(deployment, f"worker-{i}", env) for i in range(count)]
+    return [Worker(deployment, f"worker-{i}", ENV) for i in range(count)]
 
 
 def new_game(deployment, *players: str, limit: int | None = None) -> str:
@@ -155,3 +157,36 @@ def test_a_worker_killed_while_it_thinks_leaves_the_decision_to_another(deployme
     finally:
         for worker in running:
             worker.stop()
+
+
+def test_workers_split_by_queue_each_do_only_their_own_work(deployment, smtp):
+    """A worker for the computers only (`--queues bots`, on a machine of its own) thinks and
+    sends nothing; the mail waits for a worker of the `mail` queue, which thinks about nothing."""
+    thinker = Worker(deployment, "bots", ENV, "--queues", "bots")
+    running = [thinker]
+    try:
+        games = [new_game(deployment, "bot:easy", f"Anna {i} <anna.{i}@example.org>")
+                 for i in range(2)]
+        until(lambda: count(deployment, "SELECT count(*) FROM events WHERE game_id = ANY(%s)",
+                            games) == len(games), 60, "the computers' decisions")
+        time.sleep(1.5)   # (three of a mail worker's rounds: none here)
+        pending = count(deployment, "SELECT count(*) FROM mails WHERE status = 'pending'")
+        assert pending > 0 and smtp.messages == []
+        sender = Worker(deployment, "mail", ENV, "--queues", "mail,due")
+        running.append(sender)
+        until(lambda: count(deployment, "SELECT count(*) FROM mails WHERE status = 'pending'") == 0,
+              30, "the mail")
+        assert len(smtp.messages) == pending
+    finally:
+        for worker in running:
+            worker.stop()
+    assert sorted(g for g, _ in thinker.thought()) == sorted(games)
+    assert sender.thought() == []
+    assert "pbem worker: mail, due" in sender.log_path.read_text()
+
+
+def test_a_worker_refuses_a_queue_that_does_not_exist(deployment):
+    result = subprocess.run([FLASK, "--app", "pbem", "worker", "--queues", "mail,bot"], cwd=ROOT,
+                            env=deployment.env, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert "not bot" in result.stderr

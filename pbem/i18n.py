@@ -193,9 +193,10 @@ def say(value: Any) -> Any:
     """A phrase in the language of the moment; anything else unchanged."""
     if not isinstance(value, Phrase):
         return value
-    if current() == ENGLISH:
+    language = current()   # (once: asked for every phrase a page prints)
+    if language == ENGLISH:
         return str.__str__(value)
-    translations = catalogue(current())
+    translations = catalogue(language)
     return _say_phrase(value, translations.gettext, translations.ngettext, _number)
 
 

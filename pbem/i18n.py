@@ -35,7 +35,6 @@ from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 from babel.support import NullTranslations, Translations
 from flask import g, has_request_context, request
-from flask.globals import _cv_request
 from flask.templating import Environment as FlaskEnvironment
 from flask_babel import Babel, Domain, force_locale, refresh  # type: ignore[import-untyped]
 from jinja2 import nodes, pass_eval_context
@@ -133,7 +132,8 @@ def browser_language() -> str:
 #: A mail's language while it is written (`speaking`), over the request's.
 _spoken: ContextVar[str | None] = ContextVar("pbem_spoken", default=None)
 #: The request's language once known, with the request it belongs to: a page says some hundred
-#: words, and asking Flask's globals for each cost more than the rest of the page's Python.
+#: words, and asking Flask's globals (and the browser's header) for each cost more than the
+#: rest of the page's Python.
 _requested: ContextVar[tuple[object, str] | None] = ContextVar("pbem_requested", default=None)
 
 
@@ -143,9 +143,9 @@ def current() -> str:
     spoken = _spoken.get()
     if spoken is not None:
         return spoken
-    context = _cv_request.get(None)   # (Flask's own: the request without a proxy's lookups)
-    if context is None:
+    if not has_request_context():
         return ENGLISH
+    context = request.environ   # (one per request: the request it was known for)
     known = _requested.get()
     if known is not None and known[0] is context:
         return known[1]
@@ -193,9 +193,10 @@ def say(value: Any) -> Any:
     """A phrase in the language of the moment; anything else unchanged."""
     if not isinstance(value, Phrase):
         return value
-    if current() == ENGLISH:
+    language = current()   # (once: asked for every phrase a page prints)
+    if language == ENGLISH:
         return str.__str__(value)
-    translations = catalogue(current())
+    translations = catalogue(language)
     return _say_phrase(value, translations.gettext, translations.ngettext, _number)
 
 
@@ -291,7 +292,11 @@ def _says_a_constant(node: nodes.Node) -> bool:
 class Environment(FlaskEnvironment):
     """Flask's template environment, which compiles each template once per language with its
     words translated (`_Translate`): a template is loaded from the overlay of the language of
-    the moment, made anew when that language's catalogue is (a .po file edited)."""
+    the moment, made anew when that language's catalogue is (a .po file edited).
+
+    Only Jinja's public API: `get_template`/`select_template` choose the overlay, `compile`
+    (which takes a parsed tree) translates the tree `parse` gives; `{% trans %}` is Jinja's
+    own i18n extension (installed by Flask-Babel) calling the `gettext`/`ngettext` globals."""
 
     #: None: the app's environment, which hands each template to a language's overlay.
     language: str | None = None
@@ -307,17 +312,21 @@ class Environment(FlaskEnvironment):
             overlays[language] = overlay
         return overlay
 
-    def _load_template(self, name, globals):
+    def get_template(self, name, parent=None, globals=None):
         if self.language is None:
-            return self.said_in(current())._load_template(name, globals)
-        return super()._load_template(name, globals)
+            return self.said_in(current()).get_template(name, parent, globals)
+        return super().get_template(name, parent, globals)
 
-    def _parse(self, source, name, filename):
-        tree = super()._parse(source, name, filename)
-        if self.translations is not None:
-            tree = _Translate(self.translations).visit(tree)
-            tree.set_environment(self)
-        return tree
+    def select_template(self, names, parent=None, globals=None):
+        if self.language is None:
+            return self.said_in(current()).select_template(names, parent, globals)
+        return super().select_template(names, parent, globals)
+
+    def compile(self, source, name=None, filename=None, raw=False, defer_init=False):
+        if self.translations is not None and isinstance(source, str):
+            source = _Translate(self.translations).visit(self.parse(source, name, filename))
+            source.set_environment(self)
+        return super().compile(source, name, filename, raw, defer_init)
 
 
 def init_app(app) -> None:

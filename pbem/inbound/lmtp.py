@@ -69,7 +69,7 @@ class ReplyLMTP(LMTP):
         self.line_length_limit = line_length_limit   # read by the base class's __init__
         self._connections, self._max_connections = connections, max_connections
         self._refused = False   # one connection too many: answered 421, no session
-        self._owed: int | None = None   # replies the end of the current DATA owes
+        self._replies_due: int | None = None   # replies due at the end of the current DATA
         super().__init__(handler, **kwargs)
 
     def connection_made(self, transport) -> None:
@@ -105,27 +105,27 @@ class ReplyLMTP(LMTP):
             self._reset_timeout()
 
     async def smtp_DATA(self, arg) -> None:
-        self._owed = 0   # armed: the 354 answer sets how many replies the end owes
+        self._replies_due = 0   # armed: the 354 answer sets how many replies are due at the end
         try:
             await super().smtp_DATA(arg)
         finally:
-            self._owed = None
+            self._replies_due = None
 
     async def push(self, status) -> None:
         text = status.decode() if isinstance(status, bytes) else status
-        if self._owed is None:
+        if self._replies_due is None:
             await super().push(status)
         elif text.startswith("354") and self.envelope is not None:
-            self._owed = len(self.envelope.rcpt_tos)
+            self._replies_due = len(self.envelope.rcpt_tos)
             await super().push(status)
-        elif self._owed:
+        elif self._replies_due:
             # Whatever ends DATA (the handler's answer, or aiosmtpd's own 552 or 500) is
             # the answer for every recipient.
-            owed, self._owed = self._owed, None
-            for _ in range(owed):
+            due, self._replies_due = self._replies_due, None
+            for _ in range(due):
                 await super().push(status)
         else:   # DATA refused before 354 (no recipient yet, a syntax error): one reply
-            self._owed = None
+            self._replies_due = None
             await super().push(status)
 
 

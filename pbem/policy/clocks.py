@@ -159,8 +159,8 @@ def bank_of(game_id: str, seat: int, choice: Choice, address: str) -> Bank:
     rows = db.session.execute(select(Event.seat, Event.owed, Event.created_at)
                               .where(Event.game_id == game_id).order_by(Event.seq)).all()
     away = vacation.spans(address, since or _utc(game.created_at))
-    for actor, owed, created_at in rows:
-        at, owes = _utc(created_at), seat in (owed or [])
+    for actor, to_act, created_at in rows:
+        at, owes = _utc(created_at), seat in (to_act or [])
         if since is not None and actor == seat and not owes:   # his turn ended
             left = min(cap, max(timedelta(0), left - vacation.running(away, since, at))
                        + timedelta(days=choice.increment))

@@ -90,13 +90,13 @@ def _waiting(which, bots_only: bool) -> list[Waiting]:
     played = _bots([game.id for game, *_ in rows])
     banked = _banked([game.id for game, *_ in rows])
     out = []
-    for game, seq, actor, owed, created_at in rows:
+    for game, seq, actor, to_act, created_at in rows:
         if seq is None:   # no event yet: the game's start
-            seq, actor, owed, created_at = 0, None, game.owed, game.created_at
-        if owed is None:   # rows written before `owed` existed: ask the engine
+            seq, actor, to_act, created_at = 0, None, game.owed, game.created_at
+        if to_act is None:   # rows written before the `owed` column existed: ask the engine
             loaded = gamelog.load(game.id)
-            owed = gamelog.owed_seats(loaded.engine, loaded.state)
-        for seat in owed:
+            to_act = gamelog.seats_to_act(loaded.engine, loaded.state)
+        for seat in to_act:
             since, turn_seq = utc(created_at), seq
             if seq and actor == seat:
                 since = _turn_start(game.id, seat, game.created_at)

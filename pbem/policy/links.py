@@ -45,8 +45,8 @@ class Link:
     kind: str        # TURN or SEAT
     game_id: str
     seat: int
-    mark: object     # seq (turn) or nonce (seat)
-    nonce: str | None = None   # a turn link's seat nonce (None: a link from before it had one)
+    seq: object = None         # a turn link's point of the log (None on a seat link)
+    nonce: str | None = None   # the seat's nonce (None: a turn link from before it had one)
 
 
 def _keys() -> tuple:
@@ -67,20 +67,20 @@ def _serializer(kind: str) -> URLSafeTimedSerializer:
     return made
 
 
-def token(kind: str, game_id: str, seat: int, mark, nonce: str | None = None) -> str:
-    """A turn link is given the seat's live nonce (`nonce`; without it, the link works only while
-    the seat's first nonce is live), a seat link has it as its mark."""
-    signed = [game_id, seat, mark] + ([nonce] if kind == TURN and nonce is not None else [])
+def token(kind: str, game_id: str, seat: int, seq_or_nonce, nonce: str | None = None) -> str:
+    """A turn link signs its seq and is given the seat's live nonce (`nonce`; without it, the link
+    works only while the seat's first nonce is live), a seat link signs the nonce alone."""
+    signed = [game_id, seat, seq_or_nonce] + ([nonce] if kind == TURN and nonce is not None else [])
     return _serializer(kind).dumps(signed)
 
 
-def url(kind: str, game_id: str, seat: int, mark, nonce: str | None = None) -> str:
+def url(kind: str, game_id: str, seat: int, seq_or_nonce, nonce: str | None = None) -> str:
     base = current_app.config["BASE_URL"]
-    return f"{base}/{PREFIX[kind]}/{token(kind, game_id, seat, mark, nonce)}"
+    return f"{base}/{PREFIX[kind]}/{token(kind, game_id, seat, seq_or_nonce, nonce)}"
 
 
-def path(kind: str, game_id: str, seat: int, mark, nonce: str | None = None) -> str:
-    return f"/{PREFIX[kind]}/{token(kind, game_id, seat, mark, nonce)}"
+def path(kind: str, game_id: str, seat: int, seq_or_nonce, nonce: str | None = None) -> str:
+    return f"/{PREFIX[kind]}/{token(kind, game_id, seat, seq_or_nonce, nonce)}"
 
 
 def _link(kind: str, payload) -> Link:
@@ -91,7 +91,9 @@ def _link(kind: str, payload) -> Link:
     nonce = payload[3] if len(payload) == 4 else None
     if len(payload) == 4 and not isinstance(nonce, str):
         raise LinkTampered()
-    return Link(kind, payload[0], payload[1], payload[2], nonce)
+    if kind == TURN:
+        return Link(kind, payload[0], payload[1], seq=payload[2], nonce=nonce)
+    return Link(kind, payload[0], payload[1], nonce=payload[2])
 
 
 def read(kind: str, value: str) -> Link:

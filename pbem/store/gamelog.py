@@ -216,7 +216,7 @@ def new_nonce() -> str:
     return secrets.token_urlsafe(12)
 
 
-def owed_seats(engine: Engine, state) -> list[int]:
+def seats_to_act(engine: Engine, state) -> list[int]:
     return [d.seat for d in engine.to_act(state)]
 
 
@@ -234,7 +234,7 @@ def create_game(engine: Engine, players: list[tuple[str, str]], options: dict | 
     state = engine.start(seed, options, len(players), first)
     row = Game(id=game_id or new_id(), kind=engine.name, options=options, seed=seed, first=first,
                seats=len(players), time_limit_days=time_limit_days,
-               owed=owed_seats(engine, state), takeover=takeover)
+               owed=seats_to_act(engine, state), takeover=takeover)
     levels = list(bots or []) + [None] * (len(players) - len(bots or []))
     spoken = list(languages or []) + ["en"] * (len(players) - len(languages or []))
     seats = [Seat(game_id=row.id, seat=i, name=name, email="" if levels[i] else email, bot=levels[i],
@@ -468,7 +468,7 @@ def append(loaded: Loaded, event: dict) -> Loaded:
     state = engine.apply(loaded.state, event)
     db.session.add(Event(game_id=loaded.id, seq=seq, seat=event.get("seat"),
                          type=event["type"], v=event.get("v", 1), data=event,
-                         owed=owed_seats(engine, state)))
+                         owed=seats_to_act(engine, state)))
     if (outcome := engine.outcome(state)) is not None:   # the home lists it without a replay
         db.session.add(GameResult(game_id=loaded.id, winners=list(outcome.winners),
                                   reason=outcome.reason, description=outcome.description,

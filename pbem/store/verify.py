@@ -50,10 +50,10 @@ def verify_game(row: Game) -> Problem | None:
             state = engine.apply(state, engine.upcast(event.data))
         except GameError as error:
             return Problem(row.id, event.seq, f"no longer applies: {error}")
-        owed = [d.seat for d in engine.to_act(state)]
-        if event.owed is not None and owed != event.owed:
+        to_act = [d.seat for d in engine.to_act(state)]
+        if event.owed is not None and to_act != event.owed:
             return Problem(row.id, event.seq, f"seats owing a decision were {event.owed}, "
-                                              f"replay says {owed}")
+                                              f"replay says {to_act}")
         if event.seq in snapshots and engine.restore(snapshots[event.seq]) != state:
             return Problem(row.id, event.seq, "the stored snapshot differs from the replay")
     return None

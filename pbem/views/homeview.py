@@ -190,7 +190,7 @@ def build(address: str, now: datetime | None = None) -> Home:
     spans = vacation.spans(address)   # his clocks stand still during every one of them
     home = Home(address, mine, away=away, vacation_days_left=days_left)
     for row in _rows(address):
-        (game_id, seat, name, bot, kind, start_owed, created, days, seq, owed, last_at, nonce,
+        (game_id, seat, name, bot, kind, start_to_act, created, days, seq, to_act, last_at, nonce,
          turn_start, winners, reason, description, said, ended, rematch_id, rematch_started,
          rematch_yes, banked, places, left_at) = row
         if said:   # the engine's sentence as it made it, said in the reader's language
@@ -198,11 +198,11 @@ def build(address: str, now: datetime | None = None) -> Home:
         names = [n for _, n, _ in seats.get(game_id, [])]
         bots = {s: b for s, _, b in seats.get(game_id, []) if b}
         seq = seq or 0
-        owed = start_owed if not seq else owed
+        to_act = start_to_act if not seq else to_act
         last_at = _utc(last_at or created)
-        if owed is None or (not owed and winners is None):   # written before `owed`, or results
+        if to_act is None or (not to_act and winners is None):   # written before `owed`, or results
             loaded = gamelog.load(game_id)
-            owed = gamelog.owed_seats(loaded.engine, loaded.state)
+            to_act = gamelog.seats_to_act(loaded.engine, loaded.state)
             outcome = loaded.engine.outcome(loaded.state)
             if outcome is not None:
                 winners, reason, description = list(outcome.winners), outcome.reason, outcome.description
@@ -223,7 +223,7 @@ def build(address: str, now: datetime | None = None) -> Home:
                 rematch=_rematch_state(rematch_id, rematch_started, rematch_yes, seat),
                 rematch_game=rematch_id))
             continue
-        your_turn = seat in owed and not bot
+        your_turn = seat in to_act and not bot
         since = _utc(turn_start or created) if your_turn and seq else last_at
         deadline = None
         if your_turn and banked:   # a time bank: read from the game's log (one game at a time)
@@ -231,7 +231,7 @@ def build(address: str, now: datetime | None = None) -> Home:
         elif your_turn and days:   # a time per turn, standing still while he is away
             deadline = vacation.pushed(spans, since, timedelta(days=days))
         waiting_for = tuple(phrase("{name} (computer)", name=names[s]) if s in bots
-                            else YOU if s == seat else names[s] for s in owed)
+                            else YOU if s == seat else names[s] for s in to_act)
         entry = Entry(**common, your_turn=your_turn, waiting_for=waiting_for, since=since,
                       deadline=deadline, outcome=None, ended=None,
                       url=links.url(links.TURN, game_id, seat, seq, nonce) if your_turn else seat_url,

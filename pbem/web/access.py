@@ -125,7 +125,7 @@ def load_seat(link: links.Link) -> Loaded:
 def open_turn(token: str, list_steps: bool = True) -> Access:
     link = links.read(links.TURN, token)
     loaded = load_seat(link)
-    access = Access(link, loaded, link.mark == loaded.seq and loaded.decision_of(link.seat) is not None,
+    access = Access(link, loaded, link.seq == loaded.seq and loaded.decision_of(link.seat) is not None,
                     list_steps)
     if not _turn_link_lives(access):   # mailed to an address the seat no longer has, or leaked
         raise LinkReplaced(phrase("This link was replaced by a newer one, which was mailed to the player."),
@@ -153,14 +153,14 @@ def open_decline(token: str) -> Access:
     if not (isinstance(payload, list) and len(payload) == 3 and isinstance(payload[0], str)
             and isinstance(payload[1], int) and not isinstance(payload[1], bool)):
         raise LinkTampered()
-    link = links.Link(links.SEAT, payload[0], payload[1], payload[2])
+    link = links.Link(links.SEAT, payload[0], payload[1], nonce=payload[2])
     return _seat_access(link, links.token(links.SEAT, *payload))
 
 
 def _seat_access(link: links.Link, token: str) -> Access:
     loaded = load_seat(link)
     access = Access(link, loaded)
-    if access.facts.nonce != link.mark:
+    if access.facts.nonce != link.nonce:
         raise LinkReplaced(phrase("This link was replaced by a newer one, which was mailed to the player."),
                            renew_path=f"/s/{token}/renew")
     return access

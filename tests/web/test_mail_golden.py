@@ -236,7 +236,7 @@ def signed(app, kind: str, token: str) -> str:
     with app.app_context():
         if kind in ("t", "s"):
             link = links.read(links.TURN if kind == "t" else links.SEAT, token)
-            payload = [link.game_id, link.seat, link.mark]
+            payload = [link.game_id, link.seat, link.seq if kind == "t" else link.nonce]
         else:
             one = {short: name for name, short in links.ONE_THING.items()}[kind]
             payload = links.unsign(one, token)

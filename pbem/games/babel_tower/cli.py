@@ -33,8 +33,8 @@ def random_states(seed: int, draft: str = PICK,
     rng = Rng.derived(seed, "random-player")
     state = GAME.start(seed, {"draft": draft}, 2, first)
     events, states = [], [state]
-    while owed := GAME.to_act(state):
-        seat = owed[0].seat
+    while to_act := GAME.to_act(state):
+        seat = to_act[0].seat
         event = GAME.decide(state, seat, GAME.random_submission(state, seat, rng))
         state = GAME.apply(state, event)
         events.append(event)

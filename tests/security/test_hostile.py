@@ -525,7 +525,8 @@ INJECTIONS = [
     "evil@attacker.org",
 ]
 ALLOWED_HEADERS = {"from", "to", "subject", "date", "message-id", "in-reply-to", "references",
-                   "reply-to", "auto-submitted", "mime-version", "content-type",
+                   "reply-to", "auto-submitted", "x-auto-response-suppress", "list-id",
+                   "mime-version", "content-type",
                    "content-transfer-encoding", "list-unsubscribe", "list-unsubscribe-post"}
 
 

@@ -397,7 +397,7 @@ def test_a_load_of_a_game_gone_is_not_found_cold_or_warm(make_app):
     seat, path = turn_path(app, game_id)
     assert client.get(path).status_code == 200            # cached now
     with app.app_context():
-        for table in ("snapshots", "events", "seat_nonces", "seats", "mails", "games"):
+        for table in ("snapshots", "events", "seat_nonces", "seats", "mails", "dues", "games"):
             db.session.execute(text(f"DELETE FROM {table} WHERE game_id = :g" if table != "games"
                                     else "DELETE FROM games WHERE id = :g"), {"g": game_id})
         db.session.commit()
@@ -1027,15 +1027,18 @@ def fill(app):
     Three of the games have waited long enough for a reminder."""
     from datetime import datetime
 
-    from pbem.store.models import Seat
+    from pbem.store.models import Due, Seat
     now = datetime.now(UTC)
     rng = random.Random(7)
-    rows = {Game: [], Seat: [], SeatNonce: [], Event: [], Mail: [], RateEvent: []}
+    rows = {Game: [], Seat: [], SeatNonce: [], Event: [], Mail: [], RateEvent: [], Due: []}
     for g in range(FILLER_GAMES):
         game_id, since = f"filler{g:05d}", now - timedelta(days=30 if g < 3 else 0)
         rows[Game].append({"id": game_id, "kind": "babel", "options": {"sumerians": "top-run"},
                            "seed": g, "first": 0, "seats": 2, "created_at": since,
                            "time_limit_days": None, "owed": [0]})
+        # Its row in the index of what is due, as the commit hooks would have written it.
+        rows[Due].append({"game_id": game_id, "seat": 1, "bot": None,
+                          "due_at": since + timedelta(hours=48)})
         for seat in (0, 1):
             rows[Seat].append({"game_id": game_id, "seat": seat, "name": f"P{g}-{seat}",
                                "email": f"p{g}-{seat}@example.net"})

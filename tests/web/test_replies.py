@@ -957,7 +957,7 @@ def test_our_own_refusal_bounced_back_is_ignored(app, actions, smtp, game):
     ingest(app, answer(invite, "pass", sender=EVE))
     refusal = actions.last_mail(ANNA)
     assert "your reply was not applied" in refusal["Subject"]
-    assert refusal["Auto-Submitted"] == "auto-generated"
+    assert refusal["Auto-Submitted"] == "auto-replied"   # an answer to his mail (RFC 3834)
     looped = refusal.as_bytes()
     assert ingest(app, looped).status == "ignored"
     actions.deliver()

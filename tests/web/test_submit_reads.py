@@ -25,8 +25,9 @@ JSON = {"Accept": "application/json"}
 #: before a mail's facts were read in one round trip, 11 before the address's settings were
 #: read with them. The index of what is due costs 6 more at the commit (`pbem.policy.due`: the
 #: game's rows deleted; who owes, which seats are computers', whether it has a time bank, the
-#: reminders sent this turn; the new rows), so that no worker's round reads every game.
-SUBMIT_STATEMENTS = 16
+#: reminders sent this turn; the new rows), so that no worker's round reads every game; and on
+#: PostgreSQL one more, the NOTIFY that wakes the mail senders (`pbem.mail.wakeup`).
+SUBMIT_STATEMENTS = 17
 
 
 def statements(app, request) -> tuple[object, int]:

@@ -348,3 +348,14 @@ class Due(Model):
     bot: Mapped[str | None] = mapped_column(String(16))   # the computer's level; None: a person
     due_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     __table_args__ = (Index("ix_dues_due_at", "due_at"), Index("ix_dues_bot_due_at", "bot", "due_at"))
+
+
+class PublicName(Model):
+    """The name an address plays under in public (`pbem.players.public`): shown on challenges,
+    ladders, leagues and its player page, where the address never is. `folded` (case-folded,
+    accents kept) is unique, so "Anna" and "anna" cannot both exist."""
+    __tablename__ = "public_names"
+    address: Mapped[str] = mapped_column(String(254), primary_key=True)   # lower-cased
+    name: Mapped[str] = mapped_column(String(40))
+    folded: Mapped[str] = mapped_column(String(40), unique=True)
+    changed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

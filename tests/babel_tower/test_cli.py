@@ -9,6 +9,7 @@ import pytest
 
 from engine_cli import random_game, run_engine
 from pbem.games.babel_tower import GAME, position
+from position_edits import DELETE, edit
 
 LINE = re.compile(r"(\d+)\. seat ([01]): (pick [0-4]|place [0-4] (?:NW|NE|SE|SW) (?:-|U?D?N?E?S?W?))")
 
@@ -150,19 +151,8 @@ def test_play_reads_the_step_from_standard_input_and_refuses_illegal_steps(tmp_p
     assert code == 2 and "the game is over" in json.loads(out)["error"]
 
 
-def edit(data, path, value):
-    data = json.loads(json.dumps(data))
-    target = data
-    for key in path[:-1]:
-        target = target[key]
-    if value is DELETE:
-        del target[path[-1]]
-    else:
-        target[path[-1]] = value
-    return data
 
 
-DELETE = object()
 BAD = [
     (["phase"], "over", "phase", "must be one of"),
     (["phase"], DELETE, "phase", "is missing"),

@@ -11,6 +11,7 @@ import pytest
 
 from engine_cli import random_game, run_engine
 from pbem.games.babylonia import GAME, cli, position
+from position_edits import DELETE, edit
 
 HEADER = re.compile(r"# babylonia random game: seed (-?\d+), ([234]) players, seat ([0-3]) first, "
                     r"ziggurat cards (basic|advanced) \(((?:[1-9] ?)+)\)(, greedy)?")
@@ -204,19 +205,8 @@ def test_play_refuses_an_illegal_decision_naming_the_step(tmp_path):
     assert code == 2 and json.loads(out)["step"] == 1
 
 
-def edit(data, path, value):
-    data = json.loads(json.dumps(data))
-    target = data
-    for key in path[:-1]:
-        target = target[key]
-    if value is DELETE:
-        del target[path[-1]]
-    else:
-        target[path[-1]] = value
-    return data
 
 
-DELETE = object()
 BAD = [
     (["players"], 5, "players", "from 2 to 4"),
     (["players"], DELETE, "players", "is missing"),

@@ -17,6 +17,7 @@ from pbem.games.babel import GAME, position
 from pbem.games.babel.randomplay import play_random_game
 from pbem.games.babel.state import Result
 from pbem.games.errors import GameError, PositionError
+from position_edits import DELETE, edit
 
 #: The example of docs/games/babel-notation.md, verbatim (test_the_documented_example_is_this_one checks it).
 EXAMPLE = """{
@@ -155,20 +156,8 @@ def test_names_default_to_player_numbers():
 
 # -- checks, field by field -----------------------------------------------------------------------
 
-def edit(data, path, value):
-    """Set (or with value=DELETE, remove) a field given as a list of keys and indices."""
-    data = copy.deepcopy(data)
-    target = data
-    for key in path[:-1]:
-        target = target[key]
-    if value is DELETE:
-        del target[path[-1]]
-    else:
-        target[path[-1]] = value
-    return data
 
 
-DELETE = object()
 
 BAD = [
     # (path to change, new value, the field the message must name, words of the message)

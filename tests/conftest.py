@@ -27,6 +27,17 @@ import pytest
 from aiosmtpd.controller import Controller
 
 PG_URL = os.environ.get("PBEM_TEST_DATABASE_URL")
+#: Folders whose tests time real processes against each other (worker fleets, kill -9, a
+#: database held silent): marked `serial`, so that `make test` runs them alone, after the
+#: parallel pass, where another test's load cannot stretch their clocks.
+SERIAL_FOLDERS = ("production",)
+
+
+def pytest_collection_modifyitems(config, items):
+    tests = os.path.dirname(__file__)
+    for item in items:
+        if os.path.relpath(str(item.path), tests).split(os.sep)[0] in SERIAL_FOLDERS:
+            item.add_marker(pytest.mark.serial)
 BACKENDS = ["sqlite"] + (["postgresql"] if PG_URL else [])
 BASE_URL = "http://pbem.test"
 

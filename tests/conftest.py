@@ -18,13 +18,14 @@ import email.policy
 import os
 import re
 import secrets
-import socket
 import threading
 from dataclasses import dataclass, field
 from urllib.parse import quote
 
 import pytest
 from aiosmtpd.controller import Controller
+
+from pbem_web import free_port, text_of  # tests/helpers
 
 PG_URL = os.environ.get("PBEM_TEST_DATABASE_URL")
 #: Folders whose tests time real processes against each other (worker fleets, kill -9, a
@@ -168,12 +169,6 @@ class Inbox:
             self.raw.clear()
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture
 def smtp():
     inbox = Inbox()
@@ -245,10 +240,6 @@ def client(app):
 
 
 LINK = re.compile(re.escape(BASE_URL) + r"(/[ts]/[A-Za-z0-9_.\-]+)")
-
-
-def text_of(msg) -> str:
-    return msg.get_body(("plain",)).get_content()
 
 
 def links_in(msg) -> dict:

@@ -17,7 +17,9 @@ import sqlite3
 import time
 
 import pytest
-from deploy_support import DEPLOY, FLASK, GUNICORN, KEY, flask, free_port, listening
+from deploy_support import DEPLOY, FLASK, GUNICORN, KEY, flask, listening
+
+from pbem_web import free_port  # tests/helpers
 
 SHORT = "s" * 31
 

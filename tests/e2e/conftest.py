@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from pbem_web import free_port  # tests/helpers
+
 CHROMIUM = os.environ.get("PBEM_CHROMIUM", "/usr/bin/chromium")
 ROOT = Path(__file__).resolve().parents[2]
 FLASK = str(Path(sys.executable).with_name("flask"))
@@ -30,15 +32,9 @@ def _need_browser():
     pytest.skip(reason)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 class LiveServer:
     def __init__(self, tmp: Path, **settings: str):
-        self.port = _free_port()
+        self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.env = {**os.environ, "SECRET_KEY": "browser-test-key-" + "0" * 32, "BASE_URL": self.url,
                     "DATABASE_URL": f"sqlite:///{tmp / 'pbem.sqlite3'}", "MAIL_URL": "console:",

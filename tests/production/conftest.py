@@ -16,7 +16,6 @@ import json
 import os
 import secrets
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -26,6 +25,8 @@ from urllib.parse import quote
 
 import pytest
 from itsdangerous import URLSafeTimedSerializer
+
+from pbem_web import free_port  # tests/helpers
 
 PG_URL = os.environ.get("PBEM_TEST_DATABASE_URL")
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,12 +41,6 @@ OWN_SETTINGS = ("PBEM_", "FLASK_", "GUNICORN_", "WEB_CONCURRENCY", "SECRET_KEY",
 
 def _plain(url: str) -> str:
     return url.replace("postgresql+psycopg://", "postgresql://")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Server:

@@ -22,15 +22,12 @@ from pbem.games.babel.game import GAME
 from pbem.games.rng import Rng
 from pbem.policy import links
 from pbem.store import gamelog
+from pbem_web import text_of  # tests/helpers
 
 NAMES = ("Anna", "Bob")
 EMAILS = ("anna@example.org", "bob@example.org")
 MAX_DECISIONS = 200          # far above a game of random play (about 25 decisions)
 LINK = re.compile(r"https?://[^/\s]+(/[ts]/[A-Za-z0-9_.\-]+)")
-
-
-def text_of(msg) -> str:
-    return msg.get_body(("plain",)).get_content()
 
 
 def turn_link(msg) -> str | None:

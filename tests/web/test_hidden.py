@@ -18,6 +18,7 @@ from functools import cache
 from pbem.games.babel.cards import TRIBES
 from pbem.games.babel.game import GAME
 from pbem.games.rng import Rng
+from pbem_web import text_of  # tests/helpers
 
 PLAYERS = [("Anna", "anna@example.org"), ("Bob", "bob@example.org")]
 ANNA, BOB = 0, 1
@@ -118,10 +119,6 @@ def create(app, seed: int, via_cli: bool = False) -> str:
 # signed links: turn, seat, decline, unsubscribe, home ...
 TOKEN = re.compile(r"/([tsduhmrc])/[A-Za-z0-9_.\-]+")
 LINK = re.compile(r"https?://[^/\s]+(/[ts]/[A-Za-z0-9_.\-]+)")
-
-
-def text_of(msg) -> str:
-    return msg.get_body(("plain",)).get_content()
 
 
 def links_in(msg) -> dict:

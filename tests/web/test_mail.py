@@ -12,7 +12,6 @@ import email
 import email.policy
 import random
 import re
-import socket
 import threading
 import time
 from collections import Counter
@@ -29,7 +28,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pbem.games.rng import Rng
-from pbem_web import create, deliver, html_of, started, text_of  # tests/helpers
+from pbem_web import (  # tests/helpers
+    create,
+    deliver,
+    free_port,
+    html_of,
+    started,
+    text_of,
+)
 
 ANNA, BOB = "anna@example.org", "bob@example.org"
 DOMAIN = "pbem.test"
@@ -45,11 +51,6 @@ def expected_headers(msg) -> set:
 
 
 # -- helpers ------------------------------------------------------------------
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def parse(raw: bytes):

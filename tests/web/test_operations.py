@@ -13,7 +13,6 @@ import email
 import email.policy
 import html
 import re
-import socket
 import threading
 from collections import Counter
 from datetime import timedelta
@@ -27,7 +26,14 @@ from sqlalchemy import func, select
 from pbem.extensions import db
 from pbem.store import gamelog
 from pbem.store.models import Event, Game, Mail, RateEvent
-from pbem_web import create, deliver, seat_path, text_of, turn_path  # tests/helpers
+from pbem_web import (  # tests/helpers
+    create,
+    deliver,
+    free_port,
+    seat_path,
+    text_of,
+    turn_path,
+)
 
 ANNA, BOB, CAROL, DAVE = "anna@example.org", "bob@example.org", "carol@example.org", "dave@example.org"
 LINK = re.compile(r"http://pbem\.test(/[ts]/[A-Za-z0-9_.\-]+)")
@@ -48,8 +54,6 @@ def outbox(app) -> list:
         rows = db.session.scalars(select(Mail).order_by(Mail.id)).all()
         return [SimpleNamespace(**{c.name: getattr(r, c.name) for c in Mail.__table__.columns})
                 for r in rows]
-
-
 
 
 def loaded(app, game: str):
@@ -101,11 +105,6 @@ def alert(name: str, subject: str) -> str:
 
 
 # -- an SMTP server that refuses whom a test says ------------------------------------
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Picky:

@@ -162,8 +162,9 @@ def rebuild() -> int:
         results = db.session.scalars(select(GameResult).join(Game, Game.id == GameResult.game_id)
                                      .where(Game.rated.is_(True))
                                      .order_by(GameResult.ended_at, GameResult.game_id)).all()
-        with db.session.no_autoflush:
+        session = db.session()
+        with session.no_autoflush:
             for result in results:
-                rate(db.session, result)
-                db.session.flush()
+                rate(session, result)
+                session.flush()
     return len(results)

@@ -86,7 +86,16 @@ def address_of(name: str | None) -> str | None:
 
 def next_change(address: str, now: datetime | None = None) -> datetime | None:
     """When the address may next change its name; None: now (or it has none yet)."""
+    return _next_change(db.session.get(PublicName, address.strip().lower()), now)
+
+
+def on_home(address: str, now: datetime | None = None) -> tuple[str | None, datetime | None]:
+    """The address's public name and when it may next change (`next_change`): one query."""
     row = db.session.get(PublicName, address.strip().lower())
+    return (row.name if row is not None else None), _next_change(row, now)
+
+
+def _next_change(row: PublicName | None, now: datetime | None) -> datetime | None:
     if row is None:
         return None
     changed = row.changed_at if row.changed_at.tzinfo else row.changed_at.replace(tzinfo=UTC)

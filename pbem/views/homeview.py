@@ -191,8 +191,9 @@ def build(address: str, now: datetime | None = None) -> Home:
     seats = _all_seats(address)
     away, days_left = vacation.status(address, now)
     spans = vacation.spans(address)   # his clocks stand still during every one of them
-    home = Home(address, mine, away=away, vacation_days_left=days_left,
-                public_name=public.name_of(address), name_changes_at=public.next_change(address, now))
+    name, changes_at = public.on_home(address, now)
+    home = Home(address, mine, away=away, vacation_days_left=days_left, public_name=name,
+                name_changes_at=changes_at)
     for row in _rows(address):
         (game_id, seat, name, bot, kind, start_to_act, created, days, seq, to_act, last_at, nonce,
          turn_start, winners, reason, description, said, ended, rematch_id, rematch_started,

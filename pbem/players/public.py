@@ -20,7 +20,7 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import func, select
 
-from pbem.errors import BadInput
+from pbem.errors import AlreadySubmitted, BadInput
 from pbem.extensions import db
 from pbem.games.phrases import phrase
 from pbem.store.models import PublicName, utcnow
@@ -107,7 +107,13 @@ def choose(address: str, text: str, now: datetime | None = None) -> str:
     """Give an address a public name, or change it; the name as stored. BadInput (nothing
     written): a bad name, one another address holds, or a change within CHANGE_DAYS days."""
     address, name = address.strip().lower(), cleaned(text)
-    now = now or utcnow()
+    try:
+        return _choose(address, name, now or utcnow())
+    except AlreadySubmitted:   # the unique key: another address took it at the same moment
+        raise BadInput(phrase("The public name {name} is taken; choose another.", name=name)) from None
+
+
+def _choose(address: str, name: str, now: datetime) -> str:
     with transaction():
         row = db.session.get(PublicName, address, with_for_update=True)
         if row is not None and row.name == name:

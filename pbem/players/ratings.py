@@ -67,6 +67,11 @@ class Rung:
     computer: bool = False
 
 
+def computer_player(level: str) -> str:
+    """How a computer of that level is rated (`rating_of(computer_player("normal"), game)`)."""
+    return COMPUTER + level
+
+
 def computer_name(level: str) -> str:
     return phrase("Computer ({level})", level=level)
 
@@ -116,7 +121,7 @@ def _players(session: Session, result: GameResult) -> list[tuple[str, int]]:
         if seat in left:
             counted.append((email.strip().lower(), last))
         elif bot:
-            counted.append((COMPUTER + bot, places[seat]))
+            counted.append((computer_player(bot), places[seat]))
         else:
             counted.append((email.strip().lower(), places[seat]))
     keys = [player for player, _ in counted]

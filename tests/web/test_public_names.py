@@ -14,6 +14,7 @@ from pbem.extensions import db
 from pbem.players import public, settings
 from pbem.store.models import PublicName
 from pbem.store.transaction import transaction
+from pbem_web import at_once  # tests/helpers
 
 ANNA, BOB = "Anna@Example.org", "bob@example.org"
 
@@ -98,3 +99,16 @@ def test_the_name_form_wants_the_home_s_csrf_token(app, client):
     path = home_path(app, ANNA)
     assert client.post(path + "/name", data={"csrf": "wrong", "name": "Anna"}).status_code == 403
     assert rows(app) == []
+
+
+def test_two_addresses_asking_for_one_name_at_once_one_gets_it_the_other_is_told(app):
+    def ask(i: int) -> str:
+        with app.app_context():
+            try:
+                return public.choose(f"player{i}@example.org", "Anna" if i % 2 else "ANNA")
+            except BadInput as error:
+                return "refused: " + error.message
+    answers = at_once(4, ask)
+    assert sum(not a.startswith("refused") for a in answers) == 1, answers
+    assert all("is taken" in a for a in answers if a.startswith("refused")), answers
+    assert len(rows(app)) == 1

@@ -29,6 +29,7 @@ from functools import cache
 
 from openskill.models import PlackettLuce
 from sqlalchemy import delete, event, select
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from pbem.extensions import db
@@ -137,18 +138,24 @@ def rate(session: Session, result: GameResult) -> None:
     players = _players(session, result)
     if len(players) < 2 or all(p.startswith(COMPUTER) for p, _ in players):
         return
-    rows = []
-    for player, _ in players:
-        row = session.get(RatingRow, (player, game.kind), with_for_update=True)
-        if row is None:
-            row = RatingRow(player=player, game=game.kind, mu=MU, sigma=SIGMA, games=0)
-            session.add(row)
-        rows.append(row)
+    rows = [_locked(session, player, game.kind) for player, _ in players]
     teams = [[model().rating(mu=row.mu, sigma=row.sigma)] for row in rows]
     after = model().rate(teams, ranks=[float(place) for _, place in players])
     now = utcnow()
     for row, [rated] in zip(rows, after):
         row.mu, row.sigma, row.games, row.updated_at = rated.mu, rated.sigma, row.games + 1, now
+
+
+def _locked(session: Session, player: str, game: str) -> RatingRow:
+    """The player's row, made at the start of the scale if he has none, locked until the
+    commit: two games of his ending at once move it one after the other (an upsert, so
+    neither fails on the first row)."""
+    insert = postgresql.insert if session.get_bind().dialect.name == "postgresql" else sqlite.insert
+    session.execute(insert(RatingRow).values(player=player, game=game, mu=MU, sigma=SIGMA, games=0,
+                                             updated_at=utcnow()).on_conflict_do_nothing())
+    row = session.get(RatingRow, (player, game), with_for_update=True, populate_existing=True)
+    assert row is not None
+    return row
 
 
 @event.listens_for(Session, "before_flush")

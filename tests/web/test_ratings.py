@@ -19,7 +19,7 @@ from pbem.players import public, ratings, record
 from pbem.store import gamelog
 from pbem.store.models import GameResult, Rating, utcnow
 from pbem.store.transaction import transaction
-from pbem_web import seat_path, turn_path  # tests/helpers
+from pbem_web import at_once, seat_path, turn_path  # tests/helpers
 
 JSON = {"Accept": "application/json"}
 ANNA, BOB, CARL = "anna@example.org", "bob@example.org", "carl@example.org"
@@ -196,3 +196,18 @@ def test_a_loss_on_time_counts_and_bars_rated_play_for_the_days_set(app, make_ap
 def test_the_ladder_of_no_such_game_is_not_found(client, game):
     assert client.get(f"/ratings/{game}").status_code == 404
     assert client.get("/p/nobody").status_code == 404
+
+
+def test_two_rated_games_ending_at_once_both_count(app):
+    """Two results for the same players at once: each row is locked while a result moves it,
+    so neither overwrites the other."""
+    played = [new_game(app, "babel", [("Anna", ANNA), ("Bob", BOB)], options={"sumerians": "top-run"})
+              for _ in range(2)]
+
+    def resign(i: int) -> str:
+        with app.app_context():
+            return turns.resign(played[i], 0).id
+    assert sorted(at_once(2, resign)) == sorted(played)
+    once = expected([(1500.0, 350.0)] * 2, [2, 1])
+    twice = expected(once, [2, 1])
+    assert stored(app) == {(ANNA, "babel"): (*twice[0], 2), (BOB, "babel"): (*twice[1], 2)}

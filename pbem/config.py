@@ -24,6 +24,7 @@
 | PREVIEWS_PER_CLIENT_PER_MINUTE | 600                        | previews, counted per process            |
 | REPLAY_CACHE_SIZE    | 2000                                 | replayed games kept per process          |
 | SNAPSHOT_EVERY       | 16                                   | events between stored state snapshots    |
+| RATED_BAN_DAYS       | 7                                    | days a time loss bars rated play (0: off) |
 | PROPOSALS_PER_*_PER_DAY | 20 per client, 10 per address     | games asked for on the start page        |
 | GAMES_PER_*_PER_DAY  | 20 per client, 20 per address        | games confirmed by their creators        |
 | INVITES_PER_ADDRESS_PER_DAY | 20                            | invitations to one address               |
@@ -172,6 +173,7 @@ def from_environment(instance_path: str, env=os.environ) -> dict:
         "SUBMISSIONS_PER_ADDRESS_PER_MINUTE": _number(env, "SUBMISSIONS_PER_ADDRESS_PER_MINUTE", "30"),
         "PREVIEWS_PER_CLIENT_PER_MINUTE": _number(env, "PREVIEWS_PER_CLIENT_PER_MINUTE", "600"),
         "SNAPSHOT_EVERY": _number(env, "SNAPSHOT_EVERY", "16"),
+        "RATED_BAN_DAYS": _number(env, "RATED_BAN_DAYS", "7", minimum=0),
         "REPLAY_CACHE_SIZE": _number(env, "REPLAY_CACHE_SIZE", "2000"),
         "LINK_REQUESTS_PER_CLIENT_PER_HOUR": _number(env, "LINK_REQUESTS_PER_CLIENT_PER_HOUR", "10"),
         "PROPOSALS_PER_CLIENT_PER_DAY": _number(env, "PROPOSALS_PER_CLIENT_PER_DAY", "20"),

@@ -11,6 +11,7 @@
     verify       replay every stored game, check the index of what is due; exit 1 on a problem
     dues         rewrite the index of what is due from the logs (`--rebuild`)
     check-mail-dns  SPF, DKIM, DMARC and reverse DNS of the sending domain, in plain words
+    ratings rebuild  recompute every rating from the finished rated games
     jobs         what the background work has before it: mail to send, people and computers due
 """
 
@@ -41,15 +42,18 @@ from pbem.jobs.worker import start_in_background, work
 from pbem.mail import deliver as delivery
 from pbem.mail.people import parse_player
 from pbem.play import operations, turns
+from pbem.players import ratings
 from pbem.policy import clocks, due
 from pbem.store import gamelog
 
 mail = AppGroup("mail", help="The outbox.")
+ratings_group = AppGroup("ratings", help="The players' ratings.")
 
 
 def init_app(app) -> None:
     for command in (serve, serve_production, worker, new_game, deliver, mail, ingest, lmtp, remind,
-                    verify, dues, jobs, check_mail_dns, *console.operator_commands(mail), *talk.commands()):
+                    verify, dues, jobs, check_mail_dns, ratings_group, *console.operator_commands(mail),
+                    *talk.commands()):
         app.cli.add_command(command)
 
 
@@ -104,8 +108,9 @@ def worker(deliver_every: float, remind_every: float, bots_every: float, names: 
                    "(days, e.g. bank:7+1/14)")
 @click.option("--takeover", default=turns.DEFAULT_TAKEOVER, show_default=True,
               help="the computer's level that takes the seat of a player who leaves a game of 3 or 4")
+@click.option("--rated", is_flag=True, help="its result moves the players' ratings")
 @with_appcontext
-def new_game(kind, players, first, seed, options, time_limit, clock, takeover):
+def new_game(kind, players, first, seed, options, time_limit, clock, takeover, rated):
     """Create a game, mail the invitations, print the game's id."""
     try:
         engine = games.get(kind)
@@ -131,7 +136,7 @@ def new_game(kind, players, first, seed, options, time_limit, clock, takeover):
         loaded = turns.create_game(turns.Spec(engine.name, [p for p, _, _ in seats], pairs, first,
                                               choice.time_limit_days, seed,
                                               tuple(b for _, b, _ in seats), takeover, choice.bank,
-                                              tuple(lang for _, _, lang in seats)))
+                                              tuple(lang for _, _, lang in seats), rated))
     except BadInput as error:
         raise click.UsageError(error.message) from None
     click.echo(loaded.id)
@@ -293,6 +298,13 @@ def jobs():
 
 def _since(moment: datetime | None, now: datetime) -> str:
     return f" (the oldest for {max(0, int((now - moment).total_seconds()))} s)" if moment else ""
+
+
+@ratings_group.command("rebuild")
+@with_appcontext
+def ratings_rebuild():
+    """Recompute every rating from the finished rated games, in the order they ended."""
+    click.echo(f"rated {ratings.rebuild()} finished rated games")
 
 
 @click.command("dues")

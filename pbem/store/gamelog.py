@@ -224,7 +224,7 @@ def create_game(engine: Engine, players: list[tuple[str, str]], options: dict | 
                 first: int | None = None, seed: int | None = None,
                 time_limit_days: int | None = None, game_id: str | None = None,
                 bots: list[str | None] | None = None, takeover: str = "normal",
-                languages: list[str] | None = None) -> Loaded:
+                languages: list[str] | None = None, rated: bool = False) -> Loaded:
     """Add a new game, its seats and their first seat links to the session (not committed).
     `bots[i]`: the level of the computer that plays seat i (None: a person, at players[i]'s
     address). `languages[i]`: the language seat i reads (English when not given)."""
@@ -234,7 +234,7 @@ def create_game(engine: Engine, players: list[tuple[str, str]], options: dict | 
     state = engine.start(seed, options, len(players), first)
     row = Game(id=game_id or new_id(), kind=engine.name, options=options, seed=seed, first=first,
                seats=len(players), time_limit_days=time_limit_days,
-               owed=seats_to_act(engine, state), takeover=takeover)
+               owed=seats_to_act(engine, state), takeover=takeover, rated=rated)
     levels = list(bots or []) + [None] * (len(players) - len(bots or []))
     spoken = list(languages or []) + ["en"] * (len(players) - len(languages or []))
     seats = [Seat(game_id=row.id, seat=i, name=name, email="" if levels[i] else email, bot=levels[i],

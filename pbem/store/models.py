@@ -32,6 +32,7 @@ row about it: `operations.delete_game`.)
   `message_marks`: the last message each seat's mails carried.
 - `notes`: a player's private notes on a game.
 - `clocks`: a game's time bank; `vacations`: an address's vacations (0010).
+- `ratings`: each player's rating per game, and `games.rated` (0015).
 - `dues`: what is due when: one row per seat that owes a decision, with the moment the
   background work must look at it next (`pbem.policy.due`), rewritten at the commit of whatever
   moves that moment, so a worker's round reads what is due, not every running game (0013).
@@ -50,6 +51,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -78,6 +80,8 @@ class Game(Model):
     seats: Mapped[int] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     time_limit_days: Mapped[int | None] = mapped_column(Integer)
+    # Created rated: its result moves its players' ratings (`pbem.players.ratings`, 0015).
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     owed: Mapped[list | None] = mapped_column(JSON)
     #: The level of the computer that takes the seat of a player who leaves a game of 3 or 4.
     takeover: Mapped[str] = mapped_column(String(16), default="normal", server_default="normal")
@@ -359,3 +363,17 @@ class PublicName(Model):
     name: Mapped[str] = mapped_column(String(40))
     folded: Mapped[str] = mapped_column(String(40), unique=True)
     changed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Rating(Model):
+    """A player's rating in one game (`pbem.players.ratings`, OpenSkill's Plackett-Luce):
+    `player` is a lower-cased address, or `computer:<level>` for a computer. Rebuilt from the
+    finished rated games by `flask ratings rebuild`; kept up to date by each one's last event."""
+    __tablename__ = "ratings"
+    player: Mapped[str] = mapped_column(String(254), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)   # the engine's name
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    __table_args__ = (Index("ix_ratings_game_mu", "game", "mu"),)

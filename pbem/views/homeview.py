@@ -28,7 +28,7 @@ from pbem.extensions import db
 from pbem.games import phrases
 from pbem.games.base import ABORTED_REASON
 from pbem.games.phrases import Phrase, phrase, phrase_n
-from pbem.players import settings
+from pbem.players import public, settings
 from pbem.players.settings import Settings
 from pbem.policy import clocks, links, vacation
 from pbem.store import gamelog
@@ -79,6 +79,8 @@ class Home:
     finished: list[Entry] = field(default_factory=list)
     away: vacation.Away | None = None   # the vacation he is on now (his address's, all games)
     vacation_days_left: int = 0         # vacation days left this calendar year
+    public_name: str | None = None      # the name he plays under in public (pbem.players.public)
+    name_changes_at: datetime | None = None   # the earliest he may change it; None: now
 
     @property
     def games(self) -> list[Entry]:
@@ -89,7 +91,8 @@ class Home:
         return settings.local_deadline(self.away.ends_at, self.settings) if self.away else None
 
     def to_json(self) -> dict:
-        return {"address": self.address, "games": [e.to_json() for e in self.games],
+        return {"address": self.address, "public_name": self.public_name,
+                "games": [e.to_json() for e in self.games],
                 "vacation": {"until": _iso(self.away.ends_at) if self.away else None,
                              "days_left": self.vacation_days_left}}
 
@@ -188,7 +191,9 @@ def build(address: str, now: datetime | None = None) -> Home:
     seats = _all_seats(address)
     away, days_left = vacation.status(address, now)
     spans = vacation.spans(address)   # his clocks stand still during every one of them
-    home = Home(address, mine, away=away, vacation_days_left=days_left)
+    name, changes_at = public.on_home(address, now)
+    home = Home(address, mine, away=away, vacation_days_left=days_left, public_name=name,
+                name_changes_at=changes_at)
     for row in _rows(address):
         (game_id, seat, name, bot, kind, start_to_act, created, days, seq, to_act, last_at, nonce,
          turn_start, winners, reason, description, said, ended, rematch_id, rematch_started,

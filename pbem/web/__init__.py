@@ -4,7 +4,8 @@
 - `play`: turn and seat links (pages and JSON): view, preview, submit, resign, renew;
 - `addresses`: links mailed to an address, replacing leaked links, unsubscribing;
 - `record`: a game's record with its score chart;
-- `home`: a player's home: all his games, his settings, rematches;
+- `home`: a player's home: all his games, his settings, his public name, rematches;
+- `players`: a player page per public name, each game's ladder;
 - `outbox`: the local outbox page (only when OUTBOX_PAGE is on);
 - `admin`: the operator's page (only when ADMIN_EMAIL is set);
 - `gamestatic`: each game's own stylesheet and script, kept beside its templates;
@@ -33,6 +34,7 @@ from pbem.web import (
     lobby,
     outbox,
     play,
+    players,
     record,
     security,
     talk,
@@ -76,6 +78,7 @@ def init_app(app) -> None:
     app.register_blueprint(address_pages.bp)
     app.register_blueprint(record.bp)
     app.register_blueprint(home.bp)
+    app.register_blueprint(players.bp)
     gamestatic.init_app(app)
     if app.config.get("OUTBOX_PAGE"):
         app.register_blueprint(outbox.bp)

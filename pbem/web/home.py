@@ -2,6 +2,7 @@
 
     GET  /h/<token>                 the home: a page, or JSON (`Accept: application/json`)
     POST /h/<token>/settings        time zone, language, mail per turn or digest, confirmations
+    POST /h/<token>/name            choose or change the public name (`name`): see pbem.players.public
     POST /h/<token>/vacation        go on vacation for N days (`days`), or come back (`action=end`;
                                     JSON `{"end": true}`): every clock of the address stops
     POST /h/<token>/replace         a new home link, mailed to the address (the old one dies)
@@ -25,7 +26,7 @@ from pbem.extensions import db
 from pbem.games.phrases import phrase
 from pbem.mail.people import email_address
 from pbem.play import home_link, rematch, turns
-from pbem.players import settings
+from pbem.players import public, settings
 from pbem.policy import links, small, vacation
 from pbem.store import gamelog
 from pbem.store.models import Seat
@@ -107,6 +108,8 @@ def _notice(saved: str | None, mine: settings.Settings) -> str | None:
     """The short notice of a form just sent (`_saved`); None for anything else."""
     if saved == "settings":
         return phrase("Your settings were saved.")
+    if saved == "name":
+        return phrase("Your public name was saved.")
     if saved == "back":
         return phrase("Welcome back: your vacation has ended and your clocks run again.")
     if saved == "not-away":
@@ -138,6 +141,22 @@ def change_settings(token: str):
     if wants_json():
         return render(token, homeview.build(mine.address))
     return _saved(token, "settings")   # (the home then speaks the language just chosen)
+
+
+@bp.post("/h/<token>/name")
+def choose_name(token: str):
+    """The public name the address plays under; a refusal shows the home with why (400)."""
+    mine = _open(token)
+    _check_csrf(token)
+    try:
+        public.choose(mine.address, _text(_form(), "name", ""))
+    except BadInput as error:
+        if wants_json():
+            raise
+        return render(token, homeview.build(mine.address), error=error.message, status=400)
+    if wants_json():
+        return render(token, homeview.build(mine.address))
+    return _saved(token, "name", "#h-name")
 
 
 @bp.post("/h/<token>/vacation")

@@ -199,6 +199,15 @@ def test_real_answers_validate_against_the_description(api_app):
     api.post(home + "/vacation", json={"csrf": csrf, "end": True})
     api.post(home + "/settings", 403, json={"csrf": "forged", "time_zone": "Europe/Prague"})
 
+    # A public name; the player page and the ladder (rated games come later in the issue's
+    # challenges: the ladder may be empty here).
+    api.post(home + "/name", json={"csrf": csrf, "name": "Anna"})
+    api.post(home + "/name", 400, json={"csrf": csrf, "name": "@"})
+    api.get("/p/anna")
+    api.get("/p/nobody-here", 404)
+    api.get("/ratings/babel")
+    api.get("/ratings/chess", 404)
+
     # Resigning asks first, then ends the game; a rematch is asked for and confirmed.
     api.post(seat + "/resign", 400, json={})
     api.post(seat + "/resign", json={"confirm": True})

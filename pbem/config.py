@@ -11,7 +11,7 @@
 |                      |                                      | SQLite: how long to wait for a lock      |
 | BASE_URL             | http://127.0.0.1:5000                | the server's address, for links in mails |
 | MAIL_URL             | console:                             | smtp://, smtp+starttls://, smtps://      |
-| MAIL_FROM            | pbem <pbem@localhost>                | sender of every mail                     |
+| MAIL_FROM            | pbem@localhost                       | sender of every mail (and its name)      |
 | OUTBOX_PAGE          | on in debug, else off                | the local outbox page at /outbox         |
 | LINK_MAX_AGE_DAYS    | 90                                   | after this, a link offers a fresh one    |
 | DKIM_KEY, _SELECTOR  | (none: mail is not signed)           | a PEM key and its DKIM selector      |
@@ -152,7 +152,7 @@ def from_environment(instance_path: str, env=os.environ) -> dict:
                                               str(waits.STATEMENT_SECONDS), float, 0),
         "BASE_URL": env.get("BASE_URL", "http://127.0.0.1:5000").rstrip("/"),
         "MAIL_URL": env.get("MAIL_URL", "console:"),
-        "MAIL_FROM": env.get("MAIL_FROM", "pbem <pbem@localhost>"),
+        "MAIL_FROM": env.get("MAIL_FROM", "pbem@localhost"),
         "DKIM_KEY": env.get("DKIM_KEY", ""),             # a PEM file: pbem signs every mail
         "DKIM_SELECTOR": env.get("DKIM_SELECTOR", ""),
         "DKIM_DOMAIN": env.get("DKIM_DOMAIN", ""),       # default: MAIL_FROM's domain

@@ -22,6 +22,7 @@
 | PROXY_FIX            | 0                                    | reverse proxies in front (X-Forwarded-*) |
 | SUBMISSIONS_PER_*    | 60 per client, 30 per address /min   | turns submitted                          |
 | PREVIEWS_PER_CLIENT_PER_MINUTE | 600                        | previews, counted per process            |
+| FEEDS_PER_ADDRESS_PER_HOUR | 60                             | an address's feeds read, per process     |
 | REPLAY_CACHE_SIZE    | 2000                                 | replayed games kept per process          |
 | SNAPSHOT_EVERY       | 16                                   | events between stored state snapshots    |
 | PROPOSALS_PER_*_PER_DAY | 20 per client, 10 per address     | games asked for on the start page        |
@@ -171,6 +172,7 @@ def from_environment(instance_path: str, env=os.environ) -> dict:
         "SUBMISSIONS_PER_CLIENT_PER_MINUTE": _number(env, "SUBMISSIONS_PER_CLIENT_PER_MINUTE", "60"),
         "SUBMISSIONS_PER_ADDRESS_PER_MINUTE": _number(env, "SUBMISSIONS_PER_ADDRESS_PER_MINUTE", "30"),
         "PREVIEWS_PER_CLIENT_PER_MINUTE": _number(env, "PREVIEWS_PER_CLIENT_PER_MINUTE", "600"),
+        "FEEDS_PER_ADDRESS_PER_HOUR": _number(env, "FEEDS_PER_ADDRESS_PER_HOUR", "60"),
         "SNAPSHOT_EVERY": _number(env, "SNAPSHOT_EVERY", "16"),
         "REPLAY_CACHE_SIZE": _number(env, "REPLAY_CACHE_SIZE", "2000"),
         "LINK_REQUESTS_PER_CLIENT_PER_HOUR": _number(env, "LINK_REQUESTS_PER_CLIENT_PER_HOUR", "10"),

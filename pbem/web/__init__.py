@@ -5,6 +5,7 @@
 - `addresses`: links mailed to an address, replacing leaked links, unsubscribing;
 - `record`: a game's record with its score chart;
 - `home`: a player's home: all his games, his settings, rematches;
+- `feeds`: the home's Atom feed of notices and iCalendar feed of deadlines;
 - `outbox`: the local outbox page (only when OUTBOX_PAGE is on);
 - `admin`: the operator's page (only when ADMIN_EMAIL is set);
 - `gamestatic`: each game's own stylesheet and script, kept beside its templates;
@@ -28,6 +29,7 @@ from pbem.web import (
     address_pages,
     admin,
     errors,
+    feeds,
     gamestatic,
     home,
     lobby,
@@ -76,6 +78,7 @@ def init_app(app) -> None:
     app.register_blueprint(address_pages.bp)
     app.register_blueprint(record.bp)
     app.register_blueprint(home.bp)
+    app.register_blueprint(feeds.bp)
     gamestatic.init_app(app)
     if app.config.get("OUTBOX_PAGE"):
         app.register_blueprint(outbox.bp)

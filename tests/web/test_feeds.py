@@ -13,12 +13,12 @@ from datetime import UTC
 import feedparser
 import icalendar
 from sqlalchemy import select
+from tests.web.test_home import ANNA, BOB, CARL, DAVE, anna_s_games, home_path  # its helpers
 
 from pbem.extensions import db
 from pbem.policy import limits
 from pbem.store.models import Mail
 from pbem.views import homeview
-from tests.web.test_home import ANNA, BOB, CARL, DAVE, anna_s_games, home_path  # its helpers
 
 SIGNED = re.compile(r"/(?:[tsdmu])/[A-Za-z0-9_.\-]{8,}")   # a turn, seat, decline... link
 

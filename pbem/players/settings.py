@@ -94,7 +94,8 @@ _TABLES = ("address_settings",)
 #: An address's settings as another statement reads them with its own (a mail's facts:
 #: `pbem.mail.notify`), in this order: `FROM (SELECT 1) AS one LEFT JOIN address_settings s ON
 #: s.address = :address` (the address lower-cased), all NULL when the address has no row.
-COLUMNS = "s.address, s.time_zone, s.language, s.mail_mode, s.confirm_replies, s.home_nonce"
+COLUMNS = ("s.address, s.time_zone, s.language, s.mail_mode, s.confirm_replies, s.home_nonce,"
+           " s.rest_days, s.quiet_from, s.quiet_until")
 
 
 def read_with(address: str, values) -> None:
@@ -105,11 +106,12 @@ def read_with(address: str, values) -> None:
     address = address.strip().lower()
     if db.session.identity_map.get(identity_key(AddressSettings, address)) is not None:
         return
-    found, time_zone, language, mail_mode, confirm_replies, home_nonce = values
+    found, time_zone, language, mail_mode, confirm_replies, home_nonce, *resting = values
     settings = (Settings(found, time_zone, language, mail_mode, bool(confirm_replies),
-                         home_nonce or "")
+                         home_nonce or "", rest.stored(*resting, time_zone))
                 if found is not None else Settings(address))
     remembered(("settings", address), _TABLES, lambda: settings)
+    remembered(("rest", address), _TABLES, lambda: settings.rest)   # (what `rest.of` answers)
 
 
 #: A deadline as each language writes it (Babel's patterns; English keeps its own below):

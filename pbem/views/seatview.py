@@ -125,6 +125,7 @@ class SeatView:
     notes: str = ""                    # the seat's own private notes (never in a mail)
     away: tuple[OnVacation, ...] = ()  # the players on vacation now
     resting: tuple[Resting, ...] = ()  # the others it waits for whose deadline is after rest days
+    rest_days: str = ""                # the seat's own rest days before its deadline, in words
     vacation: dict | None = None       # the seat's own: {"until", "days_left"} (pages only)
     deadline_local: str | None = None  # `deadline` in its player's own time zone (his settings)
     reply_note: str = ""               # what a mail's reply to the decision owed must hold
@@ -211,7 +212,7 @@ class SeatView:
             "clock": self.clock,
             "messages": list(self.messages), "notes": self.notes,
             "away": [a.__dict__ for a in self.away], "vacation": self.vacation,
-            "resting": self.resting,
+            "resting": self.resting, "rest_days": self.rest_days,
         }
 
     def to_json(self) -> dict[str, Any]:
@@ -325,6 +326,7 @@ def build(loaded: Loaded, seat: int | None, *, live: bool = False, steps: bool =
                if seat is not None and not for_mail and present.notes else ""),
         away=away_of(loaded, names) if present.vacations else (),
         resting=resting_of(loaded, seat, names, present.bank) if not for_mail else (),
+        rest_days=own_rest(loaded, seat, deadline) if seat is not None and deadline else "",
         vacation=(own_vacation(loaded, seat, present.vacations)
                   if seat is not None and not for_mail and not bot else None),
         told=told, can_talk=seat is not None and not bot and bool(others),
@@ -392,6 +394,21 @@ def away_of(loaded: Loaded, names: list[str]) -> tuple[OnVacation, ...]:
                  for seat, span in vacation.in_game(loaded.id))
 
 
+def _days_in_words(days: frozenset[int]) -> str:
+    """Rest days as the reader's language names them: "Saturday and Sunday"."""
+    names = get_day_names("wide", locale=i18n.current())
+    return listing([names[d] for d in sorted(days)])
+
+
+def own_rest(loaded: Loaded, seat: int, deadline: datetime) -> str:
+    """The seat's rest days, in words, when one of them comes before its deadline (which they
+    moved on); "" otherwise. His settings are read once a transaction (a mail's with its facts)."""
+    his = settings.of(gamelog.address_of(loaded.id, seat)).rest
+    if not his.days or not his.rests_between(utcnow(), deadline) or not clocks.allows_rest(loaded.id):
+        return ""
+    return _days_in_words(his.days)
+
+
 def resting_of(loaded: Loaded, seat: int | None, names: list[str],
                banked: bool = True) -> tuple[Resting, ...]:
     """The others the game waits for whose deadline falls after rest days of theirs (pages
@@ -407,9 +424,7 @@ def resting_of(loaded: Loaded, seat: int | None, names: list[str],
         his = clocks.rest_of(loaded.id, gamelog.address_of(loaded.id, other))
         deadline = deadlines.person_deadline(loaded, other, banked) if his.days else None
         if deadline is not None and his.rests_between(now, deadline):
-            days = get_day_names("wide", locale=i18n.current())
-            out.append(Resting(other, names[other], listing([days[d] for d in sorted(his.days)]),
-                               deadline))
+            out.append(Resting(other, names[other], _days_in_words(his.days), deadline))
     return tuple(out)
 
 

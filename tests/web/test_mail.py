@@ -237,7 +237,7 @@ def test_invitations_have_both_parts_the_right_links_and_root_the_threads(action
         assert msg.get_content_type() == "multipart/alternative"
         assert {p.get_content_type() for p in msg.iter_parts()} == {"text/plain", "text/html"}
         assert {k.lower() for k in msg.keys()} == expected_headers(msg)
-        assert msg["From"].addresses[0].display_name == "pbem"   # MAIL_FROM's, as configured
+        assert msg["From"].addresses[0].display_name == "Babel: Anna vs Bob"   # (a bare MAIL_FROM)
         assert msg["From"].addresses[0].addr_spec == "turns@pbem.test"
         [addr] = msg["To"].addresses
         assert (addr.display_name, addr.addr_spec) == (to, [ANNA, BOB][seat])

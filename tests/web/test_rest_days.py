@@ -185,3 +185,16 @@ def test_the_home_sets_rest_days_and_quiet_hours_and_refuses_what_is_wrong(app, 
 def test_wrong_rest_is_refused_by_the_one_check(days, quiet):
     with pytest.raises(BadInput):
         rest.checked(days, *quiet)
+
+
+def test_his_mail_and_page_say_that_his_rest_days_are_not_counted(app, client):
+    resting(app, ANNA, "Europe/Prague")
+    game = game_at(app, datetime.now(UTC), limit=7)   # (7 days always hold a weekend)
+    said = "Your rest days (Saturday and Sunday) before then are not"
+    with app.app_context():
+        [invite] = db.session.scalars(select(Mail).where(Mail.to_addr == ANNA)).all()
+        [bobs] = db.session.scalars(select(Mail).where(Mail.to_addr == BOB)).all()
+    assert said in invite.text and said in invite.html and said not in bobs.text
+    assert said in client.get(seat_path(app, game, 0)).get_data(as_text=True)
+    strict = game_at(app, datetime.now(UTC), limit=7, rest_days=False)
+    assert said not in client.get(seat_path(app, strict, 0)).get_data(as_text=True)

@@ -106,9 +106,10 @@ def read_with(address: str, values) -> None:
     address = address.strip().lower()
     if db.session.identity_map.get(identity_key(AddressSettings, address)) is not None:
         return
-    found, time_zone, language, mail_mode, confirm_replies, home_nonce, *resting = values
+    (found, time_zone, language, mail_mode, confirm_replies, home_nonce,
+     rest_days, quiet_from, quiet_until) = values
     settings = (Settings(found, time_zone, language, mail_mode, bool(confirm_replies),
-                         home_nonce or "", rest.stored(*resting, time_zone))
+                         home_nonce or "", rest.stored(rest_days, quiet_from, quiet_until, time_zone))
                 if found is not None else Settings(address))
     remembered(("settings", address), _TABLES, lambda: settings)
     remembered(("rest", address), _TABLES, lambda: settings.rest)   # (what `rest.of` answers)
@@ -215,10 +216,10 @@ def change(address: str, time_zone: str, language: str, mail_mode: str,
 def change_rest(address: str, days, quiet_from: str, quiet_until: str) -> None:
     """Store an address's rest days and quiet hours (`pbem.policy.rest`): its clocks and
     reminders follow them from the commit on (the dues of all its games are rewritten then)."""
-    days, quiet_from, quiet_until = rest.checked(days, quiet_from, quiet_until)   # (or nothing)
+    kept = rest.checked(days, quiet_from, quiet_until)   # (or nothing is written)
     with transaction():
         row = _row(address, lock=True)
-        row.rest_days, row.quiet_from, row.quiet_until = days, quiet_from, quiet_until
+        row.rest_days, row.quiet_from, row.quiet_until = kept
         row.updated_at = utcnow()
 
 

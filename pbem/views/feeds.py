@@ -15,7 +15,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import icalendar
-from feedgen.feed import FeedGenerator
+from feedgen.feed import FeedGenerator  # type: ignore[import-untyped]
 from flask import current_app
 from sqlalchemy import select
 
@@ -65,7 +65,7 @@ def atom(address: str, feed_url: str) -> bytes:
             entry.link(href=home_url)
             entry.updated(_aware(mail.created_at))
             entry.published(_aware(mail.created_at))
-    return feed.atom_str(pretty=True)
+    return bytes(feed.atom_str(pretty=True))
 
 
 def calendar(address: str, now: datetime | None = None) -> bytes:
@@ -99,4 +99,4 @@ def calendar(address: str, now: datetime | None = None) -> bytes:
             alarm.add("trigger", -remind)
             event.add_component(alarm)
             cal.add_component(event)
-    return cal.to_ical()
+    return bytes(cal.to_ical())

@@ -14,6 +14,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from sqlalchemy import select, update
+from tests.web.test_home import home_path  # its helpers
 
 from pbem.errors import BadInput
 from pbem.extensions import db
@@ -26,7 +27,6 @@ from pbem.store.models import AddressSettings, Due, Game, Mail, Reminder
 from pbem.store.transaction import transaction
 from pbem.views import homeview
 from pbem_web import seat_path  # tests/helpers
-from tests.web.test_home import home_path  # its helpers
 
 ANNA, BOB = "anna@example.org", "bob@example.org"
 PRAGUE, AUCKLAND = ZoneInfo("Europe/Prague"), ZoneInfo("Pacific/Auckland")

@@ -90,7 +90,7 @@ def render(token: str, listed: homeview.Home, message: str | None = None, error:
                            languages=settings.LANGUAGES, mail_modes=settings.MAIL_MODES,
                            listed=listing,
                            local=lambda moment: settings.local_deadline(moment, listed.settings),
-                           weekdays=get_day_names("wide", locale=i18n.current())
+                           weekdays=dict(sorted(get_day_names("wide", locale=i18n.current()).items()))
                            ), status
 
 

@@ -413,14 +413,15 @@ def resting_of(loaded: Loaded, seat: int | None, names: list[str],
                banked: bool = True) -> tuple[Resting, ...]:
     """The others the game waits for whose deadline falls after rest days of theirs (pages
     only: a game without a clock, or one that forbids rest days, reads nothing more)."""
-    if loaded.over or not clocks.allows_rest(loaded.id) or clocks.of_game(
-            loaded.id, loaded.row.time_limit_days, banked).kind == clocks.NONE:
+    if loaded.over or clocks.of_game(loaded.id, loaded.row.time_limit_days,
+                                     banked).kind == clocks.NONE:
         return ()
     now, out = utcnow(), []
     for decision in loaded.engine.to_act(loaded.state):
         other = decision.seat
         if other == seat or gamelog.bot_of(loaded.id, other):
             continue
+        # (his rest days as the game counts them: none where it forbids them)
         his = clocks.rest_of(loaded.id, gamelog.address_of(loaded.id, other))
         deadline = deadlines.person_deadline(loaded, other, banked) if his.days else None
         if deadline is not None and his.rests_between(now, deadline):

@@ -26,6 +26,7 @@ from pbem.policy.deadlines import utc, waiting
 from pbem.store.models import AddressSettings, Due, Game, Mail, Reminder
 from pbem.store.transaction import transaction
 from pbem.views import homeview
+from pbem.web import lobby
 from pbem_web import seat_path  # tests/helpers
 
 ANNA, BOB = "anna@example.org", "bob@example.org"
@@ -108,6 +109,11 @@ def test_a_game_that_forbids_rest_days_runs_his_clock_through_them(app, client):
     spec = turns.Spec.from_json("babel", turns.Spec("babel", [], {}, rest_days=False).to_json())
     assert spec.rest_days is False
     assert turns.Spec.from_json("babel", {"players": [], "options": {}}).rest_days is True
+    form = {"game": "babel", "name0": "Anna", "email0": ANNA, "name1": "Bob", "email1": BOB}
+    with app.test_request_context():
+        assert lobby.spec_from({**form, "no_rest_days": "on"}).rest_days is False   # the box
+        assert lobby.spec_from({**form, "rest_days": False}).rest_days is False     # JSON
+        assert lobby.spec_from(form).rest_days is True
 
 
 def test_the_others_see_that_his_deadline_falls_after_his_rest_days(app, client):

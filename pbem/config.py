@@ -11,7 +11,7 @@
 |                      |                                      | SQLite: how long to wait for a lock      |
 | BASE_URL             | http://127.0.0.1:5000                | the server's address, for links in mails |
 | MAIL_URL             | console:                             | smtp://, smtp+starttls://, smtps://      |
-| MAIL_FROM            | pbem <pbem@localhost>                | sender of every mail                     |
+| MAIL_FROM            | pbem@localhost                       | sender of every mail (and its name)      |
 | OUTBOX_PAGE          | on in debug, else off                | the local outbox page at /outbox         |
 | LINK_MAX_AGE_DAYS    | 90                                   | after this, a link offers a fresh one    |
 | DKIM_KEY, _SELECTOR  | (none: mail is not signed)           | a PEM key and its DKIM selector      |
@@ -22,6 +22,7 @@
 | PROXY_FIX            | 0                                    | reverse proxies in front (X-Forwarded-*) |
 | SUBMISSIONS_PER_*    | 60 per client, 30 per address /min   | turns submitted                          |
 | PREVIEWS_PER_CLIENT_PER_MINUTE | 600                        | previews, counted per process            |
+| FEEDS_PER_ADDRESS_PER_HOUR | 60                             | an address's feeds read, per process     |
 | REPLAY_CACHE_SIZE    | 2000                                 | replayed games kept per process          |
 | SNAPSHOT_EVERY       | 16                                   | events between stored state snapshots    |
 | RATED_BAN_DAYS       | 7                                    | days a time loss bars rated play (0: off) |
@@ -153,7 +154,7 @@ def from_environment(instance_path: str, env=os.environ) -> dict:
                                               str(waits.STATEMENT_SECONDS), float, 0),
         "BASE_URL": env.get("BASE_URL", "http://127.0.0.1:5000").rstrip("/"),
         "MAIL_URL": env.get("MAIL_URL", "console:"),
-        "MAIL_FROM": env.get("MAIL_FROM", "pbem <pbem@localhost>"),
+        "MAIL_FROM": env.get("MAIL_FROM", "pbem@localhost"),
         "DKIM_KEY": env.get("DKIM_KEY", ""),             # a PEM file: pbem signs every mail
         "DKIM_SELECTOR": env.get("DKIM_SELECTOR", ""),
         "DKIM_DOMAIN": env.get("DKIM_DOMAIN", ""),       # default: MAIL_FROM's domain
@@ -172,6 +173,7 @@ def from_environment(instance_path: str, env=os.environ) -> dict:
         "SUBMISSIONS_PER_CLIENT_PER_MINUTE": _number(env, "SUBMISSIONS_PER_CLIENT_PER_MINUTE", "60"),
         "SUBMISSIONS_PER_ADDRESS_PER_MINUTE": _number(env, "SUBMISSIONS_PER_ADDRESS_PER_MINUTE", "30"),
         "PREVIEWS_PER_CLIENT_PER_MINUTE": _number(env, "PREVIEWS_PER_CLIENT_PER_MINUTE", "600"),
+        "FEEDS_PER_ADDRESS_PER_HOUR": _number(env, "FEEDS_PER_ADDRESS_PER_HOUR", "60"),
         "SNAPSHOT_EVERY": _number(env, "SNAPSHOT_EVERY", "16"),
         "RATED_BAN_DAYS": _number(env, "RATED_BAN_DAYS", "7", minimum=0),
         "REPLAY_CACHE_SIZE": _number(env, "REPLAY_CACHE_SIZE", "2000"),

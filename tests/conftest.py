@@ -204,7 +204,9 @@ def make_app(database_url, smtp):
             "SQLALCHEMY_DATABASE_URI": url or database_url,
             "BASE_URL": BASE_URL,
             "MAIL_URL": f"smtp://127.0.0.1:{smtp.port}",
-            "MAIL_FROM": "pbem <turns@pbem.test>",
+            # A bare address: each mail names its game in From (tests/web/test_mail.py checks
+            # what players' names can do there; a configured name is tested there too).
+            "MAIL_FROM": "turns@pbem.test",
             # Tests start far more games than people do; the tests of these limits set them.
             **{key: 100_000 for key in CREATION_LIMITS},
             # A clock that runs out loses, as the time-limit tests expect; the vacation tests

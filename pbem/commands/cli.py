@@ -109,8 +109,10 @@ def worker(deliver_every: float, remind_every: float, bots_every: float, names: 
 @click.option("--takeover", default=turns.DEFAULT_TAKEOVER, show_default=True,
               help="the computer's level that takes the seat of a player who leaves a game of 3 or 4")
 @click.option("--rated", is_flag=True, help="its result moves the players' ratings")
+@click.option("--no-rest-days", is_flag=True,
+              help="players' rest days do not stop their clocks (tournament rules)")
 @with_appcontext
-def new_game(kind, players, first, seed, options, time_limit, clock, takeover, rated):
+def new_game(kind, players, first, seed, options, time_limit, clock, takeover, rated, no_rest_days):
     """Create a game, mail the invitations, print the game's id."""
     try:
         engine = games.get(kind)
@@ -136,7 +138,8 @@ def new_game(kind, players, first, seed, options, time_limit, clock, takeover, r
         loaded = turns.create_game(turns.Spec(engine.name, [p for p, _, _ in seats], pairs, first,
                                               choice.time_limit_days, seed,
                                               tuple(b for _, b, _ in seats), takeover, choice.bank,
-                                              tuple(lang for _, _, lang in seats), rated))
+                                              tuple(lang for _, _, lang in seats), rated,
+                                              rest_days=not no_rest_days))
     except BadInput as error:
         raise click.UsageError(error.message) from None
     click.echo(loaded.id)

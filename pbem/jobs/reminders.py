@@ -59,12 +59,9 @@ def enforce_time_limits(now: datetime, report: Report, due_now: list[Waiting]) -
 
 
 def _reminders_due(w: Waiting, now: datetime, after: timedelta, before: timedelta) -> list[str]:
-    kinds = []
-    if now - w.since >= after:
-        kinds.append(WAITING)
-    if w.deadline is not None and w.deadline - now <= before:
-        kinds.append(DEADLINE)
-    return kinds
+    """The reminders due now, at the moments the dues index holds (`due.reminder_times`: none
+    in the player's quiet hours)."""
+    return [kind for kind, at in due.reminder_times(w, after, before).items() if at <= now]
 
 
 def _entry(w: Waiting, seat: Seat, names: list[str], now: datetime,

@@ -182,11 +182,24 @@ def _references(mail: Mail) -> str:
     return root if mail.in_reply_to == root else f"{root} {mail.in_reply_to}"
 
 
+def sender(mail_from: str, game_name: str) -> tuple[str, str]:
+    """The display name and address a mail goes out from.
+
+    A display name the operator put in MAIL_FROM ("Babel Club <games@example.org>") is shown
+    exactly as configured: it is how his players and their providers know his server (a name
+    that changes with every game reads like another sender each time), and the game and the
+    opponents are in the Subject already. A bare address names the game instead ("Babel: Anna
+    vs Bob", the row's `from_name`), as every mail did before the name could be configured.
+    """
+    configured, addr = parseaddr(mail_from)
+    return clean(configured, FROM_LIMIT) or game_name, addr or "pbem@localhost"
+
+
 def to_message(mail: Mail) -> EmailMessage:
     """The outbox row as an RFC 5322 message with a text and an HTML part."""
-    sender = parseaddr(current_app.config["MAIL_FROM"])[1] or "pbem@localhost"
+    name, addr = sender(current_app.config["MAIL_FROM"], mail.from_name)
     msg = EmailMessage(policy=_POLICY)
-    msg.set_raw("From", _address("From", mail.from_name, sender))
+    msg.set_raw("From", _address("From", name, addr))
     msg.set_raw("To", _address("To", mail.to_name, mail.to_addr))
     msg["Subject"] = clean(mail.subject, 300)
     created = mail.created_at   # SQLite gives it back naive: it is UTC, not local time

@@ -94,6 +94,7 @@ class Spec:
     # (its home), else English.
     languages: tuple[str | None, ...] = ()
     rated: bool = False                     # its result moves ratings (pbem.players.ratings)
+    rest_days: bool = True   # its players' rest days stop their clocks (False: tournament rules)
 
     @property
     def clock(self) -> clocks.Choice:
@@ -118,7 +119,7 @@ class Spec:
                 "first": self.first, "time_limit_days": self.time_limit_days,
                 "bots": list(self.bots), "takeover": self.takeover,
                 "bank": list(self.bank) if self.bank else None, "languages": list(self.languages),
-                "rated": self.rated}
+                "rated": self.rated, "rest_days": self.rest_days}
 
     @classmethod
     def from_json(cls, kind: str, data: dict) -> Spec:
@@ -126,7 +127,8 @@ class Spec:
                    data.get("first"), data.get("time_limit_days"), None,
                    tuple(data.get("bots") or ()), data.get("takeover") or DEFAULT_TAKEOVER,
                    tuple(data["bank"]) if data.get("bank") else None,
-                   tuple(data.get("languages") or ()), bool(data.get("rated")))
+                   tuple(data.get("languages") or ()), bool(data.get("rated")),
+                   data.get("rest_days") is not False)
 
 
 def bot_name(level: str, taken: list[str]) -> str:
@@ -170,7 +172,8 @@ def checked(spec: Spec) -> Spec:
     languages = tuple(settings.checked_language(language, phrase("Player {n}", n=i + 1)) if language else None
                       for i, language in enumerate(spec.languages[:len(spec.players)]))
     spec = Spec(spec.kind, players, spec.options, spec.first, clock.time_limit_days, spec.seed,
-                levels, takeover, clock.bank, languages, spec.rated)
+                levels, takeover, clock.bank, languages, spec.rated,
+                spec.rest_days is not False)
     engine = spec.engine()
     try:   # the engine says what it refuses: options, seats, who starts
         options = engine.normalize_options(spec.options)
@@ -178,7 +181,8 @@ def checked(spec: Spec) -> Spec:
     except GameError as error:
         raise BadInput(error.said()) from None
     return Spec(spec.kind, spec.players, options, spec.first, spec.time_limit_days, spec.seed,
-                levels, takeover, spec.bank, spec.languages, spec.rated)
+                levels, takeover, spec.bank, spec.languages, spec.rated,
+                spec.rest_days is not False)
 
 
 def create_game(spec: Spec) -> gamelog.Loaded:
@@ -196,6 +200,11 @@ def _create(spec: Spec, game_id: str | None = None) -> gamelog.Loaded:
                                languages=settings.seat_languages(spec.players, spec.languages),
                                rated=spec.rated)
     clocks.save(loaded.id, spec.clock)
+    if not spec.rest_days:   # (the column's default allows them)
+        game = db.session.get(Game, loaded.id)   # (just added: in the session)
+        assert game is not None
+        game.rest_days = False
+        db.session.flush()
     notify.game_created(loaded)
     return loaded
 

@@ -11,13 +11,14 @@ whether a move it mailed is confirmed by a short answer. Stored per address
   sent on their own); the digest (`pbem.jobs.digest`) lists his waiting games and marks them
   DIGESTED in the transaction that queues it. Going back to EACH releases the held ones.
 - The home link signs (address, `home_nonce`); a new nonce kills the old link.
+- Rest days and quiet hours (`change_rest`; what they do: `pbem.policy.rest`).
 """
 
 from __future__ import annotations
 
 import functools
 import zoneinfo
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
@@ -30,7 +31,7 @@ from pbem import i18n
 from pbem.errors import BadInput
 from pbem.extensions import db
 from pbem.games.phrases import phrase, phrase_n
-from pbem.policy import links
+from pbem.policy import links, rest
 from pbem.store.gamelog import new_nonce, still_his
 from pbem.store.models import PENDING, AddressSettings, Game, Mail, Seat, utcnow
 from pbem.store.transaction import changed, remembered, transaction
@@ -54,6 +55,9 @@ class Settings:
     mail_mode: str = EACH
     confirm_replies: bool = False
     home_nonce: str = ""
+    # His rest days and quiet hours (`pbem.policy.rest`), read with the rest of the row; as
+    # they are kept in the time zone above, settings equal in the rest are equal.
+    rest: rest.Rest = field(default=rest.Rest(), compare=False)
 
     @property
     def zone(self) -> ZoneInfo:
@@ -69,7 +73,8 @@ def _zone(name: str) -> ZoneInfo:
 
 def _of_row(row: AddressSettings) -> Settings:
     return Settings(row.address, row.time_zone, row.language, row.mail_mode,
-                    bool(row.confirm_replies), row.home_nonce or "")
+                    bool(row.confirm_replies), row.home_nonce or "",
+                    rest.stored(row.rest_days, row.quiet_from, row.quiet_until, row.time_zone))
 
 
 def of(address: str) -> Settings:
@@ -89,7 +94,8 @@ _TABLES = ("address_settings",)
 #: An address's settings as another statement reads them with its own (a mail's facts:
 #: `pbem.mail.notify`), in this order: `FROM (SELECT 1) AS one LEFT JOIN address_settings s ON
 #: s.address = :address` (the address lower-cased), all NULL when the address has no row.
-COLUMNS = "s.address, s.time_zone, s.language, s.mail_mode, s.confirm_replies, s.home_nonce"
+COLUMNS = ("s.address, s.time_zone, s.language, s.mail_mode, s.confirm_replies, s.home_nonce,"
+           " s.rest_days, s.quiet_from, s.quiet_until")
 
 
 def read_with(address: str, values) -> None:
@@ -100,11 +106,13 @@ def read_with(address: str, values) -> None:
     address = address.strip().lower()
     if db.session.identity_map.get(identity_key(AddressSettings, address)) is not None:
         return
-    found, time_zone, language, mail_mode, confirm_replies, home_nonce = values
+    (found, time_zone, language, mail_mode, confirm_replies, home_nonce,
+     rest_days, quiet_from, quiet_until) = values
     settings = (Settings(found, time_zone, language, mail_mode, bool(confirm_replies),
-                         home_nonce or "")
+                         home_nonce or "", rest.stored(rest_days, quiet_from, quiet_until, time_zone))
                 if found is not None else Settings(address))
     remembered(("settings", address), _TABLES, lambda: settings)
+    remembered(("rest", address), _TABLES, lambda: settings.rest)   # (what `rest.of` answers)
 
 
 #: A deadline as each language writes it (Babel's patterns; English keeps its own below):
@@ -203,6 +211,16 @@ def change(address: str, time_zone: str, language: str, mail_mode: str,
             _release(Mail.to_addr == row.address)
         settings = _of_row(row)
     return settings
+
+
+def change_rest(address: str, days, quiet_from: str, quiet_until: str) -> None:
+    """Store an address's rest days and quiet hours (`pbem.policy.rest`): its clocks and
+    reminders follow them from the commit on (the dues of all its games are rewritten then)."""
+    kept = rest.checked(days, quiet_from, quiet_until)   # (or nothing is written)
+    with transaction():
+        row = _row(address, lock=True)
+        row.rest_days, row.quiet_from, row.quiet_until = kept
+        row.updated_at = utcnow()
 
 
 def seat_languages(players: list[tuple[str, str]], chosen: tuple[str | None, ...]) -> list[str]:

@@ -7,7 +7,8 @@
   never more than `cap_days` (7 days + 1 a move, at most 14).
 
 Vacations stop every clock of the player's address (`pbem.policy.vacation`): a turn's time is the time
-it waited less the time its player was away, and its deadline moves on by as much.
+it waited less the time its player was away, and its deadline moves on by as much. His rest days
+do the same in a game that allows them (`pbem.policy.rest`; `stops` merges both).
 
 The bank is not stored: it is read from the log (when each of the seat's turns began and
 ended), so it can never disagree with it. Computers have no clock.
@@ -24,7 +25,7 @@ from sqlalchemy import select
 from pbem.errors import BadInput
 from pbem.extensions import db
 from pbem.games.phrases import Phrase, phrase, phrase_n
-from pbem.policy import vacation
+from pbem.policy import rest, vacation
 from pbem.store import gamelog
 from pbem.store.models import Clock, Event, Game
 
@@ -158,7 +159,7 @@ def bank_of(game_id: str, seat: int, choice: Choice, address: str) -> Bank:
     since = _utc(game.created_at) if seat in (game.owed or []) else None
     rows = db.session.execute(select(Event.seat, Event.owed, Event.created_at)
                               .where(Event.game_id == game_id).order_by(Event.seq)).all()
-    away = vacation.spans(address, since or _utc(game.created_at))
+    away = list(_until(stops(game_id, address, since or _utc(game.created_at)), rows))
     for actor, to_act, created_at in rows:
         at, owes = _utc(created_at), seat in (to_act or [])
         if since is not None and actor == seat and not owes:   # his turn ended
@@ -177,8 +178,36 @@ def deadline(game_id: str, time_limit_days: int | None, seat: int, address: str,
     if choice.kind == NONE:
         return None
     if choice.kind == MOVE:
-        return vacation.pushed(vacation.spans(address, since), since,
-                               timedelta(days=choice.days))
+        return vacation.pushed(stops(game_id, address, since), since, timedelta(days=choice.days))
     held = bank_of(game_id, seat, choice, address)
     start = held.since or since
-    return vacation.pushed(vacation.spans(address, start), start, held.left)
+    return vacation.pushed(stops(game_id, address, start), start, held.left)
+
+
+def allows_rest(game_id: str) -> bool:
+    """Whether the game lets its players' rest days stop their clocks (its creator's choice)."""
+    game = db.session.get(Game, game_id)   # (the caller's game row, mostly: no query)
+    return game is None or game.rest_days is not False
+
+
+def rest_of(game_id: str, address: str) -> rest.Rest:
+    """The player's rest as the game counts it: his rest days only where it allows them."""
+    mine = rest.of(address)
+    return mine if not mine.days or allows_rest(game_id) else mine.without_days()
+
+
+def stops(game_id: str, address: str, since: datetime):
+    """When the player's clock in this game stands still after `since`: his vacations and,
+    where the game allows them, his rest days (in order, merged; as many as are read)."""
+    return rest.stops(vacation.spans(address, since), rest_of(game_id, address), since)
+
+
+def _until(spans, rows):
+    """The spans up to the log's last event (a bank's walk needs none later)."""
+    if not rows:
+        return
+    last = _utc(rows[-1][2])
+    for span in spans:
+        if span.starts_at > last:
+            return
+        yield span

@@ -7,7 +7,8 @@ with neither a clock nor a reminder to come has no row.
 
 The rows of a game are rewritten at the commit of any transaction that changes what they
 depend on (its log, its seats, its reminders sent, its clock, a vacation of one of its
-players), by the session hooks `install` sets up, so no use case keeps them by hand. A round
+players, the rest days, quiet hours or time zone of one: `pbem.policy.rest`), by the session
+hooks `install` sets up, so no use case keeps them by hand. A round
 looks at the seats due, does what is due, and rewrites those games' rows (`refresh`): a row
 due too early costs one look, so the migration (0013) marks every running game due at once.
 """
@@ -19,11 +20,24 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from flask import current_app
-from sqlalchemy import delete, event, func, select, update
+from sqlalchemy import delete, event, func, inspect, select, update
 
 from pbem.extensions import db
+from pbem.policy import rest
 from pbem.policy.deadlines import Waiting, utc, waiting
-from pbem.store.models import Clock, Due, Event, Game, GameResult, Reminder, Seat, Takeover, Vacation
+from pbem.store import gamelog
+from pbem.store.models import (
+    AddressSettings,
+    Clock,
+    Due,
+    Event,
+    Game,
+    GameResult,
+    Reminder,
+    Seat,
+    Takeover,
+    Vacation,
+)
 from pbem.store.transaction import changed
 
 WAITING, DEADLINE = "waiting", "deadline"   # the two reminders of a turn (`reminders.kind`)
@@ -49,15 +63,23 @@ def windows() -> tuple[timedelta, timedelta]:
             timedelta(hours=config["REMIND_BEFORE_HOURS"]))
 
 
+def reminder_times(w: Waiting, after: timedelta, before: timedelta) -> dict[str, datetime]:
+    """When each reminder of this turn is due: `after` its start, and `before` its deadline,
+    each out of its player's quiet hours (`rest.Rest.awake`, `warn_at`)."""
+    quiet = rest.of(gamelog.address_of(w.game.id, w.seat))
+    times = {WAITING: quiet.awake(w.since + after)}
+    if w.deadline is not None:
+        times[DEADLINE] = quiet.warn_at(w.deadline - before, w.deadline)
+    return times
+
+
 def moment(w: Waiting, sent: set[str], after: timedelta, before: timedelta) -> datetime | None:
     """When the worker must next look at this seat (None: nothing will come due this turn)."""
     if w.bot:
         return w.since   # a computer decides at once
-    moments = [] if WAITING in sent else [w.since + after]
+    moments = [at for kind, at in reminder_times(w, after, before).items() if kind not in sent]
     if w.deadline is not None:
         moments.append(w.deadline)
-        if DEADLINE not in sent:
-            moments.append(w.deadline - before)
     return min(moments, default=None)
 
 
@@ -174,6 +196,18 @@ def _note(session, _context, _instances) -> None:
             touched.add(row.id if isinstance(row, Game) else row.game_id)
         elif isinstance(row, Vacation):   # his clocks stop or run again, in every game of his
             session.info.setdefault(_AWAY, set()).add(row.address)
+        elif isinstance(row, AddressSettings) and _rest_changed(row):   # his rest, his zone
+            session.info.setdefault(_AWAY, set()).add(row.address)
+
+
+def _rest_changed(row: AddressSettings) -> bool:
+    """Whether the row's change moves his clocks or reminders: his rest days, quiet hours or
+    time zone (they are read in it); a new row has the defaults (no rest), nothing moves."""
+    state = inspect(row)
+    if state.pending:
+        return bool(row.rest_days or row.quiet_from)
+    return any(state.attrs[name].history.has_changes()
+               for name in ("rest_days", "quiet_from", "quiet_until", "time_zone"))
 
 
 def _rewrite(session) -> None:

@@ -14,9 +14,10 @@ Some limits refuse the request (429, with the limit's words); others are quiet b
 request is answered as usual, but what it would have mailed is not sent (a stranger must
 not learn whether an address plays here, nor use us to mail anybody much).
 
-Previews are the exception: they are cheap, frequent and write nothing, so they are counted
-in memory per process (`PREVIEWS`), where a database row per request would cost more than
-the request itself.
+Previews and feeds are the exception: they are cheap, frequent and write nothing, so they
+are counted in memory per process (`PREVIEWS`, `FEEDS`), where a database row per request
+would cost more than the request itself (and a feed, polled by calendars, would write on
+every read).
 """
 
 from __future__ import annotations
@@ -267,3 +268,13 @@ PREVIEWS = ProcessLimiter()
 def take_preview(client: str) -> None:
     if not PREVIEWS.allow(f"preview:{client}", current_app.config["PREVIEWS_PER_CLIENT_PER_MINUTE"]):
         raise RateLimited(phrase("Too many previews in a minute; please wait a little."))
+
+
+FEEDS = ProcessLimiter()
+
+
+def take_feed(address: str) -> None:
+    """A player's feeds, counted per address (his calendar and reader poll from anywhere)."""
+    if not FEEDS.allow(f"feed:{address}", current_app.config["FEEDS_PER_ADDRESS_PER_HOUR"], 3600.0):
+        raise RateLimited(phrase("Your feeds were read too often in the last hour; please wait "
+                                 "a little."))

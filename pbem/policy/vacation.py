@@ -17,6 +17,7 @@ Every function takes `now`, so tests move the clock instead of sleeping.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -59,17 +60,20 @@ def spans(address: str, since: datetime | None = None) -> list[Away]:
     return [Away(_utc(v.starts_at), _utc(v.ends_at), v.automatic) for v in db.session.scalars(query)]
 
 
-def running(away: list[Away], since: datetime, until: datetime) -> timedelta:
-    """How long a clock ran from `since` to `until`: the time between, less the vacations."""
+def running(away: Iterable[Away], since: datetime, until: datetime) -> timedelta:
+    """How long a clock ran from `since` to `until`: the time between, less the vacations
+    (sorted, not overlapping; rest days too: `rest.stops`)."""
     total = until - since
     for span in away:
+        if span.starts_at >= until:
+            break
         start, end = max(span.starts_at, since), min(span.ends_at, until)
         if end > start:
             total -= end - start
     return max(total, timedelta(0))
 
 
-def pushed(away: list[Away], since: datetime, allowance: timedelta) -> datetime:
+def pushed(away: Iterable[Away], since: datetime, allowance: timedelta) -> datetime:
     """When a clock started at `since` with `allowance` left runs out, standing still during
     the vacations (sorted, not overlapping)."""
     moment, left = since, allowance

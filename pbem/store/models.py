@@ -60,6 +60,7 @@ from sqlalchemy import (
     Text,
     false,
     or_,
+    true,
 )
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -85,6 +86,9 @@ class Game(Model):
     owed: Mapped[list | None] = mapped_column(JSON)
     #: The level of the computer that takes the seat of a player who leaves a game of 3 or 4.
     takeover: Mapped[str] = mapped_column(String(16), default="normal", server_default="normal")
+    #: Whether its players' rest days stop their clocks (`pbem.policy.rest`; its creator may
+    #: forbid them, as tournament rules do).
+    rest_days: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
 
 
 class Seat(Model):
@@ -256,6 +260,11 @@ class AddressSettings(Model):
     mail_mode: Mapped[str] = mapped_column(String(16), default="each", server_default="each")
     confirm_replies: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     digest_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))   # the last digest
+    # Rest days and quiet hours (`pbem.policy.rest`, 0020): weekdays "5,6" (0 Monday), and
+    # local times "22:00" and "07:00" (both or neither).
+    rest_days: Mapped[str] = mapped_column(String(20), default="", server_default="")
+    quiet_from: Mapped[str | None] = mapped_column(String(5))
+    quiet_until: Mapped[str | None] = mapped_column(String(5))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 

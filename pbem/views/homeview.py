@@ -30,7 +30,7 @@ from pbem.games.base import ABORTED_REASON
 from pbem.games.phrases import Phrase, phrase, phrase_n
 from pbem.players import public, settings
 from pbem.players.settings import Settings
-from pbem.policy import clocks, links, vacation
+from pbem.policy import clocks, links, rest, vacation
 from pbem.store import gamelog
 from pbem.store.models import Clock, Event, Game, GameResult, Rematch, Seat, SeatNonce, Takeover, utcnow
 from pbem.views.words import listing, match_title
@@ -62,6 +62,7 @@ class Entry:
     record_url: str = ""
     seat_url: str = ""
     players: tuple[str, ...] = ()   # every name, seat by seat
+    after_rest: bool = False        # his deadline was moved on by his rest days
 
     def to_json(self) -> dict:
         return {"game": self.game, "kind": self.kind, "title": self.title, "seat": self.seat,
@@ -81,6 +82,7 @@ class Home:
     vacation_days_left: int = 0         # vacation days left this calendar year
     public_name: str | None = None      # the name he plays under in public (pbem.players.public)
     name_changes_at: datetime | None = None   # the earliest he may change it; None: now
+    rest: rest.Rest = field(default_factory=rest.Rest)   # his rest days and quiet hours
 
     @property
     def games(self) -> list[Entry]:
@@ -94,7 +96,10 @@ class Home:
         return {"address": self.address, "public_name": self.public_name,
                 "games": [e.to_json() for e in self.games],
                 "vacation": {"until": _iso(self.away.ends_at) if self.away else None,
-                             "days_left": self.vacation_days_left}}
+                             "days_left": self.vacation_days_left},
+                "rest": {"days": sorted(self.rest.days),
+                         "quiet": ([t.strftime("%H:%M") for t in self.rest.quiet]
+                                   if self.rest.quiet else None)}}
 
 
 def _iso(moment: datetime | None) -> str | None:
@@ -132,7 +137,7 @@ def _rows(address: str):
                     _last(Event.created_at), _nonce(), _turn_start(), GameResult.winners,
                     GameResult.reason, GameResult.description, GameResult.said, GameResult.ended_at,
                     Rematch.id, Rematch.started, Rematch.confirmed, Clock.game_id, GameResult.places,
-                    Takeover.seq)
+                    Takeover.seq, Game.rest_days)
              .join(Game, Game.id == Seat.game_id)
              .outerjoin(Clock, Clock.game_id == Seat.game_id)
              .outerjoin(GameResult, GameResult.game_id == Seat.game_id)
@@ -192,12 +197,13 @@ def build(address: str, now: datetime | None = None) -> Home:
     away, days_left = vacation.status(address, now)
     spans = vacation.spans(address)   # his clocks stand still during every one of them
     name, changes_at = public.on_home(address, now)
+    resting = mine.rest               # and during his rest days, where a game allows them
     home = Home(address, mine, away=away, vacation_days_left=days_left, public_name=name,
-                name_changes_at=changes_at)
+                name_changes_at=changes_at, rest=resting)
     for row in _rows(address):
         (game_id, seat, name, bot, kind, start_to_act, created, days, seq, to_act, last_at, nonce,
          turn_start, winners, reason, description, said, ended, rematch_id, rematch_started,
-         rematch_yes, banked, places, left_at) = row
+         rematch_yes, banked, places, left_at, rest_allowed) = row
         if said:   # the engine's sentence as it made it, said in the reader's language
             description = phrases.from_data(said)
         names = [n for _, n, _ in seats.get(game_id, [])]
@@ -231,16 +237,19 @@ def build(address: str, now: datetime | None = None) -> Home:
         your_turn = seat in to_act and not bot
         since = _utc(turn_start or created) if your_turn and seq else last_at
         deadline = None
+        his_rest = resting if rest_allowed is not False else resting.without_days()
         if your_turn and banked:   # a time bank: read from the game's log (one game at a time)
             deadline = clocks.deadline(game_id, days, seat, address, since)
-        elif your_turn and days:   # a time per turn, standing still while he is away
-            deadline = vacation.pushed(spans, since, timedelta(days=days))
+        elif your_turn and days:   # a time per turn, standing still while he is away or resting
+            deadline = vacation.pushed(rest.stops(spans, his_rest, since), since,
+                                       timedelta(days=days))
         waiting_for = tuple(phrase("{name} (computer)", name=names[s]) if s in bots
                             else YOU if s == seat else names[s] for s in to_act)
         entry = Entry(**common, your_turn=your_turn, waiting_for=waiting_for, since=since,
                       deadline=deadline, outcome=None, ended=None,
                       url=links.url(links.TURN, game_id, seat, seq, nonce) if your_turn else seat_url,
                       left=bool(bot), deadline_local=settings.local_deadline(deadline, mine),
+                      after_rest=deadline is not None and his_rest.rests_between(since, deadline),
                       time_left=settings.time_left(deadline, now),
                       since_words=_ago(since, now))
         (home.yours if your_turn else home.others).append(entry)

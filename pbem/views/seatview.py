@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from babel.dates import get_day_names
+
 from pbem import i18n
 from pbem.games.base import ABORT, ABORTED, GENERIC_NOTATION, Decision, Draft, Outcome, StepOption
 from pbem.games.errors import GameError
@@ -79,6 +81,20 @@ class OnVacation:
 
 
 @dataclass(frozen=True)
+class Resting:
+    """A player the game waits for whose deadline falls after rest days of his (his clock
+    stands still on them): what the others see, so they know why it is that late."""
+    seat: int
+    name: str
+    days: str                 # his rest days in words, in the reader's language
+    at: datetime              # his deadline
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "name": self.name, "days": self.days,
+                "deadline": self.at.strftime("%Y-%m-%d %H:%M UTC")}
+
+
+@dataclass(frozen=True)
 class SeatView:
     game_id: str
     kind: str                          # the engine's name: "babel"
@@ -108,6 +124,8 @@ class SeatView:
     messages: tuple[Said, ...] = ()    # the game's conversation, for its players
     notes: str = ""                    # the seat's own private notes (never in a mail)
     away: tuple[OnVacation, ...] = ()  # the players on vacation now
+    resting: tuple[Resting, ...] = ()  # the others it waits for whose deadline is after rest days
+    rest_days: str = ""                # the seat's own rest days before its deadline, in words
     vacation: dict | None = None       # the seat's own: {"until", "days_left"} (pages only)
     deadline_local: str | None = None  # `deadline` in its player's own time zone (his settings)
     reply_note: str = ""               # what a mail's reply to the decision owed must hold
@@ -194,6 +212,7 @@ class SeatView:
             "clock": self.clock,
             "messages": list(self.messages), "notes": self.notes,
             "away": [a.__dict__ for a in self.away], "vacation": self.vacation,
+            "resting": self.resting, "rest_days": self.rest_days,
         }
 
     def to_json(self) -> dict[str, Any]:
@@ -306,6 +325,8 @@ def build(loaded: Loaded, seat: int | None, *, live: bool = False, steps: bool =
         notes=(notes.of_seat(loaded.id, seat)
                if seat is not None and not for_mail and present.notes else ""),
         away=away_of(loaded, names) if present.vacations else (),
+        resting=resting_of(loaded, seat, names, present.bank) if not for_mail else (),
+        rest_days=own_rest(loaded, seat, deadline) if seat is not None and deadline else "",
         vacation=(own_vacation(loaded, seat, present.vacations)
                   if seat is not None and not for_mail and not bot else None),
         told=told, can_talk=seat is not None and not bot and bool(others),
@@ -371,6 +392,41 @@ def away_of(loaded: Loaded, names: list[str]) -> tuple[OnVacation, ...]:
     return tuple(OnVacation(seat, names[seat], span.ends_at.strftime("%Y-%m-%d %H:%M UTC"),
                             span.ends_at)
                  for seat, span in vacation.in_game(loaded.id))
+
+
+def _days_in_words(days: frozenset[int]) -> str:
+    """Rest days as the reader's language names them: "Saturday and Sunday"."""
+    names = get_day_names("wide", locale=i18n.current())
+    return listing([names[d] for d in sorted(days)])
+
+
+def own_rest(loaded: Loaded, seat: int, deadline: datetime) -> str:
+    """The seat's rest days, in words, when one of them comes before its deadline (which they
+    moved on); "" otherwise. His settings are read once a transaction (a mail's with its facts)."""
+    his = settings.of(gamelog.address_of(loaded.id, seat)).rest
+    if not his.days or not his.rests_between(utcnow(), deadline) or not clocks.allows_rest(loaded.id):
+        return ""
+    return _days_in_words(his.days)
+
+
+def resting_of(loaded: Loaded, seat: int | None, names: list[str],
+               banked: bool = True) -> tuple[Resting, ...]:
+    """The others the game waits for whose deadline falls after rest days of theirs (pages
+    only: a game without a clock, or one that forbids rest days, reads nothing more)."""
+    if loaded.over or clocks.of_game(loaded.id, loaded.row.time_limit_days,
+                                     banked).kind == clocks.NONE:
+        return ()
+    now, out = utcnow(), []
+    for decision in loaded.engine.to_act(loaded.state):
+        other = decision.seat
+        if other == seat or gamelog.bot_of(loaded.id, other):
+            continue
+        # (his rest days as the game counts them: none where it forbids them)
+        his = clocks.rest_of(loaded.id, gamelog.address_of(loaded.id, other))
+        deadline = deadlines.person_deadline(loaded, other, banked) if his.days else None
+        if deadline is not None and his.rests_between(now, deadline):
+            out.append(Resting(other, names[other], _days_in_words(his.days), deadline))
+    return tuple(out)
 
 
 #: At most this many of the others' decisions are told (four players' turns, and cards).

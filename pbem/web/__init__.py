@@ -6,6 +6,7 @@
 - `record`: a game's record with its score chart;
 - `home`: a player's home: all his games, his settings, his public name, rematches;
 - `players`: a player page per public name, each game's ladder;
+- `feeds`: the home's Atom feed of notices and iCalendar feed of deadlines;
 - `outbox`: the local outbox page (only when OUTBOX_PAGE is on);
 - `admin`: the operator's page (only when ADMIN_EMAIL is set);
 - `gamestatic`: each game's own stylesheet and script, kept beside its templates;
@@ -29,6 +30,7 @@ from pbem.web import (
     address_pages,
     admin,
     errors,
+    feeds,
     gamestatic,
     home,
     lobby,
@@ -79,6 +81,7 @@ def init_app(app) -> None:
     app.register_blueprint(record.bp)
     app.register_blueprint(home.bp)
     app.register_blueprint(players.bp)
+    app.register_blueprint(feeds.bp)
     gamestatic.init_app(app)
     if app.config.get("OUTBOX_PAGE"):
         app.register_blueprint(outbox.bp)

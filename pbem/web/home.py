@@ -5,6 +5,7 @@
     POST /h/<token>/name            choose or change the public name (`name`): see pbem.players.public
     POST /h/<token>/vacation        go on vacation for N days (`days`), or come back (`action=end`;
                                     JSON `{"end": true}`): every clock of the address stops
+    POST /h/<token>/rest            rest days (no clock of his runs) and quiet hours (no reminder)
     POST /h/<token>/replace         a new home link, mailed to the address (the old one dies)
     POST /h/<token>/rematch         a rematch of a finished game (form field `game`)
     POST /s/<token>/rematch         the same from a seat's page (a finished game's end)
@@ -17,6 +18,7 @@ to this server (the Content-Security-Policy's `form-action 'self'`).
 
 from __future__ import annotations
 
+from babel.dates import get_day_names
 from flask import Blueprint, redirect, render_template, request
 from sqlalchemy import select
 
@@ -88,7 +90,8 @@ def render(token: str, listed: homeview.Home, message: str | None = None, error:
                            message=message, error=error, zones=settings.zones(),
                            languages=settings.LANGUAGES, mail_modes=settings.MAIL_MODES,
                            listed=listing,
-                           local=lambda moment: settings.local_deadline(moment, listed.settings)
+                           local=lambda moment: settings.local_deadline(moment, listed.settings),
+                           weekdays=dict(sorted(get_day_names("wide", locale=i18n.current()).items()))
                            ), status
 
 
@@ -110,6 +113,9 @@ def _notice(saved: str | None, mine: settings.Settings) -> str | None:
         return phrase("Your settings were saved.")
     if saved == "name":
         return phrase("Your public name was saved.")
+    if saved == "rest":
+        return phrase("Your rest days and quiet hours were saved: your deadlines and reminders "
+                      "follow them now.")
     if saved == "back":
         return phrase("Welcome back: your vacation has ended and your clocks run again.")
     if saved == "not-away":
@@ -184,6 +190,28 @@ def take_vacation(token: str):
     if wants_json():
         return render(token, homeview.build(mine.address))
     return _saved(token, saved, "#vacation")
+
+
+@bp.post("/h/<token>/rest")
+def change_rest(token: str):
+    """Rest days (form: a `rest_day` box per weekday, 0 Monday; JSON: `rest_days`, a list) and
+    quiet hours (`quiet_from`, `quiet_until`: "22:00", or both empty)."""
+    mine = _open(token)
+    _check_csrf(token)
+    form = _form()
+    days = form.get("rest_days", []) if request.is_json else request.form.getlist("rest_day")
+    try:
+        if not isinstance(days, list):
+            raise BadInput(phrase("Rest days are weekdays, 0 (Monday) to 6 (Sunday)."))
+        settings.change_rest(mine.address, days, _text(form, "quiet_from", ""),
+                             _text(form, "quiet_until", ""))
+    except BadInput as error:
+        if wants_json():
+            raise
+        return render(token, homeview.build(mine.address), error=error.message, status=400)
+    if wants_json():
+        return render(token, homeview.build(mine.address))
+    return _saved(token, "rest", "#rest")
 
 
 @bp.post("/h/<token>/replace")

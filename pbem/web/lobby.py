@@ -197,7 +197,15 @@ def spec_from(form) -> turns.Spec:
     return turns.Spec(engine.name, players, options, _first(form, len(players)),
                       clock.time_limit_days, None, levels,
                       field(form, "takeover", turns.DEFAULT_TAKEOVER).lower(), clock.bank,
-                      _languages(form, players))
+                      _languages(form, players), _rest_days(form))
+
+
+def _rest_days(form) -> bool:
+    """Whether the players' rest days stop their clocks: yes unless the creator forbids them
+    (the form's box `no_rest_days`; JSON: `"rest_days": false`)."""
+    if form.get("rest_days") is False:
+        return False
+    return form.get("no_rest_days") not in ("on", "1", "true", True)
 
 
 def _languages(form, players: list[tuple[str, str]]) -> tuple[str | None, ...]:

@@ -45,6 +45,8 @@ PAGES_ONLY = {
     ("/s/{token}/decline", "get"): "declining asks first, on a page",
     ("/s/{token}/rematch", "get"): "the page a rematch asked for lands on (redirect after POST)",
     ("/h/{token}/rematch", "get"): "the page a rematch asked for lands on (redirect after POST)",
+    ("/h/{token}/feed.atom", "get"): "a feed reader's: Atom, never JSON (docs/players.md)",
+    ("/h/{token}/deadlines.ics", "get"): "a calendar's: iCalendar, never JSON (docs/players.md)",
     ("/static/{filename}", "get"): "static files",
     ("/static/games/{game}/{filename}", "get"): "a game's stylesheet and script",
 }
@@ -197,6 +199,9 @@ def test_real_answers_validate_against_the_description(api_app):
     api.post(home + "/settings", json={"csrf": csrf, "time_zone": "Europe/Prague"})
     api.post(home + "/vacation", json={"csrf": csrf, "days": 1})
     api.post(home + "/vacation", json={"csrf": csrf, "end": True})
+    api.post(home + "/rest", json={"csrf": csrf, "rest_days": [5, 6], "quiet_from": "22:00",
+                                   "quiet_until": "07:00"})
+    api.post(home + "/rest", 400, json={"csrf": csrf, "rest_days": [0, 1, 2, 3]})
     api.post(home + "/settings", 403, json={"csrf": "forged", "time_zone": "Europe/Prague"})
 
     # A public name; the player page and the ladder (rated games come later in the issue's

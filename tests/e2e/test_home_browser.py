@@ -113,3 +113,35 @@ def test_a_vacation_from_the_home_and_deadlines_in_her_own_time(server, browser)
         page.get_by_role("button", name="I am back: end my vacation").click()
     assert page.get_by_text("Welcome back: your vacation has ended").is_visible()
     assert page.get_by_text("You have 29 days left this year").is_visible()
+
+
+def test_rest_days_quiet_hours_and_feeds_on_the_home(server, browser):
+    """Anna picks Saturday and Sunday and quiet hours on her home; her 7-day deadline then says
+    it was moved on by them, and the home links her two feeds, which open."""
+    game(server, ANNA, "Bob <bob@example.org>", limit=7)
+    page = browser.new_page(viewport=WIDTHS["phone"])
+    page.on("pageerror", lambda error: pytest.fail(f"script error: {error}"))
+    page.goto(server.url + "/outbox")
+    page.locator("tr", has_text="anna@example.org").first.locator("a").first.click()
+    home = page.locator("pre.mailtext a[href*='/h/']").first.get_attribute("href")
+    page.goto(home)
+    page.get_by_label("Saturday").check()
+    page.get_by_label("Sunday").check()
+    page.locator("input[name=quiet_from]").fill("22:00")
+    page.locator("input[name=quiet_until]").fill("07:00")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Save rest days and quiet hours").click()
+    assert page.get_by_text("Your rest days and quiet hours were saved").is_visible()
+    assert page.get_by_label("Saturday").is_checked() and not page.get_by_label("Monday").is_checked()
+    assert page.locator("input[name=quiet_from]").input_value() == "22:00"
+    assert page.locator("li.game.yours .after-rest").is_visible()   # 7 days hold a weekend
+    assert page.get_by_role("link", name="Your deadlines (iCalendar)").is_visible()
+    page.locator("#rest").scroll_into_view_if_needed()
+    for label, size in WIDTHS.items():
+        page.set_viewport_size(size)
+        assert no_sideways_scroll(page), label
+        page.screenshot(path=str(SHOTS / f"home-rest-{label}.png"), full_page=True)
+    for link in ("Your deadlines (iCalendar)", "Your notices (Atom)"):
+        href = page.get_by_role("link", name=link).get_attribute("href")
+        answer = page.request.get(server.url + href if href.startswith("/") else href)
+        assert answer.status == 200 and answer.body()

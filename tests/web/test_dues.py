@@ -17,6 +17,7 @@ from pbem.extensions import db
 from pbem.games.rng import Rng
 from pbem.jobs import computers, reminders
 from pbem.play import turns
+from pbem.players import settings
 from pbem.policy import due, vacation
 from pbem.policy.deadlines import utc
 from pbem.store import gamelog
@@ -80,8 +81,18 @@ def test_a_new_game_owes_its_first_seat_a_row_and_a_game_without_clock_none_afte
     agree(app)
 
 
+def rest_now(address: str, rng: Rng) -> None:
+    """New rest days (up to three, or none), quiet hours (or none) and time zone, at random."""
+    days = [d for d in range(7) if rng.below(4) == 0][:3]
+    quiet = (f"{rng.below(24):02d}:00", f"{rng.below(24):02d}:30") if rng.below(2) else ("", "")
+    zone = ["UTC", "Europe/Prague", "Pacific/Auckland", "America/Los_Angeles"][rng.below(4)]
+    settings.change(address, zone, "en", settings.EACH, False)
+    settings.change_rest(address, days, *quiet)
+
+
 def test_every_commit_keeps_the_rows_as_the_logs_say(app, client, smtp):
-    """Turns, reminders, time-outs, vacations and a computer's seat, in a random walk."""
+    """Turns, reminders, time-outs, vacations, rest days and quiet hours in changing time zones,
+    and a computer's seat, in a random walk."""
     app.config["VACATION_DAYS_PER_YEAR"] = 30
     games = [new_game(app, limit=2), new_game(app, kind="babel-tower"),
              new_game(app, kind="babylonia", limit=1,
@@ -90,10 +101,11 @@ def test_every_commit_keeps_the_rows_as_the_logs_say(app, client, smtp):
     agree(app)
     rng = Rng(7)
     now = datetime.now(UTC)
-    went = 0
+    went = rested = 0
     for step in range(60):
         game_id = games[rng.below(len(games))]
-        choice = 8 if step in (15, 40) else 9 if step == 28 else rng.below(10)
+        choice = (8 if step in (15, 40) else 9 if step == 28 else 10 if step in (5, 22, 47)
+                  else rng.below(11))
         if choice < 6:
             play_one(app, client, game_id, rng)
         elif choice < 8:
@@ -104,11 +116,15 @@ def test_every_commit_keeps_the_rows_as_the_logs_say(app, client, smtp):
             with app.app_context(), suppress(BadInput, vacation.NoVacationLeft):
                 vacation.start(ANNA, 1 + rng.below(3), now)   # (refused: away, or no days left)
                 went += 1
-        else:
+        elif choice == 9:
             with app.app_context():
                 vacation.end(ANNA, now)
+        else:
+            with app.app_context():
+                rest_now([ANNA, BOB, CAROL][rng.below(3)], rng)
+                rested += 1
         agree(app)
-    assert went >= 2
+    assert went >= 2 and rested >= 3
     deliver(app)
 
 

@@ -213,6 +213,21 @@ def servers():
 
 # -- what a player receives -----------------------------------------------------
 
+@pytest.mark.parametrize("mail_from, shown", [
+    ("Babel Club <games@example.org>", "Babel Club"),
+    ('"Deskovky Žižkov, z.s." <games@example.org>', "Deskovky Žižkov, z.s."),
+    ("games@example.org", "Babel: Anna vs Bob"),      # no name configured: the game's
+])
+def test_the_sender_shows_the_display_name_configured_in_mail_from(app, actions, smtp, mail_from, shown):
+    app.config["MAIL_FROM"] = mail_from
+    actions.create(first=0)
+    assert actions.deliver().sent == 2
+    for msg in smtp.to(ANNA) + smtp.to(BOB):
+        [sender] = msg["From"].addresses
+        assert (sender.display_name, sender.addr_spec) == (shown, "games@example.org")
+        assert msg["Subject"].startswith("Babel with ")   # the game is still named, there
+
+
 def test_invitations_have_both_parts_the_right_links_and_root_the_threads(actions, smtp, client):
     game = actions.create(first=0)
     report = actions.deliver()
@@ -223,7 +238,7 @@ def test_invitations_have_both_parts_the_right_links_and_root_the_threads(action
         assert msg.get_content_type() == "multipart/alternative"
         assert {p.get_content_type() for p in msg.iter_parts()} == {"text/plain", "text/html"}
         assert {k.lower() for k in msg.keys()} == expected_headers(msg)
-        assert msg["From"].addresses[0].display_name == "Babel: Anna vs Bob"
+        assert msg["From"].addresses[0].display_name == "Babel: Anna vs Bob"   # (a bare MAIL_FROM)
         assert msg["From"].addresses[0].addr_spec == "turns@pbem.test"
         [addr] = msg["To"].addresses
         assert (addr.display_name, addr.addr_spec) == (to, [ANNA, BOB][seat])

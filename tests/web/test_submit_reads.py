@@ -129,7 +129,7 @@ def test_an_address_s_settings_read_with_a_mail_s_facts_are_what_settings_of_ans
     not written yet), which `settings.of` answers from; the next transaction reads anew."""
     from pbem.players import settings
     from pbem.store.models import AddressSettings
-    row = (BOB, "Europe/Prague", "cs", settings.DIGEST, 1, "n1")
+    row = (BOB, "Europe/Prague", "cs", settings.DIGEST, 1, "n1", "5,6", "22:00", "07:00")
 
     def read_with(address: str, values: tuple) -> None:   # as the facts do, in a transaction
         db.session.execute(text("SELECT 1"))
@@ -138,10 +138,11 @@ def test_an_address_s_settings_read_with_a_mail_s_facts_are_what_settings_of_ans
         _, made = statements(app, lambda: read_with(" Bob@Example.org", row))
         assert made == 1 and settings.of(BOB) == settings.Settings(
             BOB, "Europe/Prague", "cs", settings.DIGEST, True, "n1")
-        read_with(BOB, (None,) * 6)   # read already: that read stands
+        assert settings.of(BOB).rest.days == {5, 6}   # his rest too (`rest.of` answers it)
+        read_with(BOB, (None,) * 9)   # read already: that read stands
         assert settings.of(BOB).language == "cs"
         db.session.rollback()
-        read_with(BOB, (None,) * 6)   # no row: the defaults
+        read_with(BOB, (None,) * 9)   # no row: the defaults
         assert settings.of(BOB) == settings.Settings(BOB)
         db.session.rollback()
         db.session.add(AddressSettings(address=BOB, home_nonce="", time_zone="UTC",

@@ -161,6 +161,12 @@ def from_environment(instance_path: str, env=os.environ) -> dict:
         "LINK_MAX_AGE_DAYS": _number(env, "LINK_MAX_AGE_DAYS", "90"),
         "MAX_CONTENT_LENGTH": 64 * 1024,
         "MAIL_RETRY_LIMIT": _number(env, "MAIL_RETRY_LIMIT", "8"),
+        # Other channels (`pbem.mail.channel_send`): attempts per notice, failures in a row that
+        # turn a channel off, seconds a webhook may take; private webhook targets (tests only).
+        "NOTICE_RETRY_LIMIT": _number(env, "NOTICE_RETRY_LIMIT", "5", minimum=1),
+        "CHANNEL_FAILURE_LIMIT": _number(env, "CHANNEL_FAILURE_LIMIT", "10", minimum=1),
+        "NOTICE_TIMEOUT_SECONDS": _number(env, "NOTICE_TIMEOUT_SECONDS", "5", float, 0.1),
+        "WEBHOOK_ALLOW_PRIVATE": _flag(env.get("WEBHOOK_ALLOW_PRIVATE"), False),
         "LINK_REQUEST_INTERVAL_SECONDS": 600,
         "REPLY_ADDRESS": env.get("REPLY_ADDRESS", ""),
         "REMIND_AFTER_HOURS": _number(env, "REMIND_AFTER_HOURS", "48", float),

@@ -33,7 +33,7 @@ from pbem.errors import BadInput
 from pbem.extensions import db
 from pbem.mail.deliver import CLAIM_LEASE, backoff
 from pbem.policy import targets
-from pbem.store.models import FAILED, PENDING, SENT, WEBHOOK, Channel, Notice, utcnow
+from pbem.store.models import FAILED, PENDING, PUSH, SENT, WEBHOOK, Channel, Notice, utcnow
 from pbem.store.transaction import changed, transaction
 
 SIGNATURE = "X-Pbem-Signature"
@@ -88,7 +88,41 @@ def post_webhook(channel: Channel, notice: Notice) -> None:
         raise Undelivered(str(getattr(error, "reason", error))) from None
 
 
-SENDERS = {WEBHOOK: post_webhook}
+def post_push(channel: Channel, notice: Notice) -> None:
+    """Push the notice to a browser (pywebpush: encrypted for the subscription's keys, RFC
+    8291, and signed with the server's VAPID key, RFC 8292); its service worker
+    (static/sw.js) shows it and opens its link. A subscription the push service no longer
+    knows (404, 410) is turned off at once: that browser unsubscribed."""
+    from pywebpush import WebPushException, webpush   # (imported by the sender only)
+    try:
+        targets.refuse_private(urlsplit(channel.target).hostname or "")
+    except BadInput as refused:
+        raise Undelivered(str(refused.message), permanent=True) from None
+    config = current_app.config
+    shown = {"title": notice.body["notice"]["subject"], "url": notice.body["notice"]["url"],
+             "id": notice.id}
+    try:
+        webpush({"endpoint": channel.target, "keys": json.loads(channel.secret)},
+                data=json.dumps(shown, ensure_ascii=False), vapid_private_key=config["VAPID_KEY_PATH"],
+                vapid_claims={"sub": _contact(config)}, timeout=config["NOTICE_TIMEOUT_SECONDS"],
+                ttl=24 * 3600)
+    except WebPushException as error:
+        code = error.response.status_code if error.response is not None else None
+        if code in (404, 410):
+            channel.off_at = utcnow()
+        raise Undelivered(f"push service: {code or error.message}",
+                          permanent=code is not None and 400 <= code < 500 and code != 429) from None
+    except (OSError, ValueError) as error:
+        raise Undelivered(f"push service: {error}") from None
+
+
+def _contact(config) -> str:
+    """Who the push services may write to about this server's pushes (VAPID's `sub`)."""
+    subject = config.get("VAPID_SUBJECT") or config.get("ADMIN_EMAIL") or "pbem@localhost"
+    return subject if subject.startswith(("mailto:", "https:")) else f"mailto:{subject}"
+
+
+SENDERS = {WEBHOOK: post_webhook, PUSH: post_push}
 
 
 def deliver_notices(now: datetime | None = None, limit: int = 1000) -> Report:

@@ -1,5 +1,5 @@
-"""Mail leaves at once: a commit that queued mail (or a channel's notice) wakes the senders, so a turn's next mail does
-not wait for the worker's next poll.
+"""Mail leaves at once: a commit that queued mail (or a channel's notice) wakes the
+senders, so a turn's next mail does not wait for the worker's next poll.
 
 On PostgreSQL the commit carries `NOTIFY pbem_mail` (sent by the database when, and only if,
 the transaction commits) and every worker, on any machine, LISTENs on its own connection; on

@@ -7,15 +7,20 @@ changes (the player's receiver keeps checking with it); a new one on request."""
 
 from __future__ import annotations
 
+import base64
+import binascii
+import json
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import delete, select
 
+from pbem.errors import BadInput
 from pbem.extensions import db
+from pbem.games.phrases import phrase
 from pbem.policy import targets
-from pbem.store.models import WEBHOOK, Channel, Notice
+from pbem.store.models import PUSH, WEBHOOK, Channel, Notice
 from pbem.store.transaction import transaction
 
 
@@ -53,6 +58,56 @@ def remove_webhook(address: str) -> bool:
     with transaction():
         channel = webhook_of(address)
         if channel is None:
+            return False
+        db.session.execute(delete(Notice).where(Notice.channel_id == channel.id))
+        db.session.execute(delete(Channel).where(Channel.id == channel.id))
+    return True
+
+
+def _key_bytes(value, size: int) -> bytes:
+    """A subscription's key (base64url, RFC 8291) of `size` bytes; BadInput otherwise."""
+    if not isinstance(value, str) or len(value) > 200:
+        raise BadInput(phrase("This browser's subscription is not one a push service gives."))
+    try:
+        raw = base64.urlsafe_b64decode(value + "=" * (-len(value) % 4))
+    except (binascii.Error, ValueError):
+        raw = b""
+    if len(raw) != size:
+        raise BadInput(phrase("This browser's subscription is not one a push service gives."))
+    return raw
+
+
+def add_push(address: str, subscription: dict) -> Channel:
+    """A browser's push subscription (`PushSubscription.toJSON()`: endpoint, keys p256dh and
+    auth) becomes a channel of the address; the same endpoint again replaces its keys."""
+    keys = subscription.get("keys") if isinstance(subscription, dict) else None
+    endpoint = subscription.get("endpoint") if isinstance(subscription, dict) else None
+    if not isinstance(keys, dict) or not isinstance(endpoint, str):
+        raise BadInput(phrase("This browser's subscription is not one a push service gives."))
+    _key_bytes(keys.get("p256dh"), 65)   # an uncompressed P-256 point
+    _key_bytes(keys.get("auth"), 16)
+    try:
+        endpoint = targets.checked_url(endpoint)
+    except BadInput:
+        raise BadInput(phrase("This browser's subscription is not one a push service gives.")) from None
+    secret = json.dumps({"p256dh": keys["p256dh"], "auth": keys["auth"]})
+    with transaction():
+        channel = db.session.scalars(select(Channel).where(
+            Channel.address == _key(address), Channel.kind == PUSH,
+            Channel.target == endpoint)).first()
+        if channel is None:
+            channel = Channel(address=_key(address), kind=PUSH, target=endpoint, secret=secret,
+                              failures=0)
+            db.session.add(channel)
+        channel.secret, channel.failures, channel.off_at = secret, 0, None
+    return channel
+
+
+def remove(address: str, channel_id: int) -> bool:
+    """One of the address's channels no more (a browser it no longer wants notified)."""
+    with transaction():
+        channel = db.session.get(Channel, channel_id)
+        if channel is None or channel.address != _key(address):
             return False
         db.session.execute(delete(Notice).where(Notice.channel_id == channel.id))
         db.session.execute(delete(Channel).where(Channel.id == channel.id))

@@ -44,7 +44,7 @@ def refuse_private(host: str) -> None:
     if current_app.config.get("WEBHOOK_ALLOW_PRIVATE"):
         return
     for address in found:
-        ip = ipaddress.ip_address(address.split("%")[0])
+        ip = ipaddress.ip_address(str(address).split("%")[0])
         if not ip.is_global or ip.is_multicast:
             raise BadInput(phrase("The webhook's host {host} is a private address; notices go "
                                   "only to public ones.", host=host))

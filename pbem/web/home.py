@@ -6,6 +6,8 @@
                                     JSON `{"end": true}`): every clock of the address stops
     POST /h/<token>/webhook         the address's webhook URL (`url`), a new secret (`action=secret`)
                                     or none (`action=remove`): notices beside mail
+    POST /h/<token>/push            this browser's push subscription (JSON `subscription`)
+    POST /h/<token>/channel/remove  a channel no more (`channel`: its id)
     POST /h/<token>/replace         a new home link, mailed to the address (the old one dies)
     POST /h/<token>/rematch         a rematch of a finished game (form field `game`)
     POST /s/<token>/rematch         the same from a seat's page (a finished game's end)
@@ -201,6 +203,28 @@ def change_webhook(token: str):
         if wants_json():
             raise
         return render(token, homeview.build(mine.address), error=error.message, status=400)
+    if wants_json():
+        return render(token, homeview.build(mine.address))
+    return _saved(token, "webhook", "#channels")
+
+
+@bp.post("/h/<token>/push")
+def subscribe_browser(token: str):
+    """'Notify this browser': its push subscription (sent by static/push.js) is a channel."""
+    mine = _open(token)
+    _check_csrf(token)
+    channels.add_push(mine.address, _form().get("subscription"))
+    return render(token, homeview.build(mine.address))   # (JSON: the script asked for it)
+
+
+@bp.post("/h/<token>/channel/remove")
+def remove_channel(token: str):
+    mine = _open(token)
+    _check_csrf(token)
+    raw = _form().get("channel", "")
+    number = small.small_int(str(raw))
+    if number is None or not channels.remove(mine.address, number):
+        raise BadInput(phrase("There is no such channel on your home."))
     if wants_json():
         return render(token, homeview.build(mine.address))
     return _saved(token, "webhook", "#channels")

@@ -7,10 +7,20 @@
     const raw = atob((text + "===".slice((text.length + 3) % 4)).replace(/-/g, "+").replace(/_/g, "/"));
     return Uint8Array.from(raw, (c) => c.charCodeAt(0));
   }
+  function activated(registration) {
+    return new Promise(function (resolve) {
+      const worker = registration.installing || registration.waiting;
+      if (!worker) return resolve(registration);
+      worker.addEventListener("statechange", function () {
+        if (worker.state === "activated") resolve(registration);
+      });
+    });
+  }
   async function subscribe(box, said) {
     if (await Notification.requestPermission() !== "granted") throw new Error("denied");
-    const registration = await navigator.serviceWorker.register("/static/sw.js");
-    await navigator.serviceWorker.ready;
+    // (Its scope is /static/, not the home's page: `serviceWorker.ready` would never answer
+    // here, so the worker's own activation is waited for.)
+    const registration = await activated(await navigator.serviceWorker.register("/static/sw.js"));
     const subscription = await registration.pushManager.subscribe(
       {userVisibleOnly: true, applicationServerKey: b64(box.dataset.key)});
     const answer = await fetch(box.dataset.path + "/push", {

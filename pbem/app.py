@@ -15,9 +15,9 @@ from pbem.commands import cli
 from pbem.config import (
     ConfigError,
     ensure_dkim_key,
-    ensure_vapid_key,
     ensure_instance_folder,
     ensure_secret_key,
+    ensure_vapid_key,
     exit_refusing,
     from_environment,
     production_server,

@@ -93,7 +93,7 @@ def post_push(channel: Channel, notice: Notice) -> None:
     8291, and signed with the server's VAPID key, RFC 8292); its service worker
     (static/sw.js) shows it and opens its link. A subscription the push service no longer
     knows (404, 410) is turned off at once: that browser unsubscribed."""
-    from pywebpush import WebPushException, webpush   # (imported by the sender only)
+    from pywebpush import WebPushException, webpush  # type: ignore[import-untyped]
     try:
         targets.refuse_private(urlsplit(channel.target).hostname or "")
     except BadInput as refused:

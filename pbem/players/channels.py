@@ -77,7 +77,7 @@ def _key_bytes(value, size: int) -> bytes:
     return raw
 
 
-def add_push(address: str, subscription: dict) -> Channel:
+def add_push(address: str, subscription: object) -> Channel:
     """A browser's push subscription (`PushSubscription.toJSON()`: endpoint, keys p256dh and
     auth) becomes a channel of the address; the same endpoint again replaces its keys."""
     keys = subscription.get("keys") if isinstance(subscription, dict) else None

@@ -15,9 +15,10 @@ import time
 from pathlib import Path
 
 import pytest
-from receivers import WebhookReceiver  # tests/helpers
 from tests.e2e.conftest import LiveServer, _need_browser
 from tests.helpers.browser_pages import no_sideways_scroll
+
+from receivers import WebhookReceiver  # tests/helpers
 
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 WIDTHS = {"phone": {"width": 360, "height": 780}, "desktop": {"width": 1280, "height": 900}}

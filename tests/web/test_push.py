@@ -10,6 +10,7 @@ import json
 import re
 from urllib.parse import urlsplit
 
+import http_ece
 import pytest
 from sqlalchemy import func, select
 
@@ -72,7 +73,7 @@ def test_bobs_browser_gets_his_turn_encrypted_for_it_alone(push_app, endpoint):
     page = client.get(home_path(push_app, BOB)).get_data(as_text=True)
     assert "A browser: last notice delivered" in page
     # Another browser cannot read it.
-    with pytest.raises(Exception):
+    with pytest.raises(http_ece.ECEException):
         Browser().decrypt(pushed.body)
 
 

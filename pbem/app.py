@@ -17,6 +17,7 @@ from pbem.config import (
     ensure_dkim_key,
     ensure_instance_folder,
     ensure_secret_key,
+    ensure_vapid_key,
     exit_refusing,
     from_environment,
     production_server,
@@ -100,6 +101,7 @@ def _make_app(test_config: dict | None, server: str | None) -> Flask:
     ensure_instance_folder(app)   # (the debug key is kept there)
     ensure_secret_key(app)
     ensure_dkim_key(app)
+    ensure_vapid_key(app)   # (Web Push's key, made at the first start)
     if server is not None:
         refuse_unsafe_serving(app, server)
     warn_about(app)

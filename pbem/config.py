@@ -163,6 +163,16 @@ def from_environment(instance_path: str, env=os.environ) -> dict:
         "LINK_MAX_AGE_DAYS": _number(env, "LINK_MAX_AGE_DAYS", "90"),
         "MAX_CONTENT_LENGTH": 64 * 1024,
         "MAIL_RETRY_LIMIT": _number(env, "MAIL_RETRY_LIMIT", "8"),
+        # Other channels (`pbem.mail.channel_send`): attempts per notice, failures in a row that
+        # turn a channel off, seconds a webhook may take; private webhook targets (tests only).
+        "NOTICE_RETRY_LIMIT": _number(env, "NOTICE_RETRY_LIMIT", "5", minimum=1),
+        "CHANNEL_FAILURE_LIMIT": _number(env, "CHANNEL_FAILURE_LIMIT", "10", minimum=1),
+        "NOTICE_TIMEOUT_SECONDS": _number(env, "NOTICE_TIMEOUT_SECONDS", "5", float, 0.1),
+        "WEBHOOK_ALLOW_PRIVATE": _flag(env.get("WEBHOOK_ALLOW_PRIVATE"), False),
+        # Web Push's VAPID key (a PEM file; made in the instance folder at the first start when
+        # unset) and the contact the push services are given (default: ADMIN_EMAIL).
+        "VAPID_KEY": env.get("VAPID_KEY", ""),
+        "VAPID_SUBJECT": env.get("VAPID_SUBJECT", ""),
         "LINK_REQUEST_INTERVAL_SECONDS": 600,
         "REPLY_ADDRESS": env.get("REPLY_ADDRESS", ""),
         "REMIND_AFTER_HOURS": _number(env, "REMIND_AFTER_HOURS", "48", float),
@@ -216,6 +226,41 @@ def ensure_instance_folder(app) -> None:
         if database.name and not database.parent.is_dir():
             raise ConfigError(f"DATABASE_URL names a SQLite file in {database.parent}, a folder "
                               "that does not exist: create it, writable by this user")
+
+
+def ensure_vapid_key(app) -> None:
+    """Web Push signs each push with the server's VAPID key (RFC 8292): read from VAPID_KEY,
+    or, unset, from `vapid_private.pem` in the instance folder, made there at the first start
+    (the browsers' subscriptions are bound to its public key: keep the file). Its public key
+    (VAPID_PUBLIC_KEY, base64url) is what the home gives a browser that subscribes."""
+    import base64
+
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    path = Path(app.config.get("VAPID_KEY") or Path(app.instance_path) / "vapid_private.pem")
+    if not path.exists() and not app.config.get("VAPID_KEY"):
+        made = ec.generate_private_key(ec.SECP256R1()).private_bytes(
+            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption())
+        draft = path.with_name(f".{path.name}.{os.getpid()}")
+        draft.write_bytes(made)
+        draft.chmod(0o600)
+        try:
+            os.link(draft, path)   # (two processes starting at once: the first key stays)
+        except FileExistsError:
+            pass
+        finally:
+            draft.unlink()
+    try:
+        key = serialization.load_pem_private_key(path.read_bytes(), None)
+    except (OSError, ValueError, TypeError) as error:
+        raise ConfigError(f"VAPID_KEY {path} holds no readable PEM private key ({error})") from None
+    if not isinstance(key, ec.EllipticCurvePrivateKey) or key.curve.name != "secp256r1":
+        raise ConfigError(f"VAPID_KEY {path} is not a P-256 (prime256v1) key")
+    point = key.public_key().public_bytes(serialization.Encoding.X962,
+                                          serialization.PublicFormat.UncompressedPoint)
+    app.config["VAPID_KEY_PATH"] = str(path)
+    app.config["VAPID_PUBLIC_KEY"] = base64.urlsafe_b64encode(point).rstrip(b"=").decode()
 
 
 def ensure_dkim_key(app) -> None:

@@ -10,7 +10,7 @@ from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = '0020'
-down_revision = '0014'   # TEMPORARILY: 0019 at merge (0015-0019 are other branches')
+down_revision = '0019'
 branch_labels = None
 depends_on = None
 

@@ -1,7 +1,8 @@
 """The background work of a server: delivering mail, reminders and time limits, and the
 computers' decisions.
 
-The work comes in three queues, so a fleet can split it: `mail` (delivering the outbox),
+The work comes in three queues, so a fleet can split it: `mail` (delivering the outbox, and
+the notices of the other channels),
 `due` (reminders, time limits and digests, read from the index of what is due) and `bots` (the
 computers' decisions). `flask --app pbem worker --queues bots` on another machine thinks for
 the computers only; a worker runs all three unless told otherwise.
@@ -22,6 +23,7 @@ import time
 
 from pbem.extensions import db
 from pbem.jobs import computers, digest, reminders
+from pbem.mail.channel_send import deliver_notices
 from pbem.mail.deliver import deliver_due
 from pbem.mail.wakeup import Waker
 
@@ -72,6 +74,7 @@ def _deliver_and_remind(app, stop: threading.Event, deliver_every: float,
             with app.app_context():
                 if MAIL in serving:
                     deliver_due()
+                    deliver_notices()   # the other channels' notices, after their mails
                 if DUE in serving and time.monotonic() >= next_remind:
                     reminders.run()
                     digest.run()   # daily digests for addresses that asked for them

@@ -39,6 +39,7 @@ from pbem import i18n
 from pbem.extensions import db
 from pbem.games.errors import GameError
 from pbem.games.phrases import Phrase, phrase, phrase_n
+from pbem.mail import notices
 from pbem.mail.compose import language_for, queue
 from pbem.mail.replies import reply_address
 from pbem.players import messages, settings
@@ -198,10 +199,12 @@ def _to_seat(kind: str, loaded: Loaded, seat: int, what: str, now: bool = False,
     if kind in CARRY_TALK and status != settings.HELD:
         ctx["talk"] = carry_talk(loaded.id, seat, ctx["messages"])
     reply_to = reply_address(loaded.id, seat, loaded.seq) if ctx["decision"] else None
-    queue(kind, loaded.names[seat], address, subject(loaded, seat, what, address, facts.games), ctx,
-          game_id=loaded.id, seat=seat,
-          from_name=_from_name(loaded), reply_to=reply_to, status=status, language=language,
-          **extra)
+    mail = queue(kind, loaded.names[seat], address,
+                 subject(loaded, seat, what, address, facts.games), ctx,
+                 game_id=loaded.id, seat=seat,
+                 from_name=_from_name(loaded), reply_to=reply_to, status=status,
+                 language=language, **extra)
+    notices.for_mail(mail, ctx.get("turn_url") or ctx.get("seat_url"))   # (its other channels)
 
 
 def confirm_game(proposal, spec) -> None:
@@ -338,7 +341,8 @@ def reminder(to_addr: str, name: str, entries: list[dict]) -> None:
     else:
         what = phrase_n("Reminder: {n} game waits for your turn",
                         "Reminder: {n} games wait for your turn", len(entries))
-    queue("reminder", name, to_addr, what, {"entries": entries})
+    mail = queue("reminder", name, to_addr, what, {"entries": entries})
+    notices.for_mail(mail, entries[0]["turn_url"] if len(entries) == 1 else settings.home_url(to_addr))
 
 
 def sign_in(to_addr: str, url: str, minutes: int) -> None:

@@ -1,5 +1,5 @@
-"""Mail leaves at once: a commit that queued mail wakes the senders, so a turn's next mail does
-not wait for the worker's next poll.
+"""Mail leaves at once: a commit that queued mail (or a channel's notice) wakes the
+senders, so a turn's next mail does not wait for the worker's next poll.
 
 On PostgreSQL the commit carries `NOTIFY pbem_mail` (sent by the database when, and only if,
 the transaction commits) and every worker, on any machine, LISTENs on its own connection; on
@@ -14,7 +14,7 @@ import threading
 from sqlalchemy import event, text
 from sqlalchemy.orm import Session
 
-from pbem.store.models import Mail
+from pbem.store.models import Mail, Notice
 
 CHANNEL = "pbem_mail"
 _QUEUED = "pbem.mail.queued"   # the session's info key: this transaction queued mail
@@ -22,7 +22,7 @@ _here = threading.Event()       # a commit in this process queued mail
 
 
 def _note(session: Session, _context, _instances) -> None:
-    if any(isinstance(row, Mail) for row in session.new):
+    if any(isinstance(row, (Mail, Notice)) for row in session.new):
         session.info[_QUEUED] = True
 
 

@@ -45,6 +45,7 @@ from pbem.store.models import (
     Message,
     MessageMark,
     Note,
+    Notice,
     Rematch,
     Reminder,
     Seat,
@@ -297,7 +298,8 @@ class NotDeletable(ServerError):
 #: Every table that refers to a game, children first (PostgreSQL checks the foreign keys).
 TABLES = ((Event, Event.game_id), (Snapshot, Snapshot.game_id), (Reminder, Reminder.game_id),
           (GameResult, GameResult.game_id), (Rematch, Rematch.source),
-          (Takeover, Takeover.game_id), (Mail, Mail.game_id), (SeatNonce, SeatNonce.game_id),
+          (Takeover, Takeover.game_id), (Notice, Notice.game_id), (Mail, Mail.game_id),
+          (SeatNonce, SeatNonce.game_id),
           (Seat, Seat.game_id), (Inbound, Inbound.game_id),
           (Message, Message.game_id), (MessageMark, MessageMark.game_id), (Note, Note.game_id),
           (Clock, Clock.game_id), (Due, Due.game_id), (Game, Game.id))

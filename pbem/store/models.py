@@ -386,3 +386,48 @@ class Rating(Model):
     games: Mapped[int] = mapped_column(Integer, default=0)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     __table_args__ = (Index("ix_ratings_game_mu", "game", "mu"),)
+
+
+#: A channel's kinds (`pbem.players.channels`): a signed JSON POST, a browser's push service.
+WEBHOOK, PUSH = "webhook", "push"
+
+
+class Channel(Model):
+    """A way beside mail that an address chose on its home to hear of its notices: a webhook
+    URL (`secret` signs each body) or a browser's push subscription. `failures` counts the
+    deliveries that failed since the last one that arrived; `off_at`: turned off after too many
+    (its `last_error` says why), until the player sets it again."""
+    __tablename__ = "channels"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    address: Mapped[str] = mapped_column(String(254), index=True)   # lower-cased
+    kind: Mapped[str] = mapped_column(String(16))
+    target: Mapped[str] = mapped_column(String(2000))   # the URL, or the push endpoint
+    secret: Mapped[str] = mapped_column(String(200))    # the HMAC key, or the push keys (JSON)
+    failures: Mapped[int] = mapped_column(Integer, default=0)
+    off_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    delivered_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    failed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    last_error: Mapped[str | None] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Notice(Model):
+    """The channels' outbox: one notice (a turn, a deadline close, a game's end, a message) for
+    one channel, written in the transaction that queues its mail (`mail_id`: the mail that
+    is its fallback) and sent by the worker (`pbem.mail.channel_send`) like a mail."""
+    __tablename__ = "notices"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    channel_id: Mapped[int] = mapped_column(ForeignKey("channels.id", ondelete="CASCADE"), index=True)
+    # The mail it accompanies and its game (no foreign keys: deleting a game deletes its mail
+    # and its notices, `operations.TABLES`, in either order).
+    mail_id: Mapped[int | None] = mapped_column(Integer)
+    game_id: Mapped[str | None] = mapped_column(String(16), index=True)
+    kind: Mapped[str] = mapped_column(String(32))
+    body: Mapped[dict] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(16), default=PENDING)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    next_attempt_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    sent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    last_error: Mapped[str | None] = mapped_column(Text)
+    __table_args__ = (Index("ix_notices_due", "status", "next_attempt_at"),)

@@ -6,6 +6,10 @@
     POST /h/<token>/vacation        go on vacation for N days (`days`), or come back (`action=end`;
                                     JSON `{"end": true}`): every clock of the address stops
     POST /h/<token>/rest            rest days (no clock of his runs) and quiet hours (no reminder)
+    POST /h/<token>/webhook         the address's webhook URL (`url`), a new secret (`action=secret`)
+                                    or none (`action=remove`): notices beside mail
+    POST /h/<token>/push            this browser's push subscription (JSON `subscription`)
+    POST /h/<token>/channel/remove  a channel no more (`channel`: its id)
     POST /h/<token>/replace         a new home link, mailed to the address (the old one dies)
     POST /h/<token>/rematch         a rematch of a finished game (form field `game`)
     POST /s/<token>/rematch         the same from a seat's page (a finished game's end)
@@ -28,7 +32,7 @@ from pbem.extensions import db
 from pbem.games.phrases import phrase
 from pbem.mail.people import email_address
 from pbem.play import home_link, rematch, turns
-from pbem.players import public, settings
+from pbem.players import channels, public, settings
 from pbem.policy import links, small, vacation
 from pbem.store import gamelog
 from pbem.store.models import Seat
@@ -84,9 +88,11 @@ def _open(token: str) -> settings.Settings:
 
 def render(token: str, listed: homeview.Home, message: str | None = None, error: str | None = None,
            status: int = 200):
+    shown = channels.shown(listed.address)
     if wants_json():
-        return listed.to_json(), status
+        return {**listed.to_json(), "channels": [_channel_json(c) for c in shown]}, status
     return render_template("home/home.html", home=listed, path=f"/h/{token}", csrf=csrf_token(token),
+                           channels=shown,
                            message=message, error=error, zones=settings.zones(),
                            languages=settings.LANGUAGES, mail_modes=settings.MAIL_MODES,
                            listed=listing,
@@ -116,6 +122,8 @@ def _notice(saved: str | None, mine: settings.Settings) -> str | None:
     if saved == "rest":
         return phrase("Your rest days and quiet hours were saved: your deadlines and reminders "
                       "follow them now.")
+    if saved == "webhook":
+        return phrase("Your webhook was saved.")
     if saved == "back":
         return phrase("Welcome back: your vacation has ended and your clocks run again.")
     if saved == "not-away":
@@ -212,6 +220,61 @@ def change_rest(token: str):
     if wants_json():
         return render(token, homeview.build(mine.address))
     return _saved(token, "rest", "#rest")
+
+
+def _channel_json(channel: channels.Shown) -> dict:
+    def moment(when):
+        return when.isoformat() if when else None
+    return {"kind": channel.kind, "target": channel.target, "secret": channel.secret,
+            "on": channel.on, "delivered_at": moment(channel.delivered_at),
+            "failed_at": moment(channel.failed_at), "error": channel.last_error,
+            "failures": channel.failures}
+
+
+@bp.post("/h/<token>/webhook")
+def change_webhook(token: str):
+    """The address's webhook: set (on again, if it was turned off), a new secret, or removed."""
+    mine = _open(token)
+    _check_csrf(token)
+    form = _form()
+    action = _text(form, "action", "set")
+    try:
+        if action == "remove":
+            channels.remove_webhook(mine.address)
+        else:
+            url = _text(form, "url", "")
+            if action == "secret" and not url and (current := channels.webhook_of(mine.address)):
+                url = current.target
+            channels.set_webhook(mine.address, url, new_key=action == "secret")
+    except BadInput as error:
+        if wants_json():
+            raise
+        return render(token, homeview.build(mine.address), error=error.message, status=400)
+    if wants_json():
+        return render(token, homeview.build(mine.address))
+    return _saved(token, "webhook", "#channels")
+
+
+@bp.post("/h/<token>/push")
+def subscribe_browser(token: str):
+    """'Notify this browser': its push subscription (sent by static/push.js) is a channel."""
+    mine = _open(token)
+    _check_csrf(token)
+    channels.add_push(mine.address, _form().get("subscription"))
+    return render(token, homeview.build(mine.address))   # (JSON: the script asked for it)
+
+
+@bp.post("/h/<token>/channel/remove")
+def remove_channel(token: str):
+    mine = _open(token)
+    _check_csrf(token)
+    raw = _form().get("channel", "")
+    number = small.small_int(str(raw))
+    if number is None or not channels.remove(mine.address, number):
+        raise BadInput(phrase("There is no such channel on your home."))
+    if wants_json():
+        return render(token, homeview.build(mine.address))
+    return _saved(token, "webhook", "#channels")
 
 
 @bp.post("/h/<token>/replace")

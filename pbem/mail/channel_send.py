@@ -1,0 +1,203 @@
+"""The channels' sender: works the notices' outbox (`Notice`) as `deliver` works the mail's.
+
+Each notice is claimed in its own transaction (on PostgreSQL `FOR UPDATE SKIP LOCKED`; on
+SQLite a lease moved by one conditional UPDATE), sent, and marked in the same transaction: a
+notice is sent by one worker, once. (A worker killed between the receiver's answer and the
+commit sends it again later; the `X-Pbem-Notice` header lets a receiver see the repeat.)
+
+A failed delivery is retried with the mail's backoff; a notice that still fails after
+`NOTICE_RETRY_LIMIT` attempts is given up (its mail went all the same), and a channel whose
+deliveries failed `CHANNEL_FAILURE_LIMIT` times in a row is turned off, with why, for its
+home to show.
+
+A webhook gets the body as JSON, signed: `X-Pbem-Signature: sha256=<hex>`, the HMAC-SHA256 of
+the body's bytes under the channel's secret. It is never redirected (a redirect could lead the
+server to an address the URL's check refused) and goes through no proxy of the environment.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from urllib.parse import urlsplit
+
+from flask import current_app
+from sqlalchemy import select, update
+
+from pbem.errors import BadInput
+from pbem.extensions import db
+from pbem.mail.deliver import CLAIM_LEASE, backoff
+from pbem.policy import targets
+from pbem.store.models import FAILED, PENDING, PUSH, SENT, WEBHOOK, Channel, Notice, utcnow
+from pbem.store.transaction import changed, transaction
+
+SIGNATURE = "X-Pbem-Signature"
+NOTICE_ID = "X-Pbem-Notice"
+
+
+class Undelivered(Exception):
+    """A delivery that did not arrive; `permanent`: trying again would not help."""
+
+    def __init__(self, why: str, permanent: bool = False):
+        super().__init__(why)
+        self.permanent = permanent
+
+
+@dataclass
+class Report:
+    sent: int = 0
+    retrying: int = 0
+    failed: int = 0
+
+
+def signature(secret: str, raw: bytes) -> str:
+    return "sha256=" + hmac.new(secret.encode(), raw, hashlib.sha256).hexdigest()
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *_args, **_kwargs):
+        return None   # (the 3xx is then an HTTPError: a failure, said as such)
+
+
+_OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}), _NoRedirect())
+
+
+def post_webhook(channel: Channel, notice: Notice) -> None:
+    """POST the notice's body to the channel's URL; Undelivered unless it answers 2xx."""
+    try:
+        targets.refuse_private(urlsplit(channel.target).hostname or "")
+    except BadInput as refused:
+        raise Undelivered(str(refused.message), permanent=True) from None
+    raw = json.dumps({**notice.body, "id": notice.id}, ensure_ascii=False).encode()
+    request = urllib.request.Request(channel.target, data=raw, method="POST", headers={
+        "Content-Type": "application/json", "User-Agent": "pbem-notices",
+        SIGNATURE: signature(channel.secret, raw), NOTICE_ID: str(notice.id)})
+    try:
+        with _OPENER.open(request, timeout=current_app.config["NOTICE_TIMEOUT_SECONDS"]) as answer:
+            answer.read(1024)
+    except urllib.error.HTTPError as error:
+        # A client error but for "too many" or "timeout" will not change by trying again.
+        permanent = 400 <= error.code < 500 and error.code not in (408, 429)
+        raise Undelivered(f"HTTP {error.code} {error.reason}", permanent) from None
+    except (urllib.error.URLError, OSError, ValueError) as error:
+        raise Undelivered(str(getattr(error, "reason", error))) from None
+
+
+def post_push(channel: Channel, notice: Notice) -> None:
+    """Push the notice to a browser (pywebpush: encrypted for the subscription's keys, RFC
+    8291, and signed with the server's VAPID key, RFC 8292); its service worker
+    (static/sw.js) shows it and opens its link. A subscription the push service no longer
+    knows (404, 410) is turned off at once: that browser unsubscribed."""
+    from pywebpush import WebPushException, webpush  # type: ignore[import-untyped]
+    try:
+        targets.refuse_private(urlsplit(channel.target).hostname or "")
+    except BadInput as refused:
+        raise Undelivered(str(refused.message), permanent=True) from None
+    config = current_app.config
+    shown = {"title": notice.body["notice"]["subject"], "url": notice.body["notice"]["url"],
+             "id": notice.id}
+    try:
+        webpush({"endpoint": channel.target, "keys": json.loads(channel.secret)},
+                data=json.dumps(shown, ensure_ascii=False), vapid_private_key=config["VAPID_KEY_PATH"],
+                vapid_claims={"sub": _contact(config)}, timeout=config["NOTICE_TIMEOUT_SECONDS"],
+                ttl=24 * 3600)
+    except WebPushException as error:
+        code = error.response.status_code if error.response is not None else None
+        if code in (404, 410):
+            channel.off_at = utcnow()
+        raise Undelivered(f"push service: {code or error.message}",
+                          permanent=code is not None and 400 <= code < 500 and code != 429) from None
+    except (OSError, ValueError) as error:
+        raise Undelivered(f"push service: {error}") from None
+
+
+def _contact(config) -> str:
+    """Who the push services may write to about this server's pushes (VAPID's `sub`)."""
+    subject = config.get("VAPID_SUBJECT") or config.get("ADMIN_EMAIL") or "pbem@localhost"
+    return subject if subject.startswith(("mailto:", "https:")) else f"mailto:{subject}"
+
+
+SENDERS = {WEBHOOK: post_webhook, PUSH: post_push}
+
+
+def deliver_notices(now: datetime | None = None, limit: int = 1000) -> Report:
+    """Send every notice that is due; what happened."""
+    report, tried = Report(), set[int]()
+    for _ in range(limit):
+        if not _deliver_next(now or utcnow(), tried, report):
+            break
+    db.session.remove()
+    return report
+
+
+def _aware(moment: datetime) -> datetime:
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def _claim(now: datetime, skip: set[int]) -> Notice | None:
+    query = (select(Notice).where(Notice.status == PENDING, Notice.next_attempt_at <= now)
+             .order_by(Notice.id).limit(1))
+    if skip:
+        query = query.where(Notice.id.not_in(skip))
+    if db.engine.dialect.name == "postgresql":
+        return db.session.scalars(query.with_for_update(skip_locked=True, of=Notice)).first()
+    while (notice := db.session.scalars(query).first()) is not None:
+        with transaction():   # the lease holds from now, whatever the sending takes
+            claimed = db.session.execute(
+                update(Notice).where(Notice.id == notice.id, Notice.status == PENDING,
+                                     Notice.next_attempt_at <= now)
+                .values(next_attempt_at=_aware(now) + CLAIM_LEASE)
+                .execution_options(synchronize_session=False))
+        if changed(claimed) == 1:
+            return notice
+        skip.add(notice.id)
+        query = query.where(Notice.id != notice.id)
+    return None
+
+
+def _deliver_next(moment: datetime, tried: set[int], report: Report) -> bool:
+    with transaction():
+        notice = _claim(moment, tried)
+        if notice is None:
+            return False
+        tried.add(notice.id)
+        _send(notice, moment, report)
+    return True
+
+
+def _send(notice: Notice, moment: datetime, report: Report) -> None:
+    channel = db.session.get(Channel, notice.channel_id)
+    if channel is None or channel.off_at is not None:
+        notice.status, notice.last_error = FAILED, "the channel is off"
+        report.failed += 1
+        return
+    notice.attempts += 1
+    try:
+        SENDERS[channel.kind](channel, notice)
+    except Undelivered as failure:
+        _failed(channel, notice, str(failure)[:2000], failure.permanent, moment, report)
+    else:
+        notice.status, notice.sent_at, notice.last_error = SENT, utcnow(), None
+        channel.delivered_at, channel.failures, channel.last_error = notice.sent_at, 0, None
+        report.sent += 1
+
+
+def _failed(channel: Channel, notice: Notice, why: str, permanent: bool, moment: datetime,
+            report: Report) -> None:
+    config = current_app.config
+    notice.last_error = channel.last_error = why
+    channel.failed_at = utcnow()
+    channel.failures += 1
+    if channel.failures >= config["CHANNEL_FAILURE_LIMIT"]:
+        channel.off_at = channel.failed_at   # its other notices fail when their turn comes
+    if permanent or channel.off_at or notice.attempts >= config["NOTICE_RETRY_LIMIT"]:
+        notice.status = FAILED
+        report.failed += 1
+    else:
+        notice.next_attempt_at = _aware(moment) + backoff(notice.attempts)
+        report.retrying += 1

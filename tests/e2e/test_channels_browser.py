@@ -1,0 +1,100 @@
+"""The home's channels in a real browser (a live server, Chromium): a webhook saved from the
+page gets the next notice (a receiver on loopback checks its signature with the secret the
+page shows) and the page says when it was delivered; "Notify this browser" registers the
+service worker and asks the push service for a subscription. Headless Chromium has no push
+service (Debian's build talks to none): its `subscribe()` fails, the page says so and nothing
+is written; the subscription the script would send is tested in tests/web/test_push.py.
+Screenshots of the section at 360 and 1280 px: docs/screenshots/channels-*.png."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import time
+from pathlib import Path
+
+import pytest
+from tests.e2e.conftest import LiveServer, _need_browser
+from tests.helpers.browser_pages import no_sideways_scroll
+
+from receivers import WebhookReceiver  # tests/helpers
+
+SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+WIDTHS = {"phone": {"width": 360, "height": 780}, "desktop": {"width": 1280, "height": 900}}
+ANNA = "Anna <anna@example.org>"
+
+
+@pytest.fixture
+def hook_server(tmp_path):
+    _need_browser()
+    live = LiveServer(tmp_path, WEBHOOK_ALLOW_PRIVATE="1")
+    yield live
+    live.stop()
+
+
+@pytest.fixture
+def receiver():
+    made = WebhookReceiver()
+    yield made
+    made.close()
+
+
+def game(server, *players: str, first: int = 0) -> str:
+    args = ["new-game", "--game", "babel", "--first", str(first), "--seed", "3"]
+    for player in players:
+        args += ["--player", player]
+    return server.flask(*args)
+
+
+def home_of(page, server) -> str:
+    page.goto(server.url + "/outbox")
+    page.locator("tr", has_text="anna@example.org").first.locator("a").first.click()
+    return page.locator("pre.mailtext a[href*='/h/']").first.get_attribute("href")
+
+
+def test_a_webhook_set_on_the_home_gets_the_next_notice(hook_server, browser, receiver):
+    game(hook_server, ANNA, "Bob <bob@example.org>")
+    context = browser.new_context(viewport=WIDTHS["phone"])
+    context.grant_permissions(["notifications"], origin=hook_server.url)
+    page = context.new_page()
+    page.on("pageerror", lambda error: pytest.fail(f"script error: {error}"))
+    home = home_of(page, hook_server)
+    page.goto(home)
+    page.fill("#webhook-url", receiver.url)
+    with page.expect_navigation():
+        page.get_by_role("button", name="Save webhook").click()
+    assert page.get_by_text("Your webhook was saved.").is_visible()
+    secret = page.locator("code.secret").text_content()
+    game(hook_server, ANNA, "Carl <carl@example.org>")   # Anna's turn: a notice
+    [got] = receiver.wait_for(1, timeout=20)
+    expected = "sha256=" + hmac.new(secret.encode(), got.body, hashlib.sha256).hexdigest()
+    assert got.headers["X-Pbem-Signature"] == expected
+    for _ in range(50):   # (the worker marks it delivered just after)
+        page.goto(home)
+        if page.get_by_text("Last notice delivered").count():
+            break
+        time.sleep(0.2)
+    assert page.get_by_text("Last notice delivered").is_visible()
+
+    # "Notify this browser": the worker registers; the push service is what headless lacks.
+    page.get_by_role("button", name="Notify this browser").click()
+    page.wait_for_selector("#push .push-said:not(:empty)", timeout=20_000)
+    said = page.locator("#push .push-said").text_content()
+    registered = page.evaluate("navigator.serviceWorker.getRegistration('/static/sw.js')"
+                               ".then(r => !!r)")
+    assert registered
+    if "will be notified" in said:   # a browser with a push service: the channel is there
+        page.goto(home)
+        assert page.locator("li.channel[data-channel=push]").count() == 1
+    else:
+        assert "cannot be notified" in said
+        assert re.search(r"push service|Registration failed|AbortError|not available", said), said
+        page.goto(home)
+        assert page.locator("li.channel[data-channel=push]").count() == 0
+    section = page.locator("#channels")
+    for label, size in WIDTHS.items():
+        page.set_viewport_size(size)
+        assert no_sideways_scroll(page), label
+        section.screenshot(path=str(SHOTS / f"channels-{label}.png"))
+    print("push in headless Chromium:", said)

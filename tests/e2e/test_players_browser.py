@@ -1,7 +1,7 @@
 """A player page and a ladder in a browser, at 360 and 1280 pixels: Anna and Bob choose public
 names on their homes, rated games end (by resigning: one against a computer), and the pages
 show ratings, the on-time record and the running game, never an address. Screenshots go to
-docs/screenshots/ (player-*.png, ladder-*.png), shown in docs/players.md."""
+docs/screenshots/ (player-*.png, ladder-*.png, home-name-*.png), shown in docs/players.md."""
 
 from __future__ import annotations
 
@@ -59,6 +59,9 @@ def test_a_player_page_and_a_ladder_on_a_phone_and_a_desktop(server, browser):
     page = browser.new_page(viewport=WIDTHS["phone"])
     page.on("pageerror", lambda error: pytest.fail(f"script error: {error}"))
     choose_name(page, server, "anna@example.org", "Anna K.")
+    assert page.get_by_text("You may change it again on").is_visible()
+    page.locator("#h-name").scroll_into_view_if_needed()
+    shoot(page, "home-name")
     choose_name(page, server, "bob@example.org", "Bob the Builder")
     resign(page, server, games[0], "Bob")
     resign(page, server, games[1], "Carl")

@@ -30,7 +30,7 @@ from pbem.mail import notify
 from pbem.mail.compose import language_for
 from pbem.play import turns
 from pbem.players import settings
-from pbem.policy import due, limits, links, vacation
+from pbem.policy import due, limits, links, rest, vacation
 from pbem.policy.deadlines import Waiting, utc, waiting
 from pbem.store import gamelog
 from pbem.store.models import Reminder, Seat
@@ -60,7 +60,10 @@ def enforce_time_limits(now: datetime, report: Report, due_now: list[Waiting]) -
 
 def _reminders_due(w: Waiting, now: datetime, after: timedelta, before: timedelta) -> list[str]:
     """The reminders due now, at the moments the dues index holds (`due.reminder_times`: none
-    in the player's quiet hours)."""
+    in the player's quiet hours). A round that comes late, in his quiet hours (a worker that was
+    down), sends none either: they go at the next round after them."""
+    if rest.of(gamelog.address_of(w.game.id, w.seat)).quiet_at(now):
+        return []
     return [kind for kind, at in due.reminder_times(w, after, before).items() if at <= now]
 
 

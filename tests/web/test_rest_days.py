@@ -140,7 +140,9 @@ def test_no_reminder_in_quiet_hours_it_waits_for_their_end(app, smtp):
         assert utc(row.due_at) == local(PRAGUE, 2026, 11, 15, 7)   # the end of her quiet hours
         reminders.run(local(PRAGUE, 2026, 11, 14, 23, 30))          # in them: nothing is due
         assert db.session.scalars(select(Reminder)).all() == []
-        reminders.run(local(PRAGUE, 2026, 11, 15, 7, 1))
+        reminders.run(local(PRAGUE, 2026, 11, 15, 22, 30))   # a late round, in the next ones
+        assert db.session.scalars(select(Reminder)).all() == []
+        reminders.run(local(PRAGUE, 2026, 11, 16, 7, 1))
         [sent] = db.session.scalars(select(Reminder)).all()
         assert sent.kind == due.WAITING
         assert db.session.scalars(select(Mail).where(Mail.to_addr == ANNA,

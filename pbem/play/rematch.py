@@ -41,7 +41,8 @@ def _spec(game: Game, seats: list[Seat]) -> turns.Spec:
                       tuple(s.bot if bot else None for s, bot in zip(seats, from_start)),
                       game.takeover or turns.DEFAULT_TAKEOVER,
                       (bank.start_days, bank.increment_days, bank.cap_days) if bank else None,
-                      tuple(s.language for s in seats))
+                      tuple(s.language for s in seats), rated=bool(game.rated),
+                      rest_days=game.rest_days is not False)   # as the game was agreed
 
 
 def people(spec: turns.Spec) -> list[int]:

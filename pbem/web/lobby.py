@@ -197,7 +197,7 @@ def spec_from(form) -> turns.Spec:
     return turns.Spec(engine.name, players, options, _first(form, len(players)),
                       clock.time_limit_days, None, levels,
                       field(form, "takeover", turns.DEFAULT_TAKEOVER).lower(), clock.bank,
-                      _languages(form, players), _rest_days(form))
+                      _languages(form, players), rest_days=_rest_days(form))
 
 
 def _rest_days(form) -> bool:

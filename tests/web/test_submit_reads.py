@@ -26,8 +26,10 @@ JSON = {"Accept": "application/json"}
 #: read with them. The index of what is due costs 6 more at the commit (`pbem.policy.due`: the
 #: game's rows deleted; who owes, which seats are computers', whether it has a time bank, the
 #: reminders sent this turn; the new rows), so that no worker's round reads every game; and on
-#: PostgreSQL one more, the NOTIFY that wakes the mail senders (`pbem.mail.wakeup`).
-SUBMIT_STATEMENTS = 17
+#: PostgreSQL one more, the NOTIFY that wakes the mail senders (`pbem.mail.wakeup`). Bob's
+#: channels beside mail cost one more (`pbem.players.channels`: a notice per live channel,
+#: written with his mail).
+SUBMIT_STATEMENTS = 18
 
 
 def statements(app, request) -> tuple[object, int]:

@@ -290,5 +290,9 @@ def reply(state: State, seat: int) -> str:
 
 #: The lead that makes about 73% for the search (pbem/bots/models.py).
 SCALE = 6.0
-#: The share of a level's playouts a game of 2, 3, 4 players affords (its playouts are slower).
-PLAYOUT_SHARE = {2: 0.6, 3: 0.3, 4: 0.12}
+#: The share of a level's playouts a game of 2, 3, 4 players affords (its playouts are slower
+#: with more players). Set so that `strong` spends about 0.8 s of CPU a decision, within its
+#: 1 s: at 0.6 / 0.3 / 0.12 it spent 0.2-0.3 s and was no better than `greedy` (0.45 with two
+#: players, 20 games); at 2.5 / 1.2 / 0.5 it scores 0.75 / 0.58 / 0.38 against `greedy` with
+#: 2 / 3 / 4 players (docs/games/computer-strength.md).
+PLAYOUT_SHARE = {2: 2.5, 3: 1.2, 4: 0.5}

@@ -64,7 +64,8 @@ def _from_name(loaded: Loaded) -> Phrase:
 # vacations (each read once a transaction: `gamelog.player_of`, `vacation.in_game`), in one round
 # trip of plain SQL (built once): the seat's live nonce (its seat link), and counts that spare
 # a query each when they are 0 or 1 (the usual mail): the game's messages, the address's games
-# of this kind (which of them this is, in the subject, is asked only when there are two); and
+# of this kind (which of them this is, in the subject, is asked only when there are two), its
+# live channels beside mail (`pbem.mail.notices`: none, the usual, spares their query); and
 # the address's settings (its mail mode, home link, time zone: `settings.read_with`).
 _FACTS = text(
     "SELECT (SELECT nonce FROM seat_nonces WHERE game_id = :game AND seat = :seat"
@@ -72,6 +73,8 @@ _FACTS = text(
     "       (SELECT count(*) FROM messages WHERE game_id = :game AND hidden_at IS NULL),"
     "       (SELECT count(*) FROM games WHERE kind = :kind AND id IN"
     "           (SELECT game_id FROM seats WHERE email = :address)),"
+    "       (SELECT count(*) FROM channels WHERE address = :settings_address"
+    "           AND off_at IS NULL),"
     f"      {settings.COLUMNS}"
     " FROM (SELECT 1) AS one LEFT JOIN address_settings s ON s.address = :settings_address")
 
@@ -81,6 +84,7 @@ class Facts:
     nonce: str | None   # the seat's live seat-link nonce
     said: int           # the game's messages shown
     games: int          # the address's games of this kind (this one too)
+    channels: int       # the address's channels that are on (webhook, browsers)
 
 
 def facts_of(loaded: Loaded, seat: int, address: str) -> Facts:
@@ -90,8 +94,8 @@ def facts_of(loaded: Loaded, seat: int, address: str) -> Facts:
     row = db.session.execute(_FACTS, {
         "game": loaded.id, "seat": seat, "kind": loaded.engine.name, "address": address,
         "settings_address": address.strip().lower()}).one()
-    settings.read_with(address, row[3:])
-    return Facts(*row[:3])
+    settings.read_with(address, row[4:])
+    return Facts(*row[:4])
 
 
 def context(loaded: Loaded, seat: int, facts: Facts, bot: bool = False) -> dict:
@@ -204,7 +208,8 @@ def _to_seat(kind: str, loaded: Loaded, seat: int, what: str, now: bool = False,
                  game_id=loaded.id, seat=seat,
                  from_name=_from_name(loaded), reply_to=reply_to, status=status,
                  language=language, **extra)
-    notices.for_mail(mail, ctx.get("turn_url") or ctx.get("seat_url"))   # (its other channels)
+    if facts.channels:   # (its other channels)
+        notices.for_mail(mail, ctx.get("turn_url") or ctx.get("seat_url"))
 
 
 def confirm_game(proposal, spec) -> None:

@@ -77,10 +77,11 @@ def test_the_description_is_valid_openapi():
 @pytest.fixture
 def api_app(make_app):
     """The app as production runs it but for the outbox (links are read from the mails) and
-    the rate limits, which tests pass far faster than people."""
+    the rate limits, which tests pass far faster than people (and a webhook on loopback)."""
     return make_app(OUTBOX_PAGE=True, SUBMISSIONS_PER_CLIENT_PER_MINUTE=100_000,
                     SUBMISSIONS_PER_ADDRESS_PER_MINUTE=100_000,
-                    PREVIEWS_PER_CLIENT_PER_MINUTE=100_000, VACATION_DAYS_PER_YEAR=30)
+                    PREVIEWS_PER_CLIENT_PER_MINUTE=100_000, VACATION_DAYS_PER_YEAR=30,
+                    WEBHOOK_ALLOW_PRIVATE=True)
 
 
 def test_every_route_that_answers_json_is_described_and_nothing_else(api_app):
@@ -203,6 +204,20 @@ def test_real_answers_validate_against_the_description(api_app):
                                    "quiet_until": "07:00"})
     api.post(home + "/rest", 400, json={"csrf": csrf, "rest_days": [0, 1, 2, 3]})
     api.post(home + "/settings", 403, json={"csrf": "forged", "time_zone": "Europe/Prague"})
+    # Channels beside mail: a webhook, a browser's subscription, one removed.
+    api.post(home + "/webhook", json={"csrf": csrf, "url": "http://127.0.0.1:9/hook"})
+    api.post(home + "/webhook", json={"csrf": csrf, "action": "secret"})
+    api.post(home + "/webhook", 400, json={"csrf": csrf, "url": "ftp://example.org/"})
+    browser = {"endpoint": "http://127.0.0.1:9/push",
+               "keys": {"p256dh": "B" + "A" * 86, "auth": "A" * 22}}
+    api.post(home + "/push", json={"csrf": csrf, "subscription": browser})
+    api.post(home + "/push", 400, json={"csrf": csrf, "subscription": {"endpoint": "x"}})
+    with app.app_context():
+        from pbem.players import channels
+        pushed = next(c.id for c in channels.live(ANNA) if c.kind == "push")
+    api.post(home + "/channel/remove", json={"csrf": csrf, "channel": pushed})
+    api.post(home + "/channel/remove", 400, json={"csrf": csrf, "channel": pushed})
+    api.post(home + "/webhook", json={"csrf": csrf, "action": "remove"})
 
     # A public name; the player page and the ladder (rated games come later in the issue's
     # challenges: the ladder may be empty here).

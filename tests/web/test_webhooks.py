@@ -193,3 +193,47 @@ def test_json_sets_and_removes_a_webhook_and_shows_its_state(hook_app, receiver)
     gone = client.post(path + "/webhook", json={"action": "remove", "csrf": csrf},
                        headers={"Accept": "application/json"}).get_json()
     assert gone["channels"] == [] and notices(hook_app) == 0
+
+
+def test_a_reminder_and_the_game_s_end_reach_the_webhook_too(hook_app, receiver):
+    from pbem.jobs import reminders
+    from pbem.play import turns
+    client = hook_app.test_client()
+    set_webhook(hook_app, client, BOB, receiver.url)
+    secret = shown_secret(hook_app, client, BOB)
+    game = create(client, first=1)   # Bob's turn, waiting
+    with hook_app.app_context():
+        reminders.run(utcnow() + timedelta(hours=49))   # (REMIND_AFTER_HOURS: 48)
+        turns.resign(game, 0)   # Anna resigns: the game is over
+        assert deliver_notices().sent == 3
+    kinds = [verified(secret, got)["notice"]["kind"] for got in receiver.wait_for(3)]
+    assert kinds == ["invite", "reminder", "over"]
+    reminder = verified(secret, receiver.received[1])
+    assert reminder["notice"]["url"].startswith("http://pbem.test/t/")   # one game: its turn
+    assert reminder["content"].startswith("Reminder: your turn in Babel with Anna")
+
+
+def test_every_notice_says_only_what_its_own_mail_says_to_its_own_address(hook_app, receiver):
+    """Over a whole game with both players' webhooks: each notice's channel is its mail's
+    address's, its subject the mail's, its link one the mail carries (nothing of the other
+    seat's reaches a player's channel)."""
+    from pbem.store.models import Mail
+    from pbem_web import play
+    client = hook_app.test_client()
+    set_webhook(hook_app, client, ANNA, receiver.url)
+    set_webhook(hook_app, client, BOB, receiver.url)
+    game = create(client, first=0)
+    play(hook_app, game, seed=5)   # (to its end)
+    with hook_app.app_context():
+        rows = db.session.execute(select(Notice, Channel, Mail).join(
+            Channel, Channel.id == Notice.channel_id).join(Mail, Mail.id == Notice.mail_id)).all()
+        assert len(rows) > 4
+        assert {n.kind for n, _, _ in rows} >= {"invite", "turn", "over"}
+        for notice, channel, mail in rows:
+            assert channel.address == mail.to_addr.lower()
+            assert notice.body["notice"]["subject"] == mail.subject
+            url = notice.body["notice"]["url"]
+            assert url is None or url in mail.text, (url, mail.kind)
+        mails = db.session.scalar(select(func.count()).select_from(Mail).where(
+            Mail.kind.in_(("invite", "turn", "over"))))
+        assert len(rows) == mails   # one notice per notice mail: none missing, none twice

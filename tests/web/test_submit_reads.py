@@ -27,9 +27,9 @@ JSON = {"Accept": "application/json"}
 #: game's rows deleted; who owes, which seats are computers', whether it has a time bank, the
 #: reminders sent this turn; the new rows), so that no worker's round reads every game; and on
 #: PostgreSQL one more, the NOTIFY that wakes the mail senders (`pbem.mail.wakeup`). Bob's
-#: channels beside mail cost one more (`pbem.players.channels`: a notice per live channel,
-#: written with his mail).
-SUBMIT_STATEMENTS = 18
+#: channels beside mail are counted with his mail's facts (`pbem.players.channels`): nothing
+#: more when he has none.
+SUBMIT_STATEMENTS = 17
 
 
 def statements(app, request) -> tuple[object, int]:

@@ -26,6 +26,7 @@ from pbem.config import (
 )
 from pbem.extensions import db, migrate
 from pbem.mail import wakeup
+from pbem.players import ratings
 from pbem.policy import due
 from pbem.store import waits
 from pbem.store.reading import Session
@@ -109,6 +110,7 @@ def _make_app(test_config: dict | None, server: str | None) -> Flask:
     app.extensions["pbem.replay_cache"] = ReplayCache(app.config.get("REPLAY_CACHE_SIZE", 2000))
     db.init_app(app)
     due.install(Session)   # every commit keeps the index of what is due (pbem.policy.due)
+    ratings.install(Session)   # a game's result moves its ratings (pbem.players.ratings)
     wakeup.install(Session)   # and one that queues mail wakes the senders (pbem.mail.wakeup)
     with app.app_context():
         waits.guard(db.engine, app.config)

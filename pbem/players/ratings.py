@@ -158,7 +158,13 @@ def _locked(session: Session, player: str, game: str) -> RatingRow:
     return row
 
 
-@event.listens_for(Session, "before_flush")
+def install(session_class) -> None:
+    """Move ratings with every flush that writes a result, in sessions of this class (called by
+    the app factory, once per process, as `pbem.policy.due.install`)."""
+    if not event.contains(session_class, "before_flush", _on_flush):
+        event.listen(session_class, "before_flush", _on_flush)
+
+
 def _on_flush(session: Session, _context, _instances) -> None:
     """A game's result being written: its ratings move in the same flush and transaction."""
     for result in [o for o in session.new if isinstance(o, GameResult)]:

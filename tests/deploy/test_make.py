@@ -20,7 +20,9 @@ import urllib.parse
 import urllib.request
 
 import pytest
-from deploy_support import OWN_SETTINGS, ROOT, free_port, listening
+from deploy_support import OWN_SETTINGS, ROOT, listening
+
+from pbem_web import free_port  # tests/helpers
 
 pytestmark = pytest.mark.slow
 

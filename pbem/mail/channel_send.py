@@ -12,14 +12,20 @@ home to show.
 
 A webhook gets the body as JSON, signed: `X-Pbem-Signature: sha256=<hex>`, the HMAC-SHA256 of
 the body's bytes under the channel's secret. It is never redirected (a redirect could lead the
-server to an address the URL's check refused) and goes through no proxy of the environment.
+server to an address the URL's check refused), goes through no proxy of the environment, and
+connects to the address the check resolved (`targets.checked_address`; the URL's name still
+goes in the Host header and, over TLS, in SNI and the certificate's check).
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
+import http.client
 import json
+import socket
+import ssl
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
@@ -64,13 +70,49 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
         return None   # (the 3xx is then an HTTPError: a failure, said as such)
 
 
-_OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}), _NoRedirect())
+class _PinnedHTTP(http.client.HTTPConnection):
+    """An HTTP connection to a checked address, whatever its host name resolves to now."""
+
+    def __init__(self, *args, address: str, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.address = address
+
+    def connect(self) -> None:
+        self.sock = socket.create_connection((self.address, self.port), self.timeout)
+
+
+class _PinnedHTTPS(http.client.HTTPSConnection):
+    """The same over TLS: the name is still the one sent (SNI) and checked (the certificate)."""
+
+    def __init__(self, *args, address: str, context: ssl.SSLContext | None = None, **kwargs):
+        self.tls = context or ssl.create_default_context()
+        super().__init__(*args, context=self.tls, **kwargs)
+        self.address = address
+
+    def connect(self) -> None:
+        sock = socket.create_connection((self.address, self.port), self.timeout)
+        self.sock = self.tls.wrap_socket(sock, server_hostname=self.host)
+
+
+def _opener(address: str) -> urllib.request.OpenerDirector:
+    """An opener that calls every URL at `address`, with no proxy and no redirect."""
+    class Plain(urllib.request.HTTPHandler):
+        def http_open(self, req):
+            return self.do_open(functools.partial(_PinnedHTTP, address=address), req)
+
+    class Secure(urllib.request.HTTPSHandler):
+        def https_open(self, req):
+            return self.do_open(functools.partial(_PinnedHTTPS, address=address), req)
+
+    return urllib.request.build_opener(urllib.request.ProxyHandler({}), _NoRedirect(), Plain(),
+                                       Secure())
 
 
 def post_webhook(channel: Channel, notice: Notice) -> None:
-    """POST the notice's body to the channel's URL; Undelivered unless it answers 2xx."""
+    """POST the notice's body to the channel's URL, at the address its check resolved;
+    Undelivered unless it answers 2xx."""
     try:
-        targets.refuse_private(urlsplit(channel.target).hostname or "")
+        address = targets.checked_address(urlsplit(channel.target).hostname or "")
     except BadInput as refused:
         raise Undelivered(str(refused.message), permanent=True) from None
     raw = json.dumps({**notice.body, "id": notice.id}, ensure_ascii=False).encode()
@@ -78,7 +120,8 @@ def post_webhook(channel: Channel, notice: Notice) -> None:
         "Content-Type": "application/json", "User-Agent": "pbem-notices",
         SIGNATURE: signature(channel.secret, raw), NOTICE_ID: str(notice.id)})
     try:
-        with _OPENER.open(request, timeout=current_app.config["NOTICE_TIMEOUT_SECONDS"]) as answer:
+        with _opener(address).open(request,
+                               timeout=current_app.config["NOTICE_TIMEOUT_SECONDS"]) as answer:
             answer.read(1024)
     except urllib.error.HTTPError as error:
         # A client error but for "too many" or "timeout" will not change by trying again.

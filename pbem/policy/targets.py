@@ -4,7 +4,9 @@ call its own admin ports or its neighbours: SSRF). `WEBHOOK_ALLOW_PRIVATE` (test
 on a private network) lifts the second rule.
 
 The names are resolved when the URL is set and again before each delivery (a name may change
-its addresses after it was checked)."""
+its addresses after it was checked), and a webhook is then called at the address that was
+checked (`checked_address`), never by a second lookup: a name that answers a public address to
+the check and a private one to the connection (DNS rebinding) reaches nothing private."""
 
 from __future__ import annotations
 
@@ -34,17 +36,32 @@ def checked_url(url: str) -> str:
     return url
 
 
+def addresses(host: str) -> list[str]:
+    """The host's addresses, as the system's resolver gives them (an empty list: not found)."""
+    try:
+        found = socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)
+    except (OSError, UnicodeError):
+        return []
+    return list(dict.fromkeys(str(info[4][0]) for info in found))
+
+
 def refuse_private(host: str) -> None:
     """BadInput when the host is (or resolves to) an address of this machine or of a private
     network, unless the settings allow that; also when it does not resolve."""
-    try:
-        found = {info[4][0] for info in socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)}
-    except (OSError, UnicodeError):
-        raise BadInput(phrase("The webhook's host {host} is not found.", host=host)) from None
+    checked_address(host)
+
+
+def checked_address(host: str) -> str:
+    """The address to call the host at, from one lookup whose every answer was checked;
+    BadInput as `refuse_private` says."""
+    found = addresses(host)
+    if not found:
+        raise BadInput(phrase("The webhook's host {host} is not found.", host=host))
     if current_app.config.get("WEBHOOK_ALLOW_PRIVATE"):
-        return
+        return found[0]
     for address in found:
         ip = ipaddress.ip_address(str(address).split("%")[0])
         if not ip.is_global or ip.is_multicast:
             raise BadInput(phrase("The webhook's host {host} is a private address; notices go "
                                   "only to public ones.", host=host))
+    return found[0]

@@ -17,6 +17,7 @@ import json
 import re
 import threading
 from datetime import timedelta
+from urllib.parse import urlsplit
 
 import pytest
 from sqlalchemy import func, select
@@ -24,6 +25,7 @@ from sqlalchemy import func, select
 from pbem.extensions import db
 from pbem.mail.channel_send import deliver_notices
 from pbem.players import channels, settings
+from pbem.policy import targets
 from pbem.store.models import FAILED, SENT, Channel, Notice, utcnow
 from pbem_web import ANNA, BOB, create, deliver, play_until_owed  # tests/helpers
 from receivers import WebhookReceiver  # tests/helpers
@@ -237,3 +239,26 @@ def test_every_notice_says_only_what_its_own_mail_says_to_its_own_address(hook_a
         mails = db.session.scalar(select(func.count()).select_from(Mail).where(
             Mail.kind.in_(("invite", "turn", "over"))))
         assert len(rows) == mails   # one notice per notice mail: none missing, none twice
+
+
+def test_a_webhook_is_called_at_the_address_its_check_resolved(hook_app, receiver, monkeypatch):
+    """DNS rebinding: a name may answer a public address to the check and a private one to the
+    connection. The sender connects where the check looked, by no second lookup: here the name
+    (`.invalid`, which no resolver knows) resolves only through the check's own lookup, so a
+    second lookup would find nothing, and the notice still arrives, its Host header the name."""
+    port = urlsplit(receiver.url).port
+    looked_up = []
+
+    def addresses(host):
+        looked_up.append(host)
+        return ["127.0.0.1"] if host == "hooks.invalid" else []
+    monkeypatch.setattr(targets, "addresses", addresses)
+    client = hook_app.test_client()
+    set_webhook(hook_app, client, BOB, f"http://hooks.invalid:{port}/hook")
+    create(client, first=0)
+    deliver(hook_app)
+    with hook_app.app_context():
+        assert deliver_notices().sent == 1
+    [invited] = receiver.wait_for(1)
+    assert invited.headers["Host"] == f"hooks.invalid:{port}"
+    assert looked_up == ["hooks.invalid", "hooks.invalid"]   # set, then checked before sending

@@ -14,7 +14,8 @@ A webhook gets the body as JSON, signed: `X-Pbem-Signature: sha256=<hex>`, the H
 the body's bytes under the channel's secret. It is never redirected (a redirect could lead the
 server to an address the URL's check refused), goes through no proxy of the environment, and
 connects to the address the check resolved (`targets.checked_address`; the URL's name still
-goes in the Host header and, over TLS, in SNI and the certificate's check).
+goes in the Host header and, over TLS, in SNI and the certificate's check). A push goes to its
+push service's address the same way (`_PinnedAdapter`, requests' transport under pywebpush).
 """
 
 from __future__ import annotations
@@ -30,9 +31,11 @@ import urllib.error
 import urllib.request
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
+import requests
 from flask import current_app
+from requests.adapters import HTTPAdapter
 from sqlalchemy import select, update
 
 from pbem.errors import BadInput
@@ -131,14 +134,45 @@ def post_webhook(channel: Channel, notice: Notice) -> None:
         raise Undelivered(str(getattr(error, "reason", error))) from None
 
 
+class _PinnedAdapter(HTTPAdapter):
+    """requests' transport to a checked address, as `_opener` is urllib's: the URL's name still
+    goes in the Host header and, over TLS, in SNI and the certificate's check."""
+
+    def __init__(self, address: str, host: str):
+        self.address, self.host = address, host
+        super().__init__()
+
+    def init_poolmanager(self, *args, **kwargs) -> None:
+        # (urllib3 passes these to TLS pools only)
+        super().init_poolmanager(*args, server_hostname=self.host, assert_hostname=self.host,
+                                 **kwargs)
+
+    def send(self, request, *args, **kwargs):
+        parts = urlsplit(request.url)
+        at = f"[{self.address}]" if ":" in self.address else self.address
+        request.headers["Host"] = parts.netloc
+        request.url = urlunsplit(parts._replace(netloc=at + (f":{parts.port}" if parts.port else "")))
+        return super().send(request, *args, **kwargs)
+
+
+def _pinned_session(address: str, host: str) -> requests.Session:
+    session = requests.Session()
+    session.trust_env = False           # no proxy of the environment, as for webhooks
+    adapter = _PinnedAdapter(address, host)
+    session.mount("http://", adapter)
+    session.mount("https://", adapter)
+    return session
+
+
 def post_push(channel: Channel, notice: Notice) -> None:
     """Push the notice to a browser (pywebpush: encrypted for the subscription's keys, RFC
     8291, and signed with the server's VAPID key, RFC 8292); its service worker
     (static/sw.js) shows it and opens its link. A subscription the push service no longer
     knows (404, 410) is turned off at once: that browser unsubscribed."""
     from pywebpush import WebPushException, webpush  # type: ignore[import-untyped]
+    host = urlsplit(channel.target).hostname or ""
     try:
-        targets.refuse_private(urlsplit(channel.target).hostname or "")
+        address = targets.checked_address(host)
     except BadInput as refused:
         raise Undelivered(str(refused.message), permanent=True) from None
     config = current_app.config
@@ -148,7 +182,7 @@ def post_push(channel: Channel, notice: Notice) -> None:
         webpush({"endpoint": channel.target, "keys": json.loads(channel.secret)},
                 data=json.dumps(shown, ensure_ascii=False), vapid_private_key=config["VAPID_KEY_PATH"],
                 vapid_claims={"sub": _contact(config)}, timeout=config["NOTICE_TIMEOUT_SECONDS"],
-                ttl=24 * 3600)
+                ttl=24 * 3600, requests_session=_pinned_session(address, host))
     except WebPushException as error:
         code = error.response.status_code if error.response is not None else None
         if code in (404, 410):

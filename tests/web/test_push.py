@@ -17,6 +17,7 @@ from sqlalchemy import func, select
 from pbem.extensions import db
 from pbem.mail.channel_send import deliver_notices
 from pbem.players import settings
+from pbem.policy import targets
 from pbem.store.models import Channel, Notice
 from pbem_web import BOB, create, deliver  # tests/helpers
 from receivers import Browser, WebhookReceiver, vapid_claims  # tests/helpers
@@ -110,3 +111,29 @@ def test_the_vapid_key_is_made_once_and_kept(make_app, tmp_path):
     again = make_app(VAPID_KEY="")
     assert first.config["VAPID_PUBLIC_KEY"] == again.config["VAPID_PUBLIC_KEY"]
     assert len(first.config["VAPID_PUBLIC_KEY"]) == 87   # 65 bytes, base64url
+
+
+def test_a_push_goes_to_the_address_its_check_resolved(push_app, endpoint, monkeypatch):
+    """DNS rebinding, as for webhooks: the push service's name (here `.invalid`, which no
+    resolver knows) is resolved once, by the check, and the push goes to that address, its
+    Host header and its VAPID audience still the name."""
+    port = urlsplit(endpoint.url).port
+    looked_up = []
+
+    def addresses(host):
+        looked_up.append(host)
+        return ["127.0.0.1"] if host == "push.invalid" else []
+    monkeypatch.setattr(targets, "addresses", addresses)
+    client = push_app.test_client()
+    browser = Browser()
+    subscribe(push_app, client, BOB, browser.subscription(f"http://push.invalid:{port}/push/1"))
+    create(client, first=1)
+    deliver(push_app)
+    with push_app.app_context():
+        assert deliver_notices().sent == 1
+    [pushed] = endpoint.wait_for(1)
+    assert pushed.headers["Host"] == f"push.invalid:{port}"
+    assert json.loads(browser.decrypt(pushed.body))["title"].endswith("your turn")
+    claims = vapid_claims(pushed.headers["Authorization"], push_app.config["VAPID_PUBLIC_KEY"])
+    assert claims["aud"] == f"http://push.invalid:{port}"
+    assert looked_up == ["push.invalid", "push.invalid"]   # subscribed, then checked before sending

@@ -569,6 +569,7 @@ def closed_by_server(conn: socket.socket, within: float) -> bool:
     return True
 
 
+@pytest.mark.serial   # 0.2 s of slack: another test's load would make the busy one look idle
 def test_idle_connections_are_closed_and_busy_ones_are_not(app, serve):
     server = serve(app, idle_seconds=0.5)
     idle, hello = banner(server.address)

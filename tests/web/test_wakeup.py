@@ -13,10 +13,16 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from pbem.games.rng import Rng
 from pbem.jobs.worker import start_in_background
 from pbem.store import gamelog
 from pbem_web import create, turn_path  # tests/helpers
+
+#: Alone (`make test`'s serial pass): NOTIFY reaches every schema of the database, so another
+#: test committing mail on PostgreSQL at the same moment would wake the sender that must sleep.
+pytestmark = pytest.mark.serial
 
 ANNA, BOB = "anna@example.org", "bob@example.org"
 POLL = 120.0

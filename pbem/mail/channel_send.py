@@ -30,20 +30,21 @@ import ssl
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from urllib.parse import urlsplit, urlunsplit
 
 import requests
 from flask import current_app
 from requests.adapters import HTTPAdapter
-from sqlalchemy import select, update
+from sqlalchemy import select
 
 from pbem.errors import BadInput
 from pbem.extensions import db
-from pbem.mail.deliver import CLAIM_LEASE, backoff
+from pbem.mail.deliver import backoff, claim
 from pbem.policy import targets
+from pbem.policy.deadlines import utc
 from pbem.store.models import FAILED, PENDING, PUSH, SENT, WEBHOOK, Channel, Notice, utcnow
-from pbem.store.transaction import changed, transaction
+from pbem.store.transaction import transaction
 
 SIGNATURE = "X-Pbem-Signature"
 NOTICE_ID = "X-Pbem-Notice"
@@ -212,29 +213,13 @@ def deliver_notices(now: datetime | None = None, limit: int = 1000) -> Report:
     return report
 
 
-def _aware(moment: datetime) -> datetime:
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-
-
 def _claim(now: datetime, skip: set[int]) -> Notice | None:
     query = (select(Notice).where(Notice.status == PENDING, Notice.next_attempt_at <= now)
              .order_by(Notice.id).limit(1))
     if skip:
         query = query.where(Notice.id.not_in(skip))
-    if db.engine.dialect.name == "postgresql":
-        return db.session.scalars(query.with_for_update(skip_locked=True, of=Notice)).first()
-    while (notice := db.session.scalars(query).first()) is not None:
-        with transaction():   # the lease holds from now, whatever the sending takes
-            claimed = db.session.execute(
-                update(Notice).where(Notice.id == notice.id, Notice.status == PENDING,
-                                     Notice.next_attempt_at <= now)
-                .values(next_attempt_at=_aware(now) + CLAIM_LEASE)
-                .execution_options(synchronize_session=False))
-        if changed(claimed) == 1:
-            return notice
-        skip.add(notice.id)
-        query = query.where(Notice.id != notice.id)
-    return None
+    notice: Notice | None = claim(Notice, query, now, skip)
+    return notice
 
 
 def _deliver_next(moment: datetime, tried: set[int], report: Report) -> bool:
@@ -276,5 +261,5 @@ def _failed(channel: Channel, notice: Notice, why: str, permanent: bool, moment:
         notice.status = FAILED
         report.failed += 1
     else:
-        notice.next_attempt_at = _aware(moment) + backoff(notice.attempts)
+        notice.next_attempt_at = utc(moment) + backoff(notice.attempts)
         report.retrying += 1

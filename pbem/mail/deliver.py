@@ -11,7 +11,8 @@ older one to the same address is still pending.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
+from typing import Any
 
 from flask import current_app
 from sqlalchemy import Row, and_, exists, func, select, update
@@ -50,27 +51,31 @@ def _claim(now: datetime, skip: set[int]) -> Mail | None:
              .order_by(Mail.id).limit(1))
     if skip:
         query = query.where(Mail.id.not_in(skip))
+    mail: Mail | None = claim(Mail, query, now, skip)
+    return mail
+
+
+def claim(row: Any, query: Any, now: datetime, skip: set[int]) -> Any:
+    """The first row of `query` (rows of `row`'s outbox table: pending and due), claimed for
+    this sender, for the mail and the channels' notices (`pbem.mail.channel_send`) alike: on
+    PostgreSQL locked for the caller's transaction (SKIP LOCKED: the next sender takes the
+    next row); on SQLite, which has no row locks, leased by moving its next attempt past
+    CLAIM_LEASE in one conditional UPDATE: of two senders that found the same row, only one
+    moves it, and the other (`skip`) looks further."""
     if db.engine.dialect.name == "postgresql":
-        query = query.with_for_update(skip_locked=True, of=Mail)
-        return db.session.scalars(query).first()
-    # No row locks (SQLite): claim the mail by moving its next attempt past a lease, in one
-    # conditional UPDATE. Of two senders that found the same mail, only one moves it.
-    while (mail := db.session.scalars(query).first()) is not None:
+        return db.session.scalars(query.with_for_update(skip_locked=True, of=row)).first()
+    while (found := db.session.scalars(query).first()) is not None:
         with transaction():   # the lease holds from now, whatever the sending takes
             claimed = db.session.execute(
-                update(Mail).where(Mail.id == mail.id, Mail.status == PENDING,
-                                   Mail.next_attempt_at <= now)
-                .values(next_attempt_at=_aware(now) + CLAIM_LEASE)
+                update(row).where(row.id == found.id, row.status == PENDING,
+                                  row.next_attempt_at <= now)
+                .values(next_attempt_at=utc(now) + CLAIM_LEASE)
                 .execution_options(synchronize_session=False))
         if changed(claimed) == 1:
-            return mail
-        skip.add(mail.id)   # another sender took it
-        query = query.where(Mail.id != mail.id)
+            return found
+        skip.add(found.id)   # another sender took it
+        query = query.where(row.id != found.id)
     return None
-
-
-def _aware(moment: datetime) -> datetime:
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def deliver_due(transport=None, now: datetime | None = None, limit: int = 1000) -> Report:
@@ -118,7 +123,7 @@ def _send(mail: Mail, transport, moment: datetime, report: Report) -> None:
             mail.status = FAILED
             report.failed += 1
         else:
-            mail.next_attempt_at = _aware(moment) + backoff(mail.attempts)
+            mail.next_attempt_at = utc(moment) + backoff(mail.attempts)
             report.retrying += 1
     else:
         mail.status, mail.sent_at, mail.last_error = SENT, utcnow(), None

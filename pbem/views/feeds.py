@@ -12,7 +12,7 @@ write the formats as their standards say (escaping, folding, time zones).
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 import icalendar
 from feedgen.feed import FeedGenerator  # type: ignore[import-untyped]
@@ -24,6 +24,7 @@ from pbem.config import mail_domain
 from pbem.extensions import db
 from pbem.games.phrases import phrase
 from pbem.players import settings
+from pbem.policy.deadlines import utc
 from pbem.store.models import Mail, utcnow
 from pbem.views import homeview
 from pbem.views.words import match_title
@@ -32,11 +33,6 @@ NOTICES = 50   # the newest notices a feed holds: readers keep what they saw alr
 # Mails that are not notices about play: the sign-in mail is the operator's, and a new home
 # link must reach only the mailbox (the feed would hand it to whoever holds the old one).
 NOT_NOTICES = ("sign_in", "home_link")
-
-
-def _aware(moment: datetime) -> datetime:
-    """SQLite gives datetimes back naive: they are UTC."""
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 def notices(address: str, limit: int = NOTICES) -> list[Mail]:
@@ -57,14 +53,14 @@ def atom(address: str, feed_url: str) -> bytes:
         feed.author({"name": mail_domain(current_app)})
         feed.link(href=home_url, rel="alternate")
         feed.link(href=feed_url, rel="self")
-        feed.updated(_aware(found[0].created_at) if found else utcnow())
+        feed.updated(utc(found[0].created_at) if found else utcnow())
         for mail in reversed(found):   # feedgen puts the last added first
             entry = feed.add_entry()
             entry.id("mid:" + mail.message_id.strip("<>"))   # RFC 2392: one id a notice
             entry.title(mail.subject)
             entry.link(href=home_url)
-            entry.updated(_aware(mail.created_at))
-            entry.published(_aware(mail.created_at))
+            entry.updated(utc(mail.created_at))
+            entry.published(utc(mail.created_at))
     return bytes(feed.atom_str(pretty=True))
 
 

@@ -126,9 +126,11 @@ def test_two_whole_turns_by_clicks_alone(server, browser):
     page.set_viewport_size(DESKTOP)
     page.goto(f"{server.url}/games/{game}/record?turn=1#board")
     assert page.get_by_role("heading", name=re.compile("After turn 1: Anna played")).is_visible()
-    page.get_by_role("link", name="Next →").click()
+    with page.expect_navigation():
+        page.get_by_role("link", name="Next →").click()
     assert page.get_by_role("heading", name=re.compile("After turn 2: Bob played discard")).is_visible()
-    page.get_by_role("link", name="Next →").click()
+    with page.expect_navigation():
+        page.get_by_role("link", name="Next →").click()
     # (a turn of several steps is stepped through: its first step first)
     third = re.compile(r"After turn 3, step 1 of \d+: Bob played move M")
     assert page.get_by_role("heading", name=third).is_visible()

@@ -66,7 +66,8 @@ def test_the_home_on_a_phone_and_a_desktop(server, browser):
     assert page.locator("li.game.yours .when").first.text_content().strip().endswith(("CET", "CEST"))
     shoot(page, "games")
     # The finished game's own page and its record offer the rematch.
-    page.locator("li.game.finished a.title").click()
+    with page.expect_navigation():
+        page.locator("li.game.finished a.title").click()
     assert page.get_by_role("button", name="Rematch: the same players again").is_visible()
     shoot(page, "finished")
     page.goto(f"{server.url}/games/{games[3]}/record")

@@ -191,6 +191,19 @@ def outbox(app) -> list:
                 for m in db.session.scalars(select(Mail).order_by(Mail.id))]
 
 
+def outbox_rows(app) -> list:
+    """Every outbox row, oldest first, detached from the session (its columns as attributes)."""
+    from types import SimpleNamespace
+
+    from sqlalchemy import select
+
+    from pbem.extensions import db
+    from pbem.store.models import Mail
+    with app.app_context():
+        return [SimpleNamespace(**{c.name: getattr(r, c.name) for c in Mail.__table__.columns})
+                for r in db.session.scalars(select(Mail).order_by(Mail.id))]
+
+
 def play(app, game: str, seed: int, decisions: int | None = None) -> int:
     """Random legal decisions through the turn service (as the operator: no rate limits),
     to the end of the game or for `decisions`; how many were made."""

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem_web import link_mails, play, reply_to
+from pbem_web import link_mails, outbox_rows, play, reply_to
 
 from .conftest import Read, english_in, plain, report, speak, visible
 
@@ -45,16 +45,6 @@ def new_game(app, kind: str, players: int, options=None, first: int | None = 0) 
         return turns.create_game(spec).id
 
 
-def outbox(app) -> list:
-    from sqlalchemy import select
-
-    from pbem.extensions import db
-    from pbem.store.models import Mail
-    with app.app_context():
-        rows = db.session.scalars(select(Mail).order_by(Mail.id)).all()
-        db.session.expunge_all()
-        return rows
-
 
 def kind_of(app, game: str | None) -> str:
     if game is None:
@@ -74,7 +64,7 @@ def mailed_in(app, row, steps: str):
 
 
 def newest_turn_mail(app, game: str, address: str):
-    return [m for m in outbox(app) if m.game_id == game and m.to_addr == address and m.reply_to][-1]
+    return [m for m in outbox_rows(app) if m.game_id == game and m.to_addr == address and m.reply_to][-1]
 
 
 def owed(app, game: str):
@@ -156,7 +146,7 @@ def every_kind_of_game(app, client) -> dict[str, str]:
 
 def mails_read(app) -> list[Read]:
     reads = []
-    for m in outbox(app):
+    for m in outbox_rows(app):
         if m.kind in OPERATORS:
             continue
         where = f"mail {m.kind} ({kind_of(app, m.game_id)}) {m.subject!r} to {m.to_addr}"
@@ -179,7 +169,7 @@ def pages_read(app, client, games: dict[str, str], language: str) -> list[Read]:
     # open in between read alike).
     firsts: dict[tuple, tuple[str, str]] = {}
     newest: dict[tuple, tuple[str, str]] = {}
-    for m in outbox(app):
+    for m in outbox_rows(app):
         if m.kind in OPERATORS:
             continue
         for path in PATH.findall(m.text):
@@ -294,10 +284,10 @@ def played(request, app, client):
 
 def test_every_kind_of_mail_is_read(app, played):
     """The games above send every kind of mail a player gets (so the tests below read them all)."""
-    kinds = {m.kind for m in outbox(app)}
+    kinds = {m.kind for m in outbox_rows(app)}
     templates = {p.stem for p in (ROOT / "templates" / "mail").glob("*.txt") if not p.stem.startswith("_")}
     assert templates - OPERATORS <= kinds, templates - OPERATORS - kinds
-    games = {kind_of(app, m.game_id) for m in outbox(app) if m.game_id}
+    games = {kind_of(app, m.game_id) for m in outbox_rows(app) if m.game_id}
     assert games == {"babel", "babel-tower", "babylonia"}
 
 

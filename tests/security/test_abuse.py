@@ -24,7 +24,7 @@ from pbem.jobs import reminders
 from pbem.policy import links
 from pbem.store import gamelog
 from pbem.store.models import SUPPRESSED, Game, Mail, Proposal, Suppression
-from pbem_web import at_once, confirm, create, deliver, started, text_of  # tests/helpers
+from pbem_web import at_once, confirm, create, deliver, outbox_rows, started, text_of  # tests/helpers
 
 ANNA, BOB, CAROL, DORA = "anna@example.org", "bob@example.org", "carol@example.org", "dora@example.org"
 CONFIRM = re.compile(r"http://pbem\.test(/c/\S+)")
@@ -40,12 +40,6 @@ def count(app, model) -> int:
     with app.app_context():
         return db.session.scalar(select(func.count()).select_from(model))
 
-
-def outbox(app) -> list[Mail]:
-    with app.app_context():
-        rows = db.session.scalars(select(Mail).order_by(Mail.id)).all()
-        db.session.expunge_all()
-        return rows
 
 
 def link_in(mail, pattern: re.Pattern) -> str:
@@ -102,7 +96,7 @@ def test_one_client_cannot_start_game_after_game(make_app, smtp):
     refused = client.post("/games", json=form(creator="c99@example.org"))
     assert "try tomorrow" in refused.get_json()["error"]
     assert count(app, Proposal) == 20 and count(app, Mail) == 20
-    assert {m.to_addr for m in outbox(app)} == {f"c{i}@example.org" for i in range(20)}
+    assert {m.to_addr for m in outbox_rows(app)} == {f"c{i}@example.org" for i in range(20)}
     # Another client is not held back by this one.
     other = client.post("/games", json=form(creator="d@example.org"),
                         environ_base={"REMOTE_ADDR": "192.0.2.7"})
@@ -296,7 +290,7 @@ def test_one_click_unsubscribe_stops_every_later_mail_to_the_address(app, client
     bob_before = len(smtp.to(BOB))
     deliver(app)
     assert len(smtp.to(BOB)) == bob_before
-    [turn] = [m for m in outbox(app) if m.to_addr == BOB and m.kind == "turn"]
+    [turn] = [m for m in outbox_rows(app) if m.to_addr == BOB and m.kind == "turn"]
     assert turn.status == SUPPRESSED
     record = client.get(f"/games/{game_id}/record").data.decode()
     assert "could not be delivered" in record
@@ -324,7 +318,7 @@ def test_a_suppressed_creator_gets_no_confirmation(app, client, smtp):
     assert response.status_code == 202   # the same answer: nobody learns who is suppressed
     deliver(app)
     assert smtp.messages == []
-    assert [m.status for m in outbox(app)] == [SUPPRESSED]
+    assert [m.status for m in outbox_rows(app)] == [SUPPRESSED]
 
 
 def test_confirm_and_started_helpers_agree_with_the_mail(app, client, smtp):

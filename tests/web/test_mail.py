@@ -19,7 +19,6 @@ from datetime import UTC, datetime, timedelta
 from email.header import decode_header, make_header
 from email.utils import formataddr, parsedate_to_datetime
 from itertools import count
-from types import SimpleNamespace
 
 import pytest
 from aiosmtpd.controller import Controller
@@ -33,6 +32,7 @@ from pbem_web import (  # tests/helpers
     deliver,
     free_port,
     html_of,
+    outbox_rows,
     started,
     text_of,
 )
@@ -79,17 +79,6 @@ def aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
-def outbox(app) -> list:
-    """Every outbox row, oldest first, detached from the session."""
-    from sqlalchemy import select
-
-    from pbem.extensions import db
-    from pbem.store.models import Mail
-    with app.app_context():
-        rows = db.session.scalars(select(Mail).order_by(Mail.id)).all()
-        return [SimpleNamespace(**{c.name: getattr(r, c.name) for c in Mail.__table__.columns})
-                for r in rows]
-
 
 def play(app, client, game: str, rng: Rng) -> int:
     """The seat to act plays a random legal submission through its turn link; returns the seat."""
@@ -114,7 +103,7 @@ def last_event(app, game: str) -> tuple[dict, str]:
 
 def assert_each_sent_mail_arrived_once(app, received) -> None:
     """The outbox and the servers agree: every sent row arrived exactly once, nothing else did."""
-    rows = outbox(app)
+    rows = outbox_rows(app)
     arrived = Counter(msg["Message-ID"] for msg in received)
     assert all(n == 1 for n in arrived.values()), arrived
     assert set(arrived) == {r.message_id for r in rows if r.status == "sent"}
@@ -324,7 +313,7 @@ def test_turn_mails_name_the_turn_carry_the_last_turn_and_stay_in_the_seats_thre
                 assert f"{loaded.names[last['seat']]}'s last turn:" in said or "Since your last turn:" in said
     messages = [m for _, m in smtp.messages]
     ids = [m["Message-ID"] for m in messages]
-    assert len(ids) == len(set(ids)) == len(outbox(app))
+    assert len(ids) == len(set(ids)) == len(outbox_rows(app))
     assert_each_sent_mail_arrived_once(app, messages)
 
 
@@ -332,7 +321,7 @@ def test_message_ids_are_stored_unique_and_threads_never_mix_games(actions, smtp
     one = actions.create(first=0)
     two = actions.create(first=1)
     actions.deliver()
-    rows = outbox(app)
+    rows = outbox_rows(app)
     assert len({r.message_id for r in rows}) == len(rows) == 4
     roots = {f"<{g}.{s}@{DOMAIN}>" for g in (one, two) for s in (0, 1)}
     assert {m["Message-ID"] for _, m in smtp.messages} == roots
@@ -524,7 +513,7 @@ def test_script_in_names_is_escaped_in_html_mail_and_pages(client, smtp, app):
     anna, bob = smtp.to(ANNA)[0], smtp.to(BOB)[0]
     pages = [paths_in(text_of(anna))["turn"][0], paths_in(text_of(anna))["seat"][0],
              paths_in(text_of(bob))["seat"][0], f"/games/{game}/record", "/outbox"]
-    pages += [f"/outbox/{r.id}" for r in outbox(app)]
+    pages += [f"/outbox/{r.id}" for r in outbox_rows(app)]
     for path in pages:
         response = client.get(path)
         assert response.status_code == 200, path
@@ -548,7 +537,7 @@ def test_server_down_mail_stays_pending_and_goes_out_once_it_is_back(app, client
     start = datetime.now(UTC)
     report = deliver(app, now=start)
     assert (report.sent, report.retrying, report.failed) == (0, 2, 0)
-    rows = outbox(app)
+    rows = outbox_rows(app)
     assert [r.status for r in rows] == ["pending", "pending"]
     assert [r.attempts for r in rows] == [1, 1]
     assert all(aware(r.next_attempt_at) > start + timedelta(seconds=29) for r in rows)
@@ -560,7 +549,7 @@ def test_server_down_mail_stays_pending_and_goes_out_once_it_is_back(app, client
     second = start + timedelta(seconds=31)
     report = deliver(app, now=second)
     assert report.retrying == 2
-    rows = outbox(app)
+    rows = outbox_rows(app)
     assert [r.attempts for r in rows] == [2, 2]
     assert all(aware(r.next_attempt_at) >= second + timedelta(seconds=59) for r in rows)
     # Back up, but the retry time has not come: still nothing.
@@ -569,7 +558,7 @@ def test_server_down_mail_stays_pending_and_goes_out_once_it_is_back(app, client
     assert server.mailbox.messages() == []
     report = deliver(app, now=second + timedelta(seconds=61))
     assert (report.sent, report.retrying, report.failed) == (2, 0, 0)
-    rows = outbox(app)
+    rows = outbox_rows(app)
     assert [r.status for r in rows] == ["sent", "sent"] and [r.attempts for r in rows] == [3, 3]
     assert all(r.last_error is None and r.sent_at is not None for r in rows)
     assert deliver(app, now=second + timedelta(days=1)).sent == 0      # and never again
@@ -588,7 +577,7 @@ def test_too_many_attempts_mark_the_mail_failed(app, client, servers):
         now += timedelta(hours=3)
     report = deliver(app, now=now)
     assert (report.sent, report.retrying, report.failed) == (0, 0, 2)
-    assert [(r.status, r.attempts) for r in outbox(app)] == [("failed", 3), ("failed", 3)]
+    assert [(r.status, r.attempts) for r in outbox_rows(app)] == [("failed", 3), ("failed", 3)]
     server.start()
     assert deliver(app, now=now + timedelta(days=1)).sent == 0
     assert server.mailbox.messages() == []
@@ -615,11 +604,11 @@ def test_transient_4xx_is_retried_then_delivered(stage, app, client, servers):
     else:
         assert (report.sent, report.retrying, report.failed) == (1, 1, 0)
         mailbox.rcpt.clear()
-    anna = next(r for r in outbox(app) if r.to_addr == ANNA)
+    anna = next(r for r in outbox_rows(app) if r.to_addr == ANNA)
     assert anna.status == "pending" and anna.attempts == 1 and "45" in anna.last_error
     report = deliver(app, now=now + timedelta(seconds=31))
     assert report.sent == (2 if stage == "DATA" else 1) and report.retrying == report.failed == 0
-    assert [r.status for r in outbox(app)] == ["sent", "sent"]
+    assert [r.status for r in outbox_rows(app)] == ["sent", "sent"]
     assert sorted(rcpts[0] for rcpts, _ in mailbox.received) == [ANNA, BOB]
     assert_each_sent_mail_arrived_once(app, mailbox.messages())
 
@@ -637,16 +626,16 @@ def test_permanent_5xx_marks_the_mail_failed_and_others_still_go(stage, app, cli
     now = datetime.now(UTC)
     report = deliver(app, now=now)
     assert (report.sent, report.retrying, report.failed) == (3, 0, 1)
-    bob = next(r for r in outbox(app) if r.to_addr == BOB)
+    bob = next(r for r in outbox_rows(app) if r.to_addr == BOB)
     assert bob.status == "failed" and bob.attempts == 1 and "55" in bob.last_error
     # Never retried, however long we wait.
     assert deliver(app, now=now + timedelta(days=30)).failed == 0
-    assert next(r for r in outbox(app) if r.to_addr == BOB).attempts == 1
+    assert next(r for r in outbox_rows(app) if r.to_addr == BOB).attempts == 1
     # A later mail to that address is not held back by the failed one (and fails on its own).
     play(app, client, game, Rng(3))
     report = deliver(app, now=now + timedelta(days=30))
     assert (report.sent, report.failed) == (0, 1)
-    assert {r.to_addr for r in outbox(app) if r.status == "sent"} == {ANNA, "carol@example.org",
+    assert {r.to_addr for r in outbox_rows(app) if r.status == "sent"} == {ANNA, "carol@example.org",
                                                                        "dave@example.org"}
     assert BOB not in [rcpts[0] for rcpts, _ in mailbox.received]
     assert_each_sent_mail_arrived_once(app, mailbox.messages())
@@ -661,13 +650,13 @@ def test_connection_dropped_mid_message_is_retried_and_delivered_once(app, clien
     report = deliver(app, now=now)
     assert (report.sent, report.retrying, report.failed) == (0, 2, 0)
     assert mailbox.messages() == [] and mailbox.drops == 1
-    assert all(r.status == "pending" and r.attempts == 1 for r in outbox(app))
+    assert all(r.status == "pending" and r.attempts == 1 for r in outbox_rows(app))
     report = deliver(app, now=now + timedelta(seconds=31))    # one more drop, then through
     assert (report.sent, report.retrying) == (1, 1)
     report = deliver(app, now=now + timedelta(seconds=92))
     assert (report.sent, report.retrying) == (1, 0)
-    assert [r.status for r in outbox(app)] == ["sent", "sent"]
-    assert sorted(r.attempts for r in outbox(app)) == [2, 3]
+    assert [r.status for r in outbox_rows(app)] == ["sent", "sent"]
+    assert sorted(r.attempts for r in outbox_rows(app)) == [2, 3]
     assert_each_sent_mail_arrived_once(app, mailbox.messages())
 
 
@@ -683,18 +672,18 @@ def test_mails_to_one_address_go_out_in_the_order_they_were_written(app, client,
     report = deliver(app)
     assert (report.sent, report.retrying) == (1, 1)          # Bob's invitation; Anna's waits
     rng = Rng(7)
-    while not [r for r in outbox(app) if r.to_addr == ANNA and r.kind != "invite"]:
+    while not [r for r in outbox_rows(app) if r.to_addr == ANNA and r.kind != "invite"]:
         play(app, client, game, rng)
         deliver(app)                                          # Bob's turn mails go out
-    waiting = [r for r in outbox(app) if r.to_addr == ANNA]
+    waiting = [r for r in outbox_rows(app) if r.to_addr == ANNA]
     assert [r.kind for r in waiting][0] == "invite" and len(waiting) >= 2
-    assert all(r.status == "sent" for r in outbox(app) if r.to_addr == BOB)
+    assert all(r.status == "sent" for r in outbox_rows(app) if r.to_addr == BOB)
     # The later mail is due, but an older one to Anna is pending: it is not even tried.
     now = datetime.now(UTC)
     attempts = mailbox.data_commands
     assert deliver(app, now=now + timedelta(seconds=5)).sent == 0
     assert mailbox.data_commands == attempts
-    assert all(r.attempts == 0 for r in outbox(app) if r.to_addr == ANNA and r.kind != "invite")
+    assert all(r.attempts == 0 for r in outbox_rows(app) if r.to_addr == ANNA and r.kind != "invite")
     held["anna"] = False
     report = deliver(app, now=now + timedelta(seconds=31))
     assert report.sent == len(waiting) and report.retrying == 0
@@ -732,7 +721,7 @@ def test_no_mail_is_lost_or_doubled_on_a_flaky_server(app, client, servers):
     for _ in range(20):
         now += timedelta(hours=3)
         deliver(app, now=now)
-    rows = outbox(app)
+    rows = outbox_rows(app)
     assert {r.status for r in rows} <= {"sent", "failed"}
     assert sum(r.status == "sent" for r in rows) > len(rows) // 2
     assert_each_sent_mail_arrived_once(app, mailbox.messages())
@@ -755,7 +744,7 @@ def test_console_transport_prints_the_mail_and_marks_it_sent(app, client, smtp, 
     assert "--- mail to Bob <bob@example.org>\nSubject: Babel with Anna: you are invited" in out
     assert len(re.findall(r"http://pbem\.test/t/", out)) == 1
     assert len(re.findall(r"http://pbem\.test/s/", out)) == 2
-    assert all(r.status == "sent" and r.sent_at is not None for r in outbox(app))
+    assert all(r.status == "sent" and r.sent_at is not None for r in outbox_rows(app))
     assert smtp.messages == []
 
 
@@ -774,7 +763,7 @@ def test_deliver_command_sends_what_is_due_and_reports_counts(app, client, smtp,
     result = runner.invoke(args=["deliver"])
     assert result.exit_code == 0
     assert result.output.strip() == "sent 0, retrying 2, failed 0"
-    assert [r.status for r in outbox(app)] == ["sent", "sent", "pending", "pending"]
+    assert [r.status for r in outbox_rows(app)] == ["sent", "sent", "pending", "pending"]
     assert len(smtp.messages) == 2
 
 
@@ -782,7 +771,7 @@ def test_deliver_command_sends_what_is_due_and_reports_counts(app, client, smtp,
 
 def test_outbox_page_lists_mails_with_their_links(actions, client, app):
     game = actions.create(first=0)
-    rows = outbox(app)
+    rows = outbox_rows(app)
     page = client.get("/outbox")
     assert page.status_code == 200
     html = page.data.decode()
@@ -812,7 +801,7 @@ def app_without_outbox(make_app):
 def test_outbox_page_does_not_exist_when_off(app_without_outbox):
     client = app_without_outbox.test_client()
     create(client)
-    ids = [r.id for r in outbox(app_without_outbox)]
+    ids = [r.id for r in outbox_rows(app_without_outbox)]
     assert len(ids) == 2
     for path in ["/outbox", "/outbox/", f"/outbox/{ids[0]}", f"/outbox/{ids[1]}"]:
         response = client.get(path)

@@ -17,7 +17,6 @@ import threading
 from collections import Counter
 from datetime import timedelta
 from itertools import permutations
-from types import SimpleNamespace
 
 import pytest
 from aiosmtpd.controller import Controller
@@ -25,11 +24,12 @@ from sqlalchemy import func, select
 
 from pbem.extensions import db
 from pbem.store import gamelog
-from pbem.store.models import Event, Game, Mail, RateEvent
+from pbem.store.models import Event, Game, RateEvent
 from pbem_web import (  # tests/helpers
     create,
     deliver,
     free_port,
+    outbox_rows,
     seat_path,
     text_of,
     turn_path,
@@ -47,13 +47,6 @@ def paths_in(msg) -> dict:
     return {"turn": [p for p in paths if p.startswith("/t/")],
             "seat": [p for p in paths if p.startswith("/s/")]}
 
-
-def outbox(app) -> list:
-    """Every outbox row, oldest first, detached from the session."""
-    with app.app_context():
-        rows = db.session.scalars(select(Mail).order_by(Mail.id)).all()
-        return [SimpleNamespace(**{c.name: getattr(r, c.name) for c in Mail.__table__.columns})
-                for r in rows]
 
 
 def loaded(app, game: str):
@@ -170,7 +163,7 @@ def test_mail_status_lists_the_counts_and_each_failed_mail_with_its_error(app, c
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0] == "2 pending, 3 sent, 1 failed, 0 suppressed"
-    [dave] = [r for r in outbox(app) if r.status == "failed"]
+    [dave] = [r for r in outbox_rows(app) if r.status == "failed"]
     assert dave.to_addr == DAVE and dave.subject == "Babel with Carol: you are invited"
     assert len(lines) == 2
     assert lines[1].startswith(f"failed #{dave.id} to {DAVE} ('Babel with Carol: you are invited'), "
@@ -212,11 +205,11 @@ def test_retry_failed_requeues_and_sends_the_failed_mail_once_the_server_accepts
     data = client.get(seat, headers=JSON).get_json()
     assert (data["game"], data["seat"]) == (game, 1)
     assert runner.invoke(args=["mail", "status"]).output == "0 pending, 4 sent, 0 failed, 0 suppressed\n"
-    assert [r.status for r in outbox(app)] == ["sent"] * 4
+    assert [r.status for r in outbox_rows(app)] == ["sent"] * 4
     result = runner.invoke(args=["deliver", "--retry-failed"])
     assert result.output == "requeued 0 failed mail(s)\nsent 0, retrying 0, failed 0\n"
     arrived = Counter(m["Message-ID"] for _, m in picky.received)
-    assert set(arrived.values()) == {1} and set(arrived) == {r.message_id for r in outbox(app)}
+    assert set(arrived.values()) == {1} and set(arrived) == {r.message_id for r in outbox_rows(app)}
 
 
 def test_a_failed_mail_shows_on_the_record_and_on_the_players_pages(app, client, picky):
@@ -234,7 +227,7 @@ def test_a_failed_mail_shows_on_the_record_and_on_the_players_pages(app, client,
     create(client, names=("Erin", "Finn"), emails=("erin@example.org", "finn@example.org"))
     for path in (f"/games/{other}/record", seat_path(app, other, 0), turn_path(app, other, 0)):
         assert "could not be delivered" not in page_text(client.get(path)), path
-    pending = outbox(app)[-1].game_id
+    pending = outbox_rows(app)[-1].game_id
     assert "could not be delivered" not in page_text(client.get(f"/games/{pending}/record"))
     # Once the operator retries it and it goes out, the pages no longer show it.
     picky.refused.clear()
@@ -257,7 +250,7 @@ def test_several_senders_at_once_send_every_mail_exactly_once_in_order_per_recip
     from pbem.mail.deliver import deliver_due
     for n, (a, b) in enumerate(permutations(PLAYERS, 2)):     # 20 games: 8 mails to each player
         create(client, names=(a[:2], b[:2]), emails=(a, b), first=n % 2)
-    written = outbox(app)
+    written = outbox_rows(app)
     assert len(written) == 40 and {r.status for r in written} == {"pending"}
     assert Counter(r.to_addr for r in written) == {p: 8 for p in PLAYERS}
     barrier = threading.Barrier(SENDERS, timeout=30)
@@ -281,7 +274,7 @@ def test_several_senders_at_once_send_every_mail_exactly_once_in_order_per_recip
     assert len(reports) == SENDERS
     assert sum(r.sent for r in reports) == 40
     assert sum(r.retrying + r.failed for r in reports) == 0
-    rows = outbox(app)
+    rows = outbox_rows(app)
     assert all(r.status == "sent" and r.attempts == 1 and r.sent_at is not None for r in rows)
     arrived = Counter(m["Message-ID"] for _, m in smtp.messages)
     assert len(smtp.messages) == 40
@@ -365,7 +358,7 @@ def test_asking_for_links_mails_only_that_address_fresh_links_to_its_running_gam
 
 def test_an_unknown_address_gets_the_same_answer_and_no_mail(app, client, smtp):
     anna_in_three_games(app, client, smtp)
-    mails = len(outbox(app))
+    mails = len(outbox_rows(app))
     known, unknown = ask(client, ANNA), ask(client, "nobody@example.org")
     assert known.status_code == unknown.status_code == 303
     assert known.headers["Location"] == unknown.headers["Location"]
@@ -374,7 +367,7 @@ def test_an_unknown_address_gets_the_same_answer_and_no_mail(app, client, smtp):
                           environ_base={"REMOTE_ADDR": "192.0.2.1"})
     assert as_json.status_code == 202
     assert as_json.get_json() == {"message": LINKS_SENT.format(addr="nobody2@example.org")}
-    assert len(outbox(app)) == mails + 1                 # Anna's, and nobody else's
+    assert len(outbox_rows(app)) == mails + 1                 # Anna's, and nobody else's
     deliver(app)
     assert [rcpts for rcpts, _ in smtp.messages] == [[ANNA]]
     # Not an address at all: refused, and nothing is counted or mailed.
@@ -391,12 +384,12 @@ def test_asking_for_links_is_limited_per_address(app, client, smtp):
     bob, _, _ = anna_in_three_games(app, client, smtp)
     first = ask(client, ANNA)
     assert first.status_code == 303
-    mails = len(outbox(app))
+    mails = len(outbox_rows(app))
     # Again within the interval, from another client too: the same answer, and nothing is sent.
     for ip in ("192.0.2.1", "198.51.100.7"):
         again = ask(client, ANNA, client_ip=ip)
         assert again.status_code == 303 and tokenless(again) == tokenless(first)
-    assert len(outbox(app)) == mails
+    assert len(outbox_rows(app)) == mails
     deliver(app)
     [mail] = smtp.to(ANNA)
     live = seat_path(app, bob, 0)
@@ -406,7 +399,7 @@ def test_asking_for_links_is_limited_per_address(app, client, smtp):
     assert interval == 600
     age_rate_events(app, f"links-address:{ANNA}", timedelta(seconds=interval + 1))
     assert ask(client, ANNA).status_code == 303
-    assert len(outbox(app)) == mails + 1
+    assert len(outbox_rows(app)) == mails + 1
     deliver(app)
     assert len(smtp.to(ANNA)) == 2
     assert client.get(live).status_code == 200
@@ -417,7 +410,7 @@ def test_asking_for_links_is_limited_per_client(app, client, smtp):
     assert app.config["LINK_REQUESTS_PER_CLIENT_PER_HOUR"] == 10     # the default
     app.config["LINK_REQUESTS_PER_CLIENT_PER_HOUR"] = 3
     anna_in_three_games(app, client, smtp)
-    mails = len(outbox(app))
+    mails = len(outbox_rows(app))
     for i in range(3):
         assert ask(client, f"stranger{i}@example.org", client_ip="192.0.2.9").status_code == 303
     refused = ask(client, ANNA, client_ip="192.0.2.9")
@@ -425,14 +418,14 @@ def test_asking_for_links_is_limited_per_client(app, client, smtp):
     assert "Too many requests for links" in page_text(refused)
     as_json = client.post("/links", json={"email": ANNA}, environ_base={"REMOTE_ADDR": "192.0.2.9"})
     assert as_json.status_code == 429 and "Too many requests" in as_json.get_json()["error"]
-    assert len(outbox(app)) == mails                     # nothing was mailed to Anna
+    assert len(outbox_rows(app)) == mails                     # nothing was mailed to Anna
     # Another client may still ask, and Anna gets her links.
     assert ask(client, ANNA, client_ip="198.51.100.7").status_code == 303
-    assert len(outbox(app)) == mails + 1
+    assert len(outbox_rows(app)) == mails + 1
     # An hour later the first client may ask again.
     age_rate_events(app, "links-client:192.0.2.9", timedelta(hours=1, seconds=1))
     assert ask(client, BOB, client_ip="192.0.2.9").status_code == 303
-    assert len(outbox(app)) == mails + 2
+    assert len(outbox_rows(app)) == mails + 2
     deliver(app)
     assert sorted(rcpts[0] for rcpts, _ in smtp.messages) == [ANNA, BOB]
 
@@ -450,7 +443,7 @@ def test_resigning_asks_for_confirmation_first(app, client, smtp):
     payload = signed(seat)
     page = client.get(seat)
     assert re.search(rf'href="{re.escape(payload)}\.[^"/]+/resign"', page.data.decode())   # offered
-    mails, events = len(outbox(app)), event_count(app)
+    mails, events = len(outbox_rows(app)), event_count(app)
     confirm = client.get(seat + "/resign")
     assert confirm.status_code == 200
     text = page_text(confirm)
@@ -463,7 +456,7 @@ def test_resigning_asks_for_confirmation_first(app, client, smtp):
     for body in ({}, {"confirm": False}, {"confirm": "yes"}, {"confirm": 1}, [], "x"):
         response = client.post(seat + "/resign", json=body)   # JSON clients get JSON
         assert response.status_code == 400 and '"confirm": true' in response.get_json()["error"]
-    assert (len(outbox(app)), event_count(app)) == (mails, events)
+    assert (len(outbox_rows(app)), event_count(app)) == (mails, events)
     assert loaded(app, game).engine.outcome(loaded(app, game).state) is None
     assert client.get(paths_in(smtp.to(ANNA)[0])["turn"][0], headers=JSON).get_json()["can_act"]
 
@@ -492,13 +485,13 @@ def test_resigning_with_confirmation_ends_the_game_and_both_players_are_told(app
     assert "/resign" not in seat_page
     assert client.get(anna["turn"][0], headers=JSON).get_json()["can_act"] is False
     # A game that is over cannot be resigned again, by either seat.
-    mails, events = len(outbox(app)), event_count(app)
+    mails, events = len(outbox_rows(app)), event_count(app)
     bob_seat = paths_in(smtp.to(BOB)[0])["seat"][0]
     for seat in (anna["seat"][0], bob_seat):
         assert client.get(seat + "/resign").status_code == 400
         assert client.post(seat + "/resign", data={"confirm": "yes"}).status_code == 400
         assert client.post(seat + "/resign", json={"confirm": True}).status_code == 400
-    assert (len(outbox(app)), event_count(app)) == (mails, events)
+    assert (len(outbox_rows(app)), event_count(app)) == (mails, events)
 
 
 def test_resigning_by_json_and_by_the_seat_that_is_not_to_act(app, client, smtp):

@@ -25,7 +25,7 @@ import pytest
 from pbem.games.babel import GAME
 from pbem.games.rng import Rng
 from pbem.mail.replies import reply_steps
-from pbem_web import text_of  # tests/helpers
+from pbem_web import outbox_rows, text_of  # tests/helpers
 
 ANNA, BOB, EVE = "anna@example.org", "bob@example.org", "eve@example.net"
 EMAILS = (ANNA, BOB)
@@ -100,10 +100,6 @@ def rows(app, model) -> list:
         db.session.expunge_all()
         return found
 
-
-def outbox(app) -> list:
-    from pbem.store.models import Mail
-    return sorted(rows(app, Mail), key=lambda m: m.id)
 
 
 def inbound(app) -> list[str]:
@@ -440,16 +436,16 @@ def test_a_valid_reply_is_applied_exactly_as_a_web_submission(app, actions, clie
     web_invite, mail_invite = invites[by_web], invites[by_mail]
     loaded = actions.state(by_mail)
     steps = first_turn(hand(loaded.state, 0))
-    before = len(outbox(app))
+    before = len(outbox_rows(app))
 
     response = client.post(turn_link(web_invite), data={"steps": steps, "action": "submit"})
     assert response.status_code == 303
-    web_mails = outbox(app)[before:]
+    web_mails = outbox_rows(app)[before:]
 
     sloppy = "  " + steps.replace("\n", " ;  ").upper().replace("MINE", "mine") + "   # Anna's turn"
     output = cli(app, "ingest", input=answer(mail_invite, sloppy, sender="Anna@Example.ORG"))
     assert output.startswith(f"applied (game {by_mail}): ")
-    mail_mails = outbox(app)[before + len(web_mails):]
+    mail_mails = outbox_rows(app)[before + len(web_mails):]
 
     web_event, mail_event = actions.state(by_web).events, actions.state(by_mail).events
     assert len(mail_event) == 1 == len(web_event)
@@ -508,7 +504,7 @@ def test_a_stale_reply_is_refused_and_changes_nothing(app, actions, client, smtp
     response = client.post(turn_link(invite), json={"steps": first_turn(hand(actions.state(game).state, 0))})
     assert response.status_code == 200
     actions.deliver()
-    mails_before, bob_before = len(outbox(app)), len(smtp.to(BOB))
+    mails_before, bob_before = len(outbox_rows(app)), len(smtp.to(BOB))
     result = ingest(app, raw)
     assert result.status == "refused" and STALE in result.detail
     assert actions.event_count(game) == 1
@@ -518,7 +514,7 @@ def test_a_stale_reply_is_refused_and_changes_nothing(app, actions, client, smtp
     # It stays in the game's thread: the seat's thread root, then the reply it answers.
     assert refusal["References"] == f"<{game}.0@pbem.test> {parse(raw)['Message-ID']}"
     assert STALE in text_of(refusal) and "Nothing was changed" in text_of(refusal)
-    assert len(outbox(app)) == mails_before + 1 and len(smtp.to(BOB)) == bob_before
+    assert len(outbox_rows(app)) == mails_before + 1 and len(smtp.to(BOB)) == bob_before
     # A second reply to the same old mail (another Message-ID) is just as stale.
     again = answer(invite, "pass")
     assert ingest(app, again).status == "refused" and actions.event_count(game) == 1
@@ -556,12 +552,12 @@ def test_a_forged_token_is_dropped_unanswered(app, actions, smtp, game, how):
         with app.app_context():
             to = f"turns+{make_token('NoSuchGame', 0, 0)}@{domain}"
     raw = answer(invite, first_turn(hand(actions.state(game).state, 0)), to=to)
-    mails = len(outbox(app))
+    mails = len(outbox_rows(app))
     result = ingest(app, raw)
     assert result.status == "dropped", result
     expected = "its game does not exist" if how == "unknown-game" else FORGED.rstrip(".")
     assert result.detail == expected
-    assert actions.event_count(game) == 0 and len(outbox(app)) == mails
+    assert actions.event_count(game) == 0 and len(outbox_rows(app)) == mails
     assert inbound(app) == ["dropped"]
     assert len(smtp.to(BOB)) == 1
     assert ingest(app, answer(invite, first_turn(hand(actions.state(game).state, 0)))).status == "applied"
@@ -623,12 +619,12 @@ def postmaster(invite) -> bytes:
 def test_automatic_mail_is_ignored_without_an_answer(app, actions, smtp, game, make):
     invite = actions.last_mail(ANNA)
     raw = make(invite)
-    mails_before, received_before = len(outbox(app)), len(smtp.messages)
+    mails_before, received_before = len(outbox_rows(app)), len(smtp.messages)
     result = ingest(app, raw)
     assert result.status == "ignored", result
     assert actions.event_count(game) == 0 and inbound(app) == ["ignored"]
     actions.deliver()
-    assert len(outbox(app)) == mails_before and len(smtp.messages) == received_before
+    assert len(outbox_rows(app)) == mails_before and len(smtp.messages) == received_before
 
 
 @pytest.mark.parametrize("kind", ["valid", "invalid", "forged"])
@@ -638,14 +634,14 @@ def test_the_same_message_twice_applies_once(app, actions, smtp, game, kind):
                               **({"to": "turns+aaaa-bbbb@pbem.test"} if kind == "forged" else {}))
     first = cli(app, "ingest", input=raw)
     assert first.startswith({"valid": "applied", "invalid": "failed", "forged": "dropped"}[kind])
-    events, mails = actions.event_count(game), len(outbox(app))
+    events, mails = actions.event_count(game), len(outbox_rows(app))
     actions.deliver()
     received = len(smtp.messages)
     second = cli(app, "ingest", input=raw)
     assert second == "duplicate: this message was ingested before\n"
     assert ingest(app, raw).status == "duplicate"
     assert actions.event_count(game) == events == (1 if kind == "valid" else 0)
-    assert len(outbox(app)) == mails
+    assert len(outbox_rows(app)) == mails
     actions.deliver()
     assert len(smtp.messages) == received
     assert len(inbound(app)) == 1
@@ -712,9 +708,9 @@ def test_a_maildir_is_read_once(app, actions, smtp, game, tmp_path):
     assert all(name.endswith(":2,S") for name in os.listdir(path / "cur"))
     assert parse(box.get_bytes(keys[0]))["Message-ID"] == parse(valid)["Message-ID"]
 
-    mails = len(outbox(app))
+    mails = len(outbox_rows(app))
     assert cli(app, "ingest", "--maildir", str(path)) == ""
-    assert actions.event_count(game) == 1 and len(outbox(app)) == mails
+    assert actions.event_count(game) == 1 and len(outbox_rows(app)) == mails
     assert len(inbound(app)) == 3
     # New mail arrives: only it is read on the next run.
     bob_turn = actions.last_mail(BOB)
@@ -757,8 +753,8 @@ def test_hostile_headers_are_answered_safely_or_not_at_all(app, actions, smtp, g
     assert os.listdir(path / "new") == [] and actions.event_count(game) == 1
     assert cli(app, "ingest", input=raw).startswith("duplicate")
     actions.deliver()
-    assert not [m for m in outbox(app) if m.status == FAILED]
-    answers = [m for m in outbox(app) if m.kind in ("reply_failed", "reply_refused")]
+    assert not [m for m in outbox_rows(app) if m.status == FAILED]
+    answers = [m for m in outbox_rows(app) if m.kind in ("reply_failed", "reply_refused")]
     if status == "failed":
         [failed] = [m for m in smtp.to(ANNA) if "your reply was not applied" in str(m["Subject"])]
         assert "step 1 (settle A)" in text_of(failed) and failed["Bcc"] is None
@@ -896,9 +892,9 @@ def test_a_whole_game_played_only_by_mail_replies(app, actions, client, smtp, cr
     # Every mail that asked for a decision was answered once; a late answer to any, once the
     # game is over, is no move and gets no answer ("use your latest turn link" would be wrong).
     last = [m for m in smtp.to(EMAILS[loaded.events[-1]["seat"]]) if m["Reply-To"]][-1]
-    mails = len(outbox(app))
+    mails = len(outbox_rows(app))
     assert ingest(app, answer(last, "pass")).status == "ignored"
-    assert actions.event_count(game) == played and len(outbox(app)) == mails
+    assert actions.event_count(game) == played and len(outbox_rows(app)) == mails
 
 
 # -- no mail loop ----------------------------------------------------------------------------

@@ -147,7 +147,7 @@ def language_for(to_addr: str, game_id: str | None, seat: int | None) -> str:
     """The language a mail speaks: the seat's for a mail about a game, else the address's
     (`settings.language_of`: a reminder of a game he reads in German is German too)."""
     if game_id is not None and seat is not None:
-        spoken = gamelog.language_of_seat(game_id, seat)   # (its seat's row, read once)
+        spoken = gamelog.language_of_seat(game_id, seat)
         if spoken:
             return spoken
     return settings.language_of(to_addr)

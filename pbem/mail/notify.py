@@ -30,10 +30,9 @@ token, so the player may answer it with his steps. Addresses are read fresh
 from __future__ import annotations
 
 import textwrap
-from dataclasses import dataclass
 
 from flask import current_app
-from sqlalchemy import select, text
+from sqlalchemy import select
 
 from pbem import i18n
 from pbem.extensions import db
@@ -45,6 +44,7 @@ from pbem.mail.replies import reply_address
 from pbem.players import messages, settings
 from pbem.policy import links
 from pbem.store import gamelog
+from pbem.store.facts import MailFacts, mail_facts
 from pbem.store.gamelog import Loaded
 from pbem.store.models import PENDING, Game, Seat
 from pbem.views import seatview
@@ -60,45 +60,7 @@ def _from_name(loaded: Loaded) -> Phrase:
     return from_name(loaded.engine.title, loaded.names)
 
 
-# What a seat's mail needs from the database beyond the log, the seats and the players'
-# vacations (each read once a transaction: `gamelog.player_of`, `vacation.in_game`), in one round
-# trip of plain SQL (built once): the seat's live nonce (its seat link), and counts that spare
-# a query each when they are 0 or 1 (the usual mail): the game's messages, the address's games
-# of this kind (which of them this is, in the subject, is asked only when there are two), its
-# live channels beside mail (`pbem.mail.notices`: none, the usual, spares their query); and
-# the address's settings (its mail mode, home link, time zone: `settings.read_with`).
-_FACTS = text(
-    "SELECT (SELECT nonce FROM seat_nonces WHERE game_id = :game AND seat = :seat"
-    "        ORDER BY id DESC LIMIT 1),"
-    "       (SELECT count(*) FROM messages WHERE game_id = :game AND hidden_at IS NULL),"
-    "       (SELECT count(*) FROM games WHERE kind = :kind AND id IN"
-    "           (SELECT game_id FROM seats WHERE email = :address)),"
-    "       (SELECT count(*) FROM channels WHERE address = :settings_address"
-    "           AND off_at IS NULL),"
-    f"      {settings.COLUMNS}"
-    " FROM (SELECT 1) AS one LEFT JOIN address_settings s ON s.address = :settings_address")
-
-
-@dataclass(frozen=True)
-class Facts:
-    nonce: str | None   # the seat's live seat-link nonce
-    said: int           # the game's messages shown
-    games: int          # the address's games of this kind (this one too)
-    channels: int       # the address's channels that are on (webhook, browsers)
-
-
-def facts_of(loaded: Loaded, seat: int, address: str) -> Facts:
-    """The seat's mail's facts, read now (never kept: a seat link replaced in this transaction,
-    a message said with the decision, are in the mail it writes); the address's settings, read
-    with them, are what `settings.of` answers for the rest of the transaction."""
-    row = db.session.execute(_FACTS, {
-        "game": loaded.id, "seat": seat, "kind": loaded.engine.name, "address": address,
-        "settings_address": address.strip().lower()}).one()
-    settings.read_with(address, row[4:])
-    return Facts(*row[:4])
-
-
-def context(loaded: Loaded, seat: int, facts: Facts, bot: bool = False) -> dict:
+def context(loaded: Loaded, seat: int, facts: MailFacts, bot: bool = False) -> dict:
     """A seat's mail is rendered from its seat view (the same one its page shows), with the
     links the mail carries (no turn link for a seat a computer plays)."""
     seating = seatview.Seating(gamelog.bot_of(loaded.id, seat), gamelog.takeovers(loaded.id),
@@ -118,7 +80,7 @@ def subject(loaded: Loaded, seat: int, what: str, address: str = "",
             games: int | None = None) -> Phrase:
     """"Babel with Bob: your turn"; a second game of the same kind against the same players
     says which it is ("Babel with Bob (game 2): ..."), so a mailbox tells their threads apart.
-    `games`: how many games of this kind the address plays, when known (`Facts.games`)."""
+    `games`: how many games of this kind the address plays, when known (`MailFacts.games`)."""
     return phrase("{game} with {others}: {what}", game=loaded.engine.title,
                   others=opponents(loaded.id, loaded.engine.name, loaded.names, seat, address,
                                    games),
@@ -192,7 +154,7 @@ def _to_seat(kind: str, loaded: Loaded, seat: int, what: str, now: bool = False,
     if not address or (bot and kind not in TO_LEAVERS):
         return   # a computer's seat: nobody reads its mail
     language = language_for(address, loaded.id, seat)
-    facts = facts_of(loaded, seat, address)
+    facts = mail_facts(loaded.id, seat, loaded.engine.name, address)
     with i18n.speaking(language):   # its dates and deadlines in the reader's words too
         ctx = context(loaded, seat, facts, bot=bool(bot))
     if kind == "invite":   # a link that calls the game off, while the seat link is the live one

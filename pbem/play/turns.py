@@ -41,7 +41,7 @@ from pbem.players import messages, settings
 from pbem.policy import clocks, deadlines, limits, vacation
 from pbem.store import gamelog
 from pbem.store.models import Event, Game, Inbound, Proposal, Seat, Takeover, utcnow
-from pbem.store.transaction import changed, forget, transaction
+from pbem.store.transaction import changed, transaction
 
 WEB, MAIL, CLOCK, BOT, OPERATOR = "web", "mail", "clock", "bot", "operator"
 
@@ -361,11 +361,9 @@ def _still_a_person(game_id: str, seat: int) -> None:
     """Inside a person's submission, after its event is written: SeatLeft when a computer took
     the seat meanwhile (the clock, at the same moment). The seat's row is locked (PostgreSQL:
     a concurrent takeover is waited for, and waits for this; SQLite writes one at a time), so a
-    takeover and a person's decision at the same point of the log never both commit. What it
-    reads is what the rest of the transaction goes by (not the seats read before the lock)."""
+    takeover and a person's decision at the same point of the log never both commit."""
     bot = db.session.scalar(select(Seat.bot).where(Seat.game_id == game_id, Seat.seat == seat)
                             .with_for_update())
-    gamelog.seen_bot(game_id, seat, bot)
     if bot:
         raise SeatLeft(LEFT)
 
@@ -516,7 +514,6 @@ def _vacation_instead(loaded: gamelog.Loaded, seat: int, now: datetime) -> vacat
         return None
     with transaction():
         limits.lock(f"vacation:{address}", now)   # two workers start one vacation, not two
-        forget(gamelog.SEAT_TABLES)   # (who plays the seat, too: not as read before the lock)
         ran_out = deadlines.deadline(loaded, seat)   # read again under the lock
         if ran_out is None:
             return None

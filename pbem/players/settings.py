@@ -25,7 +25,6 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from babel.dates import format_datetime
 from sqlalchemy import select, update
-from sqlalchemy.orm.util import identity_key
 
 from pbem import i18n
 from pbem.errors import BadInput
@@ -34,7 +33,7 @@ from pbem.games.phrases import phrase, phrase_n
 from pbem.policy import links, rest
 from pbem.store.gamelog import new_nonce, still_his
 from pbem.store.models import PENDING, AddressSettings, Game, Mail, Seat, utcnow
-from pbem.store.transaction import changed, remembered, transaction
+from pbem.store.transaction import changed, transaction
 
 EACH, DIGEST = "each", "digest"
 MAIL_MODES = {EACH: phrase("A mail for every turn"),
@@ -78,41 +77,10 @@ def _of_row(row: AddressSettings) -> Settings:
 
 
 def of(address: str) -> Settings:
-    """The address's settings (the defaults without a row): one query per transaction (a turn
-    mail asks for his mail mode, then for his home link's nonce), none when a statement read
-    them with its own (`read_with`)."""
+    """The address's settings (the defaults without a row)."""
     address = address.strip().lower()
-
-    def read() -> Settings:
-        row = db.session.get(AddressSettings, address)
-        return _of_row(row) if row is not None else Settings(address)
-    return remembered(("settings", address), _TABLES, read)
-
-
-_TABLES = ("address_settings",)
-
-#: An address's settings as another statement reads them with its own (a mail's facts:
-#: `pbem.mail.notify`), in this order: `FROM (SELECT 1) AS one LEFT JOIN address_settings s ON
-#: s.address = :address` (the address lower-cased), all NULL when the address has no row.
-COLUMNS = ("s.address, s.time_zone, s.language, s.mail_mode, s.confirm_replies, s.home_nonce,"
-           " s.rest_days, s.quiet_from, s.quiet_until")
-
-
-def read_with(address: str, values) -> None:
-    """The address's settings as another statement just read them (`COLUMNS`): what `of`
-    answers for the rest of the transaction, as if it had read them itself (that statement
-    flushed the session first, as `of`'s would). Unless it has already (that read stands), or
-    the session holds the address's row, which `of` answers from."""
-    address = address.strip().lower()
-    if db.session.identity_map.get(identity_key(AddressSettings, address)) is not None:
-        return
-    (found, time_zone, language, mail_mode, confirm_replies, home_nonce,
-     rest_days, quiet_from, quiet_until) = values
-    settings = (Settings(found, time_zone, language, mail_mode, bool(confirm_replies),
-                         home_nonce or "", rest.stored(rest_days, quiet_from, quiet_until, time_zone))
-                if found is not None else Settings(address))
-    remembered(("settings", address), _TABLES, lambda: settings)
-    remembered(("rest", address), _TABLES, lambda: settings.rest)   # (what `rest.of` answers)
+    row = db.session.get(AddressSettings, address)
+    return _of_row(row) if row is not None else Settings(address)
 
 
 #: A deadline as each language writes it (Babel's patterns; English keeps its own below):

@@ -123,8 +123,7 @@ def of_game(game_id: str, time_limit_days: int | None, banked: bool | None = Non
 
 
 def _bank_of_game(game_id: str) -> Choice | None:
-    """The game's time bank, if it has one: read once per transaction, with the game's seats
-    (`gamelog.time_bank`: a submission asked three times, and for its seats too)."""
+    """The game's time bank, if it has one (`gamelog.time_bank`: read with the game's seats)."""
     days = gamelog.time_bank(game_id)
     return Choice(BANK, start=days[0], increment=days[1], cap=days[2]) if days is not None else None
 

@@ -22,7 +22,6 @@ every read).
 
 from __future__ import annotations
 
-import functools
 import threading
 import time
 from collections import Counter, defaultdict, deque
@@ -31,13 +30,14 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from flask import current_app
-from sqlalchemy import BindParameter, DateTime, TextClause, bindparam, delete, select, text
+from sqlalchemy import delete, func, insert, select
+from sqlalchemy.dialects import postgresql, sqlite
 
 from pbem.errors import RateLimited
 from pbem.extensions import db
 from pbem.games.phrases import Phrase, phrase
 from pbem.store.models import RateEvent, RateLock, utcnow
-from pbem.store.transaction import changed, writing
+from pbem.store.transaction import changed
 
 KEEP = timedelta(days=2)   # the longest window in use: older counts are pruned
 
@@ -115,40 +115,20 @@ def _key(limit: Limit, who: str) -> str:
 
 
 # -- counting: three statements, whatever the number of keys --------------------------------
-#
-# Plain SQL, built once per number of keys: building and compiling an ORM statement cost more
-# than the database took to answer it (two keys a submission: 17 % of its CPU, six statements).
 
-def _at(name: str) -> BindParameter:
-    return bindparam(name, type_=DateTime(timezone=True))   # stored as the ORM stores it
-
-
-@functools.cache
-def _lock_sql(keys: int) -> TextClause:
+def _upsert_locks(dialect: str, keys: Sequence[str], now: datetime):
     """Every key's row, inserted or updated: each row locked until the transaction ends."""
-    rows = ", ".join(f"(:key{i}, :at)" for i in range(keys))
-    return writing(text(f'INSERT INTO rate_locks ("key", at) VALUES {rows}'
-                        ' ON CONFLICT ("key") DO UPDATE SET at = excluded.at')
-                   .bindparams(_at("at")), "rate_locks")
+    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    statement = insert(RateLock).values([{"key": key, "at": now} for key in keys])
+    return statement.on_conflict_do_update(index_elements=[RateLock.key],
+                                           set_={"at": statement.excluded.at})
 
 
-@functools.cache
-def _used_sql(keys: int) -> TextClause:
+def _used_counts(keys: Sequence[str], since: Sequence[datetime]):
     """Each key's requests in its window, in one row (an index range each)."""
-    counts = ", ".join(f'(SELECT count(*) FROM rate_events WHERE "key" = :key{i} AND at > :since{i})'
-                       for i in range(keys))
-    return text(f"SELECT {counts}").bindparams(*(_at(f"since{i}") for i in range(keys)))
-
-
-@functools.cache
-def _count_sql(keys: int) -> TextClause:
-    rows = ", ".join(f"(:key{i}, :at)" for i in range(keys))
-    return writing(text(f'INSERT INTO rate_events ("key", at) VALUES {rows}').bindparams(_at("at")),
-                   "rate_events")
-
-
-def _keyed(keys: Iterable[str]) -> dict[str, str]:
-    return {f"key{i}": key for i, key in enumerate(keys)}
+    return select(*(select(func.count()).select_from(RateEvent)
+                    .where(RateEvent.key == key, RateEvent.at > moment).scalar_subquery()
+                    for key, moment in zip(keys, since, strict=True)))
 
 
 def lock_all(keys: Iterable[str], now: datetime | None = None) -> None:
@@ -159,7 +139,7 @@ def lock_all(keys: Iterable[str], now: datetime | None = None) -> None:
     (Each key once: PostgreSQL refuses a row updated twice by one statement.)"""
     ordered = sorted({key[:300] for key in keys})
     if ordered:
-        db.session.execute(_lock_sql(len(ordered)), {**_keyed(ordered), "at": now or utcnow()})
+        db.session.execute(_upsert_locks(db.session.get_bind().dialect.name, ordered, now or utcnow()))
 
 
 def lock(key: str, now: datetime | None = None) -> None:
@@ -176,8 +156,7 @@ def used(limit: Limit, who: str, now: datetime | None = None) -> int:
 
 def _used(keys: Sequence[str], since: Sequence[datetime]) -> list[int]:
     """The requests counted under each key after its moment, in one statement."""
-    moments = {f"since{i}": moment for i, moment in enumerate(since)}
-    return [int(n) for n in db.session.execute(_used_sql(len(keys)), {**_keyed(keys), **moments}).one()]
+    return [int(n) for n in db.session.execute(_used_counts(keys, since)).one()]
 
 
 def _reached(counted: Sequence[tuple[Limit, str]], now: datetime) -> tuple[Limit, str] | None:
@@ -197,7 +176,7 @@ def _reached(counted: Sequence[tuple[Limit, str]], now: datetime) -> tuple[Limit
         if n + earlier[key] >= limit.count():
             return limit, who
         earlier[key] += 1
-    db.session.execute(_count_sql(len(keys)), {**_keyed(keys), "at": now})
+    db.session.execute(insert(RateEvent).values([{"key": key, "at": now} for key in keys]))
     return None
 
 

@@ -29,7 +29,6 @@ from pbem.extensions import db
 from pbem.games.phrases import phrase
 from pbem.policy.vacation import Away
 from pbem.store.models import AddressSettings
-from pbem.store.transaction import remembered
 
 MOST_DAYS = 3   # a clock must run most of a week: more rest days would stop a game for good
 DAY = timedelta(days=1)
@@ -134,14 +133,11 @@ def stops(vacations: Iterable[Away], rest: Rest, since: datetime) -> Iterator[Aw
 # -- stored on the home (address_settings) ------------------------------------------------
 
 def of(address: str) -> Rest:
-    """The address's rest days and quiet hours (none without a row): once per transaction."""
+    """The address's rest days and quiet hours (none without a row)."""
     address = address.strip().lower()
-
-    def read() -> Rest:   # (the row `players.settings.of` read already, if it did: no query)
-        row = db.session.get(AddressSettings, address)
-        return (stored(row.rest_days, row.quiet_from, row.quiet_until, row.time_zone)
-                if row is not None else Rest())
-    return remembered(("rest", address), ("address_settings",), read) if address else Rest()
+    row = db.session.get(AddressSettings, address) if address else None
+    return (stored(row.rest_days, row.quiet_from, row.quiet_until, row.time_zone)
+            if row is not None else Rest())
 
 
 def stored(days: str | None, quiet_from: str | None, quiet_until: str | None,

@@ -22,14 +22,14 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from flask import current_app
-from sqlalchemy import Boolean, DateTime, bindparam, select, text
+from sqlalchemy import bindparam, select
 
 from pbem.errors import BadInput
 from pbem.extensions import db
 from pbem.games.phrases import phrase
 from pbem.policy import limits
-from pbem.store.models import Vacation, utcnow
-from pbem.store.transaction import keep, remembered, transaction
+from pbem.store.models import Seat, Vacation, utcnow
+from pbem.store.transaction import transaction
 
 DAY = timedelta(days=1)
 
@@ -189,8 +189,8 @@ def _end(address: str, now: datetime, automatic_only: bool = False) -> bool:
 
 def back(address: str, now: datetime, game_id: str | None = None) -> None:
     """In the caller's transaction: a player who acts is back from an automatic vacation.
-    `game_id`: the game he acts in; its players' vacations, read once in the transaction
-    (`_of_game`: its mails ask whether anybody is away), tell when there is none to end."""
+    `game_id`: the game he acts in; its players' vacations (`_of_game`) tell when there is
+    none to end."""
     if not address:
         return
     if game_id is not None and not any(kept.address == address and kept.away.automatic
@@ -210,13 +210,13 @@ def automatic(address: str, ran_out: datetime, now: datetime) -> Away | None:
 
 
 def in_game(game_id: str, now: datetime | None = None) -> list[tuple[int, Away]]:
-    """The seats of a game whose players are on vacation now (read once per transaction)."""
+    """The seats of a game whose players are on vacation now."""
     now = _utc(now or utcnow())
     return [(kept.seat, kept.away) for kept in _of_game(game_id, now)
             if kept.bot is None and kept.away.starts_at <= now]
 
 
-# -- a game's vacations, once per transaction ----------------------------------------------
+# -- a game's vacations ----------------------------------------------
 
 @dataclass(frozen=True)
 class _Seated:
@@ -227,38 +227,17 @@ class _Seated:
     away: Away
 
 
-@dataclass(frozen=True)
-class _Read:
-    since: datetime               # the vacations that end after this
-    seated: tuple[_Seated, ...]
-
-
-#: What `_of_game` reads from: a write to one of them in the transaction reads it again.
-_TABLES = ("vacations", "seats")
-
-_OF_GAME = text(
-    "SELECT s.seat, s.email, s.bot, v.starts_at, v.ends_at, v.automatic"
-    " FROM seats s JOIN vacations v ON v.address = s.email"
-    " WHERE s.game_id = :game AND s.email != '' AND v.ends_at > :since"
-    " ORDER BY s.seat, v.starts_at"
-).bindparams(bindparam("since", type_=DateTime(timezone=True))).columns(
-    starts_at=DateTime(timezone=True), ends_at=DateTime(timezone=True), automatic=Boolean)
+_OF_GAME = (select(Seat.seat, Seat.email, Seat.bot, Vacation.starts_at, Vacation.ends_at,
+                   Vacation.automatic)
+            .join(Vacation, Vacation.address == Seat.email)
+            .where(Seat.game_id == bindparam("game"), Seat.email != "",
+                   Vacation.ends_at > bindparam("since"))
+            .order_by(Seat.seat, Vacation.starts_at))
 
 
 def _of_game(game_id: str, since: datetime) -> tuple[_Seated, ...]:
-    """The vacations of the game's players (its seats' addresses) that end after `since`, by
-    seat: read once per transaction (a submission asks whether its player is back, then each
-    of its mails who is away), again only when asked about an earlier moment."""
-    key = ("vacations", game_id)
-    read = remembered(key, _TABLES, lambda: _read(game_id, since))
-    if read.since > since:
-        read = _read(game_id, since)
-        keep(key, _TABLES, read)
-    return tuple(kept for kept in read.seated if kept.away.ends_at > since)
-
-
-def _read(game_id: str, since: datetime) -> _Read:
+    """The vacations of the game's players (its seats' addresses) that end after `since`, by seat."""
     rows = db.session.execute(_OF_GAME, {"game": game_id, "since": since})
-    return _Read(since, tuple(_Seated(row.seat, row.email, row.bot,
-                                      Away(_utc(row.starts_at), _utc(row.ends_at), row.automatic))
-                              for row in rows))
+    return tuple(_Seated(row.seat, row.email, row.bot,
+                         Away(_utc(row.starts_at), _utc(row.ends_at), row.automatic))
+                 for row in rows)

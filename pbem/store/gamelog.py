@@ -8,21 +8,21 @@ the event causes and commits them together.
 
 A seat's address is not kept with the cached game: the operator may correct it
 (`addresses.set_address`), and a computer may take a seat over, so mails and checks read the
-game's seats fresh, once per transaction (`seats_now`).
+game's seats fresh (`seats_now`).
 """
 
 from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
-from functools import cached_property, lru_cache
+from functools import cached_property
 from typing import Any
 
 from flask import current_app
-from sqlalchemy import JSON, ColumnClause, DateTime, TextualSelect, column, func, select, text
+from sqlalchemy import BindParameter, and_, bindparam, func, literal, select
 from sqlalchemy.exc import IntegrityError
 
 from pbem import games
@@ -32,8 +32,7 @@ from pbem.games import base, phrases
 from pbem.games.base import Decision, Engine
 from pbem.games.phrases import phrase
 from pbem.store import reading
-from pbem.store.models import Event, Game, GameResult, Seat, SeatNonce, Snapshot
-from pbem.store.transaction import keep, remembered
+from pbem.store.models import Clock, Event, Game, GameResult, Seat, SeatNonce, Snapshot, Takeover
 
 SEED_BITS = 63   # fits a signed BIGINT
 
@@ -87,9 +86,6 @@ class Loaded:
     seq: int
     recent: tuple[base.Event, ...]
     state: Any
-    #: The row read along with the game (`Along`; None: nothing asked), for this request only
-    #: (never cached).
-    along: Any = None
     #: A cold load's starting point, kept for this request only (never cached): the point of
     #: the log its snapshot stood at (0: none), that state (None: the game's start) and every
     #: event read after it. The turns a page tells are then replayed without asking again.
@@ -148,7 +144,7 @@ class Loaded:
             return list(self.recent[after - first:])
         if self.anchor is not None and after >= self.anchor[0]:
             return list(self.anchor[2][after - self.anchor[0]:])
-        return [self.engine.upcast(data) for data in db.session.scalars(
+        return [self.engine.upcast(row.data) for row in db.session.execute(
             _EVENTS_BETWEEN, {"game": self.id, "after": after, "upto": self.seq})]
 
     def last_turn_of(self, seat: int) -> int:
@@ -188,11 +184,11 @@ class Loaded:
         elif len(self.recent) == self.seq:    # the whole log is at hand
             at, state, events = 0, None, self.recent[:count]
         else:
-            rows = db.session.execute(_SNAPSHOT_AND_EVENTS_TO, {
-                "game": self.id, "rules": engine.rules_version, "at": count}).all()
-            snap = rows[0] if rows and rows[0].snapshot else None
-            at, state = (snap.seq, engine.restore(snap.data)) if snap else (0, None)
-            events = [engine.upcast(row.data) for row in (rows[1:] if snap else rows)]
+            snap = db.session.execute(_SNAPSHOT_AT, {
+                "game": self.id, "rules": engine.rules_version, "upto": count}).first()
+            at, state = (snap.seq, engine.restore(snap.state)) if snap else (0, None)
+            events = [engine.upcast(row.data) for row in db.session.execute(
+                _EVENTS_BETWEEN, {"game": self.id, "after": at, "upto": count})]
         if state is None:
             state = engine.start(info.seed, info.options, info.seats, info.first)
         for event in events:
@@ -250,90 +246,73 @@ def create_game(engine: Engine, players: list[tuple[str, str]], options: dict | 
 RECENT = 8             # events kept with a loaded game: enough for "the opponent's last turn"
 
 
-@dataclass(frozen=True)
-class Along:
-    """A row the caller needs with the game, read in the same statement as the game's new
-    events (or, loaded cold, as its row and seats): a page's seat facts cost no round trip of
-    their own. `columns`: each a name and a scalar SQL expression (a subquery); their
-    parameters in `params`, where `:game` is the game's id too. A name ending in "_" is the
-    load's own, for a column and for a parameter alike."""
-    columns: tuple[tuple[str, str], ...]
-    params: dict[str, Any]
-
-    def select(self) -> TextualSelect:
-        """The row alone (a game loaded again after a decision, when its row is still needed)."""
-        return _alone(self.columns)
-
-
-#: What a load reads along when its caller needs nothing more.
-NOTHING = Along((("nothing_asked", "1"),), {})
-
-
-def load(game_id: str, along: Along = NOTHING) -> Loaded:
-    """A game, in one statement: from this process's cache plus the events written since,
-    else its row, seats, latest snapshot and the events after it (or its whole log), so the
-    cost does not grow with it. `along`: a row the caller needs too (`Loaded.along`)."""
+def load(game_id: str) -> Loaded:
+    """A game: from this process's cache plus the events written since, else its row and
+    seats, its latest snapshot and the events after it (or its whole log), so the cost does
+    not grow with it."""
     # Only what new_id() makes reaches the database (PostgreSQL refuses a NUL in a query: a 500).
     if not isinstance(game_id, str) or not GAME_ID.fullmatch(game_id):
         raise NotFound(phrase("There is no such game."))
-    if any(name.endswith("_") for name in along.params):
-        raise ValueError(f"{sorted(along.params)}: a parameter ending in '_' is the load's own")
     cache = current_app.extensions["pbem.replay_cache"]
     cached = cache.get(game_id)
     if cached is not None:
-        loaded = _newer(cached, along)
+        loaded = _newer(cached)
         if loaded is not None:
             cache.put(game_id, loaded.cached())
             return loaded
         # The log no longer ends as cached (a rolled-back write, a restored database): read it anew.
-    versions = _rules_versions()
-    rows = reading.rows(_cold(along.columns, tuple(versions)), {
-        **along.params, "game": game_id, "recent_": RECENT,
-        **{f"rules_{n}_": version for n, version in enumerate(versions.values())}})
-    if not rows or rows[0].part_ != 0:   # (no game row: events left without their game are none)
-        raise NotFound(phrase("There is no such game."))
-    try:
-        engine = games.get(rows[0].kind)
-    except games.UnknownGame:
-        raise NotFound(phrase("This server no longer hosts {kind}.", kind=rows[0].kind)) from None
-    info = GameInfo.of(rows[0])
-    seats = tuple(SeatInfo(row.seat, row.name) for row in rows if row.part_ == 0 and row.seat is not None)
-    snapshot = next((row for row in rows if row.part_ == 1), None)
-    loaded = _replayed(info, engine, seats, snapshot, [row for row in rows if row.part_ == 2])
+    loaded = _cold(game_id)
     cache.put(game_id, loaded.cached())
-    loaded.along = None if along is NOTHING else rows[0]
     return loaded
 
 
-def _newer(cached: Cached, along: Along) -> Loaded | None:
+def _newer(cached: Cached) -> Loaded | None:
     """A cached game brought up to date, or None when its last cached event is no longer there
     (or, for a game cached before its first event, the game itself: the operator deleted it)."""
     info, seats, seq, recent, state = (cached.info, cached.seats, cached.seq, cached.recent,
                                        cached.state)
     engine = games.get(info.kind)
-    rows = reading.rows(_warm(along.columns), {
-        **along.params, "game": info.id, "after_": max(seq - 1, 0)})
-    if rows[0].game_present_ is None:
+    rows = reading.rows(_WARM, {"game": info.id, "after": max(seq - 1, 0)})
+    if rows[0].game_present is None:
         return None   # the game is gone
-    newer = [engine.upcast(row.event_data_) for row in rows if row.event_seq_ is not None]
+    newer = [engine.upcast(row.data) for row in rows if row.seq is not None]
     if seq:
         if not newer or newer[0] != recent[-1]:
             return None
         newer = newer[1:]
     for event in newer:
         state = engine.apply(state, event)
-    return Loaded(info, engine, list(seats), seq + len(newer), (recent + tuple(newer))[-RECENT:], state,
-                  along=None if along is NOTHING else rows[0])
+    return Loaded(info, engine, list(seats), seq + len(newer), (recent + tuple(newer))[-RECENT:], state)
 
 
-def _replayed(info: GameInfo, engine: Engine, seats, snapshot: Any, logged: list) -> Loaded:
+def _cold(game_id: str) -> Loaded:
+    """The game read whole: its row and seats, then its latest snapshot of its rules version
+    and the events from RECENT before it on. (The log only grows: events appended between
+    these reads are read too, after the snapshot they follow.)"""
+    rows = reading.rows(_GAME_AND_SEATS, {"game": game_id})
+    if not rows:
+        raise NotFound(phrase("There is no such game."))
+    try:
+        engine = games.get(rows[0].kind)
+    except games.UnknownGame:
+        raise NotFound(phrase("This server no longer hosts {kind}.", kind=rows[0].kind)) from None
+    info = GameInfo.of(rows[0])
+    seats = tuple(SeatInfo(row.seat, row.name) for row in rows if row.seat is not None)
+    at = {"game": game_id, "rules": engine.rules_version}
+    snapshot = next(iter(reading.rows(_LATEST_SNAPSHOT, at)), None)
+    logged = reading.rows(_EVENTS_AFTER, {"game": game_id,
+                                          "after": (snapshot.seq if snapshot else 0) - RECENT})
+    return _replayed(info, engine, seats, snapshot, logged)
+
+
+def _replayed(info: GameInfo, engine: Engine, seats, snapshot: Any, logged: Sequence) -> Loaded:
     """The game from its latest snapshot of this rules version (None: none) and the events
     read from RECENT before it (for "the last turn"), or from its whole log."""
     base = snapshot.seq if snapshot else 0
     events = [engine.upcast(row.data) for row in logged]
     tail = [e for row, e in zip(logged, events) if row.seq > base]
     if snapshot:
-        state = restored = engine.restore(snapshot.data)
+        state = restored = engine.restore(snapshot.state)
         for event in tail:
             state = engine.apply(state, event)   # (a new state each time: `restored` stays)
     else:
@@ -342,119 +321,46 @@ def _replayed(info: GameInfo, engine: Engine, seats, snapshot: Any, logged: list
                   anchor=(base, restored, tuple(tail)))
 
 
-def _rules_versions() -> dict[str, int]:
-    """Each installed game's rules version, for a cold load to find its latest snapshot in SQL.
-    A game whose module fails to import is left out here, so that the other games still load
-    (its own games fail loudly when their engine is asked for)."""
-    versions = {}
-    for kind in games.INSTALLED:
-        try:
-            versions[kind] = games.get(kind).rules_version
-        except (games.UnknownGame, ImportError):
-            continue
-    return versions
+# -- the log's statements ---------------------------------------------------------------------
 
+_GAME_ID: BindParameter[str] = bindparam("game")
+_AFTER: BindParameter[int] = bindparam("after")
 
-# The loads' queries as plain SQL, built once per `Along`: an ORM statement costs more to build
-# and compile on every page than the database takes to answer it (benchmarks/cost.py). A load
-# is one round trip, cold or warm, with what its caller needs along (a page's seat facts).
-# Each names its columns in order, so that SQLAlchemy keeps how it reads a row with the
-# statement (by name, it would match the columns again on every execution).
+#: A cached game's new events from a point on (the last cached one, to check it is still
+#: there), each with whether the game is there at all: one row of NULLs when nothing is new.
+_WARM = (select(select(literal(1)).where(Game.id == _GAME_ID).scalar_subquery()
+                .label("game_present"), Event.seq, Event.data)
+         .select_from(select(literal(1).label("one")).subquery("one")
+                      .outerjoin(Event, and_(Event.game_id == _GAME_ID, Event.seq > _AFTER)))
+         .order_by(Event.seq))
 
-def _along(columns: tuple[tuple[str, str], ...]) -> tuple[str, list[ColumnClause]]:
-    """The `Along` columns as a select list, and as the statement's first columns."""
-    for name, _ in columns:
-        if not re.fullmatch(r"[a-z][a-z0-9_]*[a-z0-9]", name) or name in _GAME_COLUMNS:
-            raise ValueError(f"{name!r}: an Along column is a lower-case name the load does not use")
-    return (", ".join(f"{sql} AS {name}" for name, sql in columns),
-            [column(name) for name, _ in columns])
+#: A game's row, once per seat with the seat's number and name.
+_GAME_AND_SEATS = (select(Game.id, Game.kind, Game.options, Game.seed, Game.first, Game.seats,
+                          Game.created_at, Game.time_limit_days, Game.takeover,
+                          Seat.seat, Seat.name)
+                   .outerjoin(Seat, Seat.game_id == Game.id)
+                   .where(Game.id == _GAME_ID).order_by(Seat.seat))
 
+#: A game's latest snapshot of a rules version (at or before a point: `_SNAPSHOT_AT`).
+_LATEST_SNAPSHOT = (select(Snapshot.seq, Snapshot.state)
+                    .where(Snapshot.game_id == _GAME_ID, Snapshot.rules == bindparam("rules"))
+                    .order_by(Snapshot.seq.desc()).limit(1))
+_SNAPSHOT_AT = _LATEST_SNAPSHOT.where(Snapshot.seq <= bindparam("upto"))
 
-@lru_cache(maxsize=16)
-def _alone(columns: tuple[tuple[str, str], ...]) -> TextualSelect:
-    listed, named = _along(columns)
-    return text(f"SELECT {listed}").columns(*named)
+#: The events after a point (the whole log: after 0), and up to a point.
+_EVENTS_AFTER = (select(Event.seq, Event.data).where(Event.game_id == _GAME_ID, Event.seq > _AFTER)
+                 .order_by(Event.seq))
+_EVENTS_BETWEEN = _EVENTS_AFTER.where(Event.seq <= bindparam("upto"))
 
-
-@lru_cache(maxsize=16)
-def _warm(columns: tuple[tuple[str, str], ...]) -> TextualSelect:
-    """A cached game's new events after a point, each beside the `Along` row (no new event:
-    that row alone); `game_present_` is NULL when the game is gone (a game not played yet is
-    not looked up again to know it still exists)."""
-    listed, named = _along(columns)
-    return text(
-        f"SELECT a.*, (SELECT 1 FROM games WHERE id = :game) AS game_present_,"
-        f"       e.seq AS event_seq_, e.data AS event_data_"
-        f" FROM (SELECT {listed}) AS a"
-        f" LEFT JOIN events e ON e.game_id = :game AND e.seq > :after_"
-        f" ORDER BY e.seq").columns(*named, column("game_present_"), column("event_seq_"),
-                                    column("event_data_", JSON))
-
-
-#: A cold load's game and seat columns: each its name, where it is read from, and the type it
-#: is read into Python as (None: as the driver gives it).
-_GAME = (("id", "g.id", None), ("kind", "g.kind", None), ("options", "g.options", JSON),
-         ("seed", "g.seed", None), ("first", "g.first", None), ("seats", "g.seats", None),
-         ("created_at", "g.created_at", DateTime(timezone=True)),
-         ("time_limit_days", "g.time_limit_days", None), ("takeover", "g.takeover", None),
-         ("seat", "s.seat", None), ("name", "s.name", None))
-#: A cold load's columns after the `Along` row's, in order: its part, the game's, a snapshot's
-#: or an event's.
-_GAME_COLUMNS = {"part_": None, **{name: type_ for name, _, type_ in _GAME}, "seq": None,
-                 "data": JSON}
-
-
-@lru_cache(maxsize=16)
-def _cold(columns: tuple[tuple[str, str], ...], kinds: tuple[str, ...]) -> TextualSelect:
-    """A game read whole, each row beside the `Along` row: `part_` 0, its row and seats (no row
-    at all: no such game); 1, its latest snapshot of its rules version (`:rules_<n>_` for the
-    n-th of `kinds`); 2, the events from RECENT before that snapshot on."""
-    if not all(re.fullmatch(r"[a-z0-9_-]+", kind) for kind in kinds):   # (written into the SQL)
-        raise ValueError(f"a game's name that is no identifier: {kinds!r}")
-    listed, named = _along(columns)
-    cases = " ".join(f"WHEN '{kind}' THEN :rules_{n}_" for n, kind in enumerate(kinds))
-    rules = f"(SELECT CASE kind {cases} END FROM games WHERE id = :game)"
-    game = ", ".join(source for _, source, _ in _GAME)
-    missing = ", ".join("NULL" for _ in _GAME)   # (the other parts have no game row)
-    return text(
-        f"SELECT a.*, x.* FROM (SELECT {listed}) AS a CROSS JOIN ("
-        f"  SELECT 0 AS part_, {game}, NULL AS seq, NULL AS data"
-        f"  FROM games g LEFT JOIN seats s ON s.game_id = g.id WHERE g.id = :game"
-        f"  UNION ALL"
-        f"  SELECT 1, {missing}, seq, state FROM (SELECT seq, state FROM snapshots"
-        f"    WHERE game_id = :game AND rules = {rules} ORDER BY seq DESC LIMIT 1) AS latest"
-        f"  UNION ALL"
-        f"  SELECT 2, {missing}, seq, data FROM events WHERE game_id = :game AND seq >"
-        f"    (SELECT COALESCE(MAX(seq), 0) FROM snapshots WHERE game_id = :game AND rules = {rules})"
-        f"    - :recent_"
-        f") AS x ORDER BY x.part_, x.seat, x.seq"
-    ).columns(*named, *(column(name, type_) for name, type_ in _GAME_COLUMNS.items()))
-
-
-# The events after a point (the whole log: after 0).
-_EVENTS_AFTER = text("SELECT data FROM events WHERE game_id = :game AND seq > :after ORDER BY seq"
-                     ).columns(data=JSON)
-
-# For the last turns a seat is told of (`Loaded.events_after`, `last_turn_of`, `state_after`).
-_EVENTS_BETWEEN = text("SELECT data FROM events WHERE game_id = :game AND seq > :after"
-                       " AND seq <= :upto ORDER BY seq").columns(data=JSON)
-_TURNS_OF = text("SELECT seq, data FROM events WHERE game_id = :game AND seat = :seat"
-                 " AND seq < :before ORDER BY seq DESC LIMIT 16").columns(data=JSON)
-# The latest snapshot at or before a point (flagged), then the events after it up to the point.
-_SNAPSHOT_AND_EVENTS_TO = text(
-    "SELECT 1 AS snapshot, seq, state AS data FROM"
-    " (SELECT seq, state FROM snapshots WHERE game_id = :game AND rules = :rules AND seq <= :at"
-    "  ORDER BY seq DESC LIMIT 1) AS latest"
-    " UNION ALL"
-    " SELECT 0 AS snapshot, seq, data FROM events WHERE game_id = :game AND seq <= :at AND seq >"
-    " (SELECT COALESCE(MAX(seq), 0) FROM snapshots WHERE game_id = :game AND rules = :rules"
-    "  AND seq <= :at)"
-    " ORDER BY snapshot DESC, seq"
-).columns(data=JSON)
+#: A seat's events before a point, latest first (`Loaded.last_turn_of`).
+_TURNS_OF = (select(Event.seq, Event.data)
+             .where(Event.game_id == _GAME_ID, Event.seat == bindparam("seat"),
+                    Event.seq < bindparam("before"))
+             .order_by(Event.seq.desc()).limit(16))
 
 
 def _events(game_id: str, after: int = 0) -> list[dict]:
-    return list(db.session.scalars(_EVENTS_AFTER, {"game": game_id, "after": after}))
+    return [row.data for row in db.session.execute(_EVENTS_AFTER, {"game": game_id, "after": after})]
 
 
 def append(loaded: Loaded, event: dict) -> Loaded:
@@ -601,38 +507,27 @@ class SeatNow:
     left: Left | None     # its player left the game, and a computer took it over
 
 
-#: What `seats_now` reads from: a write to one of them in the transaction reads it again.
-SEAT_TABLES = ("seats", "takeovers")
-#: What `time_bank` reads from.
-BANK_TABLES = ("clocks",)
-
-# The game's time bank comes with its seats: a submission asks for both (who plays the seat,
-# and whether his time ran out), one round trip.
-_SEATS_NOW = text(
-    "SELECT s.seat, s.email, s.bot, s.language, t.seq, t.reason, t.level,"
-    "       c.start_days, c.increment_days, c.cap_days"
-    " FROM seats s LEFT JOIN takeovers t ON t.game_id = s.game_id AND t.seat = s.seat"
-    " LEFT JOIN clocks c ON c.game_id = s.game_id"
-    " WHERE s.game_id = :game")
-_BANK = text("SELECT start_days, increment_days, cap_days FROM clocks WHERE game_id = :game")
+#: A game's seats with their takeovers; its time bank comes with them: a submission asks for
+#: both (who plays the seat, and whether his time ran out).
+_SEATS_NOW = (select(Seat.seat, Seat.email, Seat.bot, Seat.language, Takeover.seq, Takeover.reason,
+                     Takeover.level, Clock.start_days, Clock.increment_days, Clock.cap_days)
+              .outerjoin(Takeover, and_(Takeover.game_id == Seat.game_id, Takeover.seat == Seat.seat))
+              .outerjoin(Clock, Clock.game_id == Seat.game_id)
+              .where(Seat.game_id == _GAME_ID))
 
 
 def seats_now(game_id: str) -> dict[int, SeatNow]:
-    """The game's seats as they are now, by seat: read once per transaction (not with the
-    cached game: the operator may correct an address, a computer may take a seat over, in
-    another transaction; `transaction.remembered`), with their takeovers."""
-    return remembered(("seats", game_id), SEAT_TABLES, lambda: _read_seats(game_id))
+    """The game's seats as they are now, by seat (not kept with the cached game: the operator
+    may correct an address, a computer may take a seat over), with their takeovers."""
+    return _read_seats(game_id)[0]
 
 
 def time_bank(game_id: str) -> tuple[int, int, int] | None:
-    """The game's time bank as stored (days: start, increment, cap; None: it has none), once
-    per transaction: read with its seats, or on its own when they were read before (and the
-    bank forgotten since: the transaction wrote one)."""
-    seats_now(game_id)
-    return remembered(("bank", game_id), BANK_TABLES, lambda: _read_bank(game_id))
+    """The game's time bank as stored (days: start, increment, cap; None: it has none)."""
+    return _read_seats(game_id)[1]
 
 
-def _read_seats(game_id: str) -> dict[int, SeatNow]:
+def _read_seats(game_id: str) -> tuple[dict[int, SeatNow], tuple[int, int, int] | None]:
     seats, bank = {}, None
     for row in db.session.execute(_SEATS_NOW, {"game": game_id}):
         seats[row.seat] = SeatNow(row.email, row.bot, row.language,
@@ -640,22 +535,7 @@ def _read_seats(game_id: str) -> dict[int, SeatNow]:
                                   if row.seq is not None else None)
         if row.start_days is not None:
             bank = (row.start_days, row.increment_days, row.cap_days)
-    keep(("bank", game_id), BANK_TABLES, bank)
-    return seats
-
-
-def _read_bank(game_id: str) -> tuple[int, int, int] | None:
-    row = db.session.execute(_BANK, {"game": game_id}).first()
-    return (row.start_days, row.increment_days, row.cap_days) if row is not None else None
-
-
-def seen_bot(game_id: str, seat: int, bot: str | None) -> None:
-    """What a locking read of the seat's computer saw (`turns._still_a_person`): the rest of
-    the transaction goes by it, not by what was read before the lock."""
-    now = dict(seats_now(game_id))
-    if seat in now:
-        now[seat] = replace(now[seat], bot=bot)
-        keep(("seats", game_id), SEAT_TABLES, now)
+    return seats, bank
 
 
 def _seat_now(game_id: str, seat: int) -> SeatNow:

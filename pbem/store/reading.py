@@ -3,9 +3,9 @@
 Such a request says so (`reads_only`, before it reads anything), and then reads outside any
 transaction, as nothing it reads must be consistent with a write of its own:
 
-- its one statement, the game and the seat's facts (`store.load`), runs on a pooled connection
-  of its own (`rows`): the ORM session's setup and teardown would cost a page more CPU than
-  the statement itself;
+- its statements, the game and the seat's facts (`gamelog.load`, `facts.page_facts`), run on
+  a pooled connection of its own (`rows`): the ORM session's setup and teardown would cost a
+  page more CPU than the statements themselves;
 - anything else it reads through the session runs in autocommit too (`Session.get_bind`):
   on PostgreSQL no BEGIN and ROLLBACK round trips; SQLite's driver begins no transaction for a
   read anyway.

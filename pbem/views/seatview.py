@@ -402,7 +402,7 @@ def _days_in_words(days: frozenset[int]) -> str:
 
 def own_rest(loaded: Loaded, seat: int, deadline: datetime) -> str:
     """The seat's rest days, in words, when one of them comes before its deadline (which they
-    moved on); "" otherwise. His settings are read once a transaction (a mail's with its facts)."""
+    moved on); "" otherwise."""
     his = settings.of(gamelog.address_of(loaded.id, seat)).rest
     if not his.days or not his.rests_between(utcnow(), deadline) or not clocks.allows_rest(loaded.id):
         return ""

@@ -4,67 +4,27 @@ seat's view built once per request (`pbem.views.seatview`); and the draft a requ
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from functools import cached_property
 
 from flask import request
 
 from pbem import i18n
 from pbem.errors import BadInput, LinkReplaced, LinkTampered
-from pbem.extensions import db
 from pbem.games.errors import GameError
 from pbem.games.phrases import phrase, phrase_n
 from pbem.mail import deliver as delivery
 from pbem.policy import links, vacation
 from pbem.policy.small import small_int
 from pbem.store import gamelog
+from pbem.store.facts import PageFacts, page_facts
 from pbem.store.gamelog import Loaded
-from pbem.store.models import FAILED, SUPPRESSED, utcnow
+from pbem.store.models import utcnow
 from pbem.views import seatview
 from pbem.views.seatview import SeatView, Undelivered
 
 MAX_STEPS_TEXT = 20_000
 SEAT_NUMBERS = 2**31   # seats are numbered from 0; a link's seat number past these is forged
-
-# Plain SQL: built once, where an ORM statement would be built and compiled on every page.
-# The seat's computer and the game's takeovers change without an event (the replay cache
-# cannot know them): read fresh, in the same statement as the game (`gamelog.Along`).
-_FACTS = (
-    ("nonce", "(SELECT nonce FROM seat_nonces WHERE game_id = :game AND seat = :seat"
-              " ORDER BY id DESC LIMIT 1)"),
-    ("undelivered", "(SELECT count(*) FROM mails WHERE game_id = :game"
-                    " AND status IN (:failed, :suppressed))"),
-    ("bot", "(SELECT bot FROM seats WHERE game_id = :game AND seat = :seat)"),
-    ("language", "(SELECT language FROM seats WHERE game_id = :game AND seat = :seat)"),
-    ("takeovers", "(SELECT count(*) FROM takeovers WHERE game_id = :game)"),
-    ("banked", "(SELECT count(*) FROM clocks WHERE game_id = :game)"),
-    ("said", "(SELECT count(*) FROM messages WHERE game_id = :game AND hidden_at IS NULL)"),
-    ("noted", "(SELECT count(*) FROM notes WHERE game_id = :game AND seat = :seat)"),
-    ("away", "(SELECT count(*) FROM vacations WHERE ends_at > :since AND address IN"
-             " (SELECT email FROM seats WHERE game_id = :game AND email != ''))"),
-    ("others", "(SELECT count(*) FROM seats WHERE game_id = :game AND seat != :seat"
-               " AND bot IS NULL)"))
-
-
-def _facts_of(game_id: str, seat: int) -> gamelog.Along:
-    return gamelog.Along(_FACTS, {"game": game_id, "seat": seat, "failed": FAILED,
-                                "suppressed": SUPPRESSED, "since": vacation.year_ago(utcnow())})
-
-
-@dataclass(frozen=True)
-class SeatFacts:
-    nonce: str | None      # the seat's live seat-link nonce
-    undelivered: int       # the game's mails that will not arrive
-    bot: str | None        # the level of the computer that plays the seat now
-    language: str | None   # the language the seat reads (None: a seat the game does not have)
-    takeovers: int         # the game's seats taken over by a computer
-    # Counts that spare the seat view a query each when they are 0 (the usual page):
-    banked: int            # the game's time bank (0 or 1)
-    said: int              # the game's messages shown
-    noted: int             # the seat's notes (0 or 1)
-    away: int              # the players' vacations of the last year (days used, away now)
-    others: int            # the other seats people play now (none: nobody to talk to)
-
 
 @dataclass
 class Access:
@@ -79,14 +39,9 @@ class Access:
         return self.link.seat
 
     @cached_property
-    def facts(self) -> SeatFacts:
-        """What the page needs from the database beyond the log: read with the game (a game
-        loaded again after a decision: on their own)."""
-        row = self.loaded.along
-        if row is None:
-            along = _facts_of(self.loaded.id, self.seat)
-            row = db.session.execute(along.select(), along.params).one()
-        facts = SeatFacts(*row[:len(fields(SeatFacts))])
+    def facts(self) -> PageFacts:
+        """What the page needs from the database beyond the log (vacations: of the last year)."""
+        facts = page_facts(self.loaded.id, self.seat, vacation.year_ago(utcnow()))
         i18n.use(facts.language)   # the seat's pages speak its language, whatever the browser's
         return facts
 
@@ -116,7 +71,7 @@ def load_seat(link: links.Link) -> Loaded:
     """The link's game; a seat the game does not have is a forged link."""
     if not 0 <= link.seat < SEAT_NUMBERS:   # (a number the database's seat column holds)
         raise LinkTampered()
-    loaded = gamelog.load(link.game_id, along=_facts_of(link.game_id, link.seat))
+    loaded = gamelog.load(link.game_id)
     if not 0 <= link.seat < len(loaded.seats):
         raise LinkTampered()
     return loaded

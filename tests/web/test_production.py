@@ -299,9 +299,9 @@ def test_the_cost_of_a_load_does_not_grow_with_the_games_length(make_app):
         assert counts[0] == counts[1]
 
 
-def test_a_page_reads_the_database_once_cold_or_warm(make_app):
-    """A turn page, its JSON and a preview read the game (cold: its row, seats, snapshot and
-    log; warm: its new events) and the seat's facts in one statement."""
+def test_a_page_reads_the_database_in_a_few_statements_cold_or_warm(make_app):
+    """A turn page, its JSON and a preview read the game (cold: its row and seats, its latest
+    snapshot, the log after it; warm: its new events) and the seat's facts (one statement)."""
     app, client, game_id = played(make_app, 6)
     seat, path = turn_path(app, game_id)
     for cold in (True, False, True):
@@ -313,27 +313,7 @@ def test_a_page_reads_the_database_once_cold_or_warm(make_app):
                 engine = db.engine
             with statements(engine) as seen:
                 assert request().status_code == 200
-            assert len(seen) == 1, [s for s, _ in seen]
-
-
-def test_a_load_reads_along_the_row_its_caller_asks_for_cold_and_warm(make_app):
-    """`gamelog.Along`: the caller's columns, in its order, beside the game, whether the game
-    comes from the cache or from the database; a name ending in "_" is the load's own."""
-    app, client, game_id = played(make_app, 4)
-    along = gamelog.Along((("seats_named", "(SELECT count(*) FROM seats WHERE game_id = :game)"),
-                         ("doubled", "(:number * 2)")), {"number": 21})
-    with app.app_context():
-        cache_of(app).clear()
-        cold = gamelog.load(game_id, along=along)
-        warm = gamelog.load(game_id, along=along)
-        assert (cold.along.seats_named, cold.along.doubled) == (2, 42)
-        assert tuple(warm.along)[:3] == (2, 42, 1)   # then the last event cached, read to check it
-        assert gamelog.load(game_id).along is None
-        with pytest.raises(ValueError, match="the load's own"):
-            gamelog.load(game_id, along=gamelog.Along(along.columns, {"after_": 1}))
-        for name in ("part_", "kind", "Doubled"):
-            with pytest.raises(ValueError, match="does not use"):
-                gamelog.load(game_id, along=gamelog.Along(((name, "1"),), {}))
+            assert len(seen) == (4 if cold else 2), [s for s, _ in seen]
 
 
 def test_pages_read_outside_any_transaction_and_a_submission_inside_one(make_app, database_url):

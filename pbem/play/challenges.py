@@ -129,7 +129,7 @@ def terms_of(row: Challenge) -> Terms:
     stored = row.terms
     return Terms(row.kind, row.seats, dict(stored.get("options") or {}),
                  stored.get("time_limit_days"),
-                 tuple(stored["bank"]) if stored.get("bank") else None,   # type: ignore[arg-type]
+                 tuple(stored["bank"]) if stored.get("bank") else None,
                  stored.get("language") or "en", bool(row.rated), row.lowest, row.highest,
                  row.on_time, row.days)
 
@@ -324,9 +324,9 @@ def refusal(row: Challenge, address: str, now: datetime | None = None) -> Phrase
     if row.on_time:
         share = record.on_time(address).percent
         if share is None or share < row.on_time:
-            return phrase("This challenge asks for decisions made on time in at least {least} % "
-                          "of turns; yours: {share}.", least=row.on_time,
-                          share=phrase("none yet") if share is None else phrase("{share} percent", share=share))
+            yours = phrase("none yet") if share is None else phrase("{share} percent", share=share)
+            return phrase("This challenge asks for decisions made on time in at least {least} "
+                          "percent of turns; yours: {yours}.", least=row.on_time, yours=yours)
     return None
 
 

@@ -253,3 +253,37 @@ def test_two_players_racing_for_the_last_seat_one_gets_it(app, client, smtp):
         assert db.session.get(Challenge, challenge).taken == 2
 
 
+
+
+def test_the_start_page_posts_a_challenge_and_the_list_offers_the_computer(app, client, smtp):
+    csrf = client.start_csrf()
+    form = {"csrf": csrf, "game": "babylonia", "seats": "3", "time_limit": "7", "clock": "",
+            "language": "de", "days": "3", "name": "Anna", "address": ANNA}
+    response = client.post("/challenges", data=form)
+    assert response.status_code == 202, response.data
+    [confirm, _] = mailed_paths(app, smtp, ANNA)
+    assert "Herausforderung" in str(smtp.to(ANNA)[-1]["Subject"])   # in the language chosen
+    client.post(confirm)
+    page = client.get("/challenges").get_data(as_text=True)
+    assert "Babylonia" in page and 'href="/?against=computer"' in page
+    start = client.get("/?against=computer").get_data(as_text=True)
+    assert re.search(r'<select name="bot1">.*?<option value="normal" selected', start, re.S)
+    # A form without the start page's token is refused, and shown again.
+    assert client.post("/challenges", data={**form, "csrf": None}).status_code == 403
+
+
+def test_the_rated_box_makes_a_rated_game_and_computers_show_their_ratings(app, client, smtp):
+    from pbem_web import started
+    response = client.post("/games", data={"game": "babel", "option.sumerians": "top-run",
+                                           "name0": "Anna", "email0": ANNA, "bot1": "normal",
+                                           "rated": "on"})
+    game = started(client, response)
+    with app.app_context():
+        assert db.session.get(Game, game).rated
+    assert "rated 1" not in client.get("/").get_data(as_text=True)
+    play_by_links(app, client, game, seed=1)
+    with app.app_context():
+        computer = db.session.get(Rating, ("computer:normal", "babel"))
+        assert computer is not None and computer.games == 1
+    page = client.get("/").get_data(as_text=True)
+    assert f"Babel {round(computer.mu)}" in page

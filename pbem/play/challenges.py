@@ -134,10 +134,18 @@ def terms_of(row: Challenge) -> Terms:
                  row.on_time, row.days)
 
 
-def _seat_name(address: str, typed: str, fallback: str) -> str:
-    """The name a player sits under: his public name; else the name he typed; else `fallback`
-    (never his address's local part: a game's record is public)."""
-    return public.name_of(address) or player_name(typed or fallback)
+NAME_NEEDED = phrase("Give your name, or choose a public name on your home page.")
+
+
+def _seat_name(address: str, typed: str) -> str:
+    """The name a player sits under: his public name, else the name he typed (never a part of
+    his address: a game's record is public); BadInput when he has neither."""
+    name = public.name_of(address)
+    if name:
+        return name
+    if not (typed or "").strip():
+        raise BadInput(NAME_NEEDED)
+    return player_name(typed)
 
 
 # -- posting --------------------------------------------------------------------------
@@ -151,7 +159,7 @@ def post(terms: Terms, address: str, name: str, client: str) -> Challenge:
                               "page first (the mail with your links has it)."))
     if terms.rated and not record.may_play_rated(address):
         raise NotForYou(_barred(address))
-    seat_name = _seat_name(address, name, phrase("Player {n}", n=1))
+    seat_name = _seat_name(address, name)
     with transaction():
         limits.take_all([(limits.PROPOSALS_CLIENT, client), (limits.PROPOSALS_ADDRESS, address)])
         row = Challenge(id=gamelog.new_id(), kind=terms.kind, seats=terms.seats, taken=1,
@@ -302,6 +310,11 @@ def read_accept_link(token: str) -> Acceptance:
     return Acceptance(row, payload[1], payload[2], payload[3] or None)
 
 
+def needs_name(address: str) -> bool:
+    """Whether a player must give a name to sit down (he has no public name)."""
+    return public.name_of(address) is None
+
+
 def refusal(row: Challenge, address: str, now: datetime | None = None) -> Phrase | None:
     """Why the address may not take a seat in the challenge; None: it may."""
     address = address.strip().lower()
@@ -334,7 +347,8 @@ def accept(challenge_id: str, address: str, name: str, language: str | None,
            now: datetime | None = None) -> Challenge:
     """The accepting player's button: a seat is his, and the last seat starts the game.
     ChallengeGone when it is closed (full, expired, withdrawn), NotForYou when he does not
-    meet its terms; nothing written then."""
+    meet its terms, BadInput when he has neither a public name nor gave a name (`name`: the
+    one his link carries, or the one typed on its page); nothing written then."""
     now = now or utcnow()
     with transaction():
         row = _locked(challenge_id, now)
@@ -350,8 +364,8 @@ def accept(challenge_id: str, address: str, name: str, language: str | None,
             raise ChallengeGone(_closed(row, now))
         db.session.add(ChallengeSeat(
             challenge_id=challenge_id, address=address.strip().lower(),
-            name=_seat_name(address, name, phrase("Player {n}", n=row.taken + 1)),
-            language=language, position=row.taken, created_at=now))
+            name=_seat_name(address, name), language=language, position=row.taken,
+            created_at=now))
         db.session.flush()
         db.session.refresh(row)
         if row.taken >= row.seats:

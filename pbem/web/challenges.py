@@ -169,8 +169,10 @@ def accept(token: str):
         shown = challenges.one(row.id)
         return render_template("challenges/accept.html", challenge=shown, path=request.path,
                                refused=challenges.refusal(row, taken.address),
+                               needs_name=not taken.name and challenges.needs_name(taken.address),
                                languages=i18n.LANGUAGES)
-    row = challenges.accept(taken.challenge.id, taken.address, taken.name, taken.language)
+    name = taken.name or lobby.field(_form(), "name")   # (typed on the page: his link has none)
+    row = challenges.accept(taken.challenge.id, taken.address, name, taken.language)
     started = row.status == challenges.STARTED
     if wants_json():
         return {"challenge": row.id, "status": row.status,

@@ -56,8 +56,8 @@ def mailed_paths(app, smtp, address: str) -> list[str]:
 
 
 def post(client, **fields) -> str:
-    body = {"game": "babel", "seats": 2, "address": ANNA, "option.sumerians": "top-run",
-            "days": 7, **fields}
+    body = {"game": "babel", "seats": 2, "address": ANNA, "name": "Anna",
+            "option.sumerians": "top-run", "days": 7, **fields}
     response = client.post("/challenges", json=body, headers=JSON)
     assert response.status_code == 202, response.data
     return response.get_json()["challenge"]
@@ -89,7 +89,7 @@ def ask(client, challenge: str, address: str, status=202, **fields):
 
 
 def take_seat(app, client, smtp, challenge: str, address: str, status=None):
-    ask(client, challenge, address)
+    ask(client, challenge, address, name=address.split("@")[0].title())
     [path] = mailed_paths(app, smtp, address)
     assert path.startswith("/ca/")
     page = client.get(path)
@@ -131,7 +131,7 @@ def test_a_rated_challenge_posted_accepted_by_a_stranger_and_played_to_the_end(a
 
 
 def test_a_challenge_for_three_at_babylonia_starts_when_its_third_seat_is_taken(app, client, smtp):
-    challenge = posted_and_confirmed(app, client, smtp, game="babylonia", seats=3, name="Anna",
+    challenge = posted_and_confirmed(app, client, smtp, game="babylonia", seats=3,
                                      clock="bank:7+1/14")
     response = take_seat(app, client, smtp, challenge, BOB, status=200)
     assert response.get_json()["status"] == "open"
@@ -171,6 +171,20 @@ def test_a_rated_challenge_needs_a_public_name_and_terms_are_checked_on_the_acce
     assert client.post(path, headers=JSON).status_code == 403
     take_seat(app, client, smtp, challenge, CARL, status=403)   # 1500 < 1600
     assert len(listed(client)) == 1
+
+
+def test_a_player_without_a_public_name_gives_a_name_on_the_accept_page(app, client, smtp):
+    response = client.post("/challenges", json={"game": "babel", "address": ANNA}, headers=JSON)
+    assert response.status_code == 400 and "name" in response.get_json()["error"]
+    challenge = posted_and_confirmed(app, client, smtp)
+    ask(client, challenge, BOB)
+    [path] = mailed_paths(app, smtp, BOB)
+    assert 'name="name"' in client.get(path).get_data(as_text=True)
+    assert client.post(path, headers=JSON).status_code == 400   # no name: no seat
+    assert client.post(path, data={"name": "Bobby"}).status_code == 303
+    with app.app_context():
+        assert db.session.scalar(select(Seat.name).where(Seat.game_id == challenge,
+                                                         Seat.seat == 1)) == "Bobby"
 
 
 def test_an_on_time_minimum_refuses_a_newcomer(app, client, smtp):
@@ -219,7 +233,8 @@ def test_posting_and_accepting_count_under_the_limits_of_game_creation(make_app,
     client = app.test_client()
     post(client)
     post(client)
-    response = client.post("/challenges", json={"game": "babel", "address": ANNA}, headers=JSON)
+    response = client.post("/challenges", json={"game": "babel", "address": ANNA, "name": "Anna"},
+                           headers=JSON)
     assert response.status_code == 429
     challenge = post(client, address=DORA)
     confirm, _ = mailed_paths(app, smtp, DORA)
@@ -240,7 +255,7 @@ def test_two_players_racing_for_the_last_seat_one_gets_it(app, client, smtp):
     challenge = posted_and_confirmed(app, client, smtp)
     paths = []
     for address in (BOB, CARL):
-        ask(client, challenge, address)
+        ask(client, challenge, address, name=address.split("@")[0].title())
         paths += mailed_paths(app, smtp, address)
 
     def confirm(i: int) -> int:

@@ -150,8 +150,8 @@ def every_kind_of_game(app, client) -> dict[str, str]:
         assert EMAILS[1] in digest.run(datetime.now(UTC))
         db.session.commit()
     # An open challenge in the browser's language, and a stranger's offer to take it up.
-    posted = client.post("/challenges", json={"game": "babylonia", "seats": 3, "address": EMAILS[0], "name": NAMES[0],
-                                              "time_limit": "7", "on_time": 10},
+    posted = client.post("/challenges", json={"game": "babylonia", "seats": 3, "address": EMAILS[0],
+                                              "name": NAMES[0], "time_limit": "7", "on_time": 10},
                          headers={"Accept": "application/json"})
     assert posted.status_code == 202, posted.data
     games["challenge"] = posted.get_json()["challenge"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
+import pytest
 from openskill.models import PlackettLuce
 from sqlalchemy import func, select, update
 
@@ -302,3 +303,15 @@ def test_the_rated_box_makes_a_rated_game_and_computers_show_their_ratings(app, 
         assert computer is not None and computer.games == 1
     page = client.get("/").get_data(as_text=True)
     assert f"Babel {round(computer.mu)}" in page
+
+
+@pytest.mark.parametrize("language", ["en", "de", "cs"])
+def test_the_challenge_mails_read_at_80_columns(app, client, smtp, language):
+    from pbem_web import outbox, too_long
+    challenge = posted_and_confirmed(app, client, smtp, language=language, game="babylonia",
+                                     seats=3, clock="bank:14+2/30")
+    ask(client, challenge, BOB, name="Bob", language=language)
+    mails = {kind: text for kind, _, text, _, _, _ in outbox(app)}
+    for kind in ("challenge", "challenge_accept"):
+        assert not too_long(mails[kind]), (kind, too_long(mails[kind]))
+        print(mails[kind])

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from flask import current_app
-from sqlalchemy import func, select, update
+from sqlalchemy import delete, func, select, update
 
 from pbem import games
 from pbem.errors import BadInput, LinkTampered, NotFound, ServerError
@@ -220,6 +220,16 @@ def confirm(challenge_id: str, now: datetime | None = None) -> Challenge:
         limits.take_all([(limits.GAMES_ADDRESS, row.poster), (limits.GAMES_CLIENT, row.client)])
         row.status, row.expires_at = OPEN, now + timedelta(days=row.days)
     return row
+
+
+def forget_unconfirmed(now: datetime | None = None) -> int:
+    """Delete challenges their posters did not confirm within PROPOSAL_HOURS (the worker's
+    round, with the unconfirmed games): an address that never said yes is not kept."""
+    before = (now or utcnow()) - timedelta(hours=float(current_app.config["PROPOSAL_HOURS"]))
+    with transaction():
+        gone = changed(db.session.execute(delete(Challenge).where(
+            Challenge.status == UNCONFIRMED, Challenge.created_at < before)))
+    return gone
 
 
 def withdraw(challenge_id: str, poster: str | None = None) -> Challenge:

@@ -315,3 +315,15 @@ def test_the_challenge_mails_read_at_80_columns(app, client, smtp, language):
     for kind in ("challenge", "challenge_accept"):
         assert not too_long(mails[kind]), (kind, too_long(mails[kind]))
         print(mails[kind])
+
+
+def test_an_unconfirmed_challenge_is_forgotten_by_the_workers_round(app, client, smtp):
+    from pbem.jobs import reminders
+    forgotten, kept = post(client), posted_and_confirmed(app, client, smtp, address=DORA)
+    later = utcnow() + timedelta(hours=app.config["PROPOSAL_HOURS"] + 1)
+    with app.app_context():
+        reminders.run(later)
+        assert db.session.get(Challenge, forgotten) is None
+        assert db.session.get(Challenge, kept) is not None
+    [confirm, _] = URL.findall(text_of(smtp.to(ANNA)[0]))
+    assert client.post(confirm, headers=JSON).status_code == 410

@@ -3,7 +3,8 @@ to the computer) posts a rated challenge from the start page's form and confirms
 mail; Bob, without a public name, posts an unrated one for three; Dave takes Anna's up from the
 list and his mail, and the game starts. Screenshots go to docs/screenshots/ (challenges-*.png,
 start-challenge-*.png: the start page with the rated box, the computers' ratings and the
-challenge's form), shown in docs/players.md."""
+challenge's form; challenge-accept-*.png, home-challenges-*.png), shown in docs/players.md.
+Bob withdraws his from his home."""
 
 from __future__ import annotations
 
@@ -71,10 +72,21 @@ def test_challenges_posted_listed_and_taken_up_on_a_phone_and_a_desktop(server, 
     assert page.get_by_text("A rated challenge is for players with a public name").is_visible()
     choose_name(page, server, "dave@example.org", "Dave")
     page.goto(mail_link(page, server, "dave@example.org", "/ca/"))
+    shoot(page, "challenge-accept")
     with page.expect_navigation():
         page.get_by_role("button", name="Take my seat").click()
     assert "/record" in page.url
     page.goto(server.url + "/challenges")
     assert page.locator("li.challenge").count() == 1
+    # Bob's home lists his challenge, which he may withdraw there.
+    page.goto(mail_link(page, server, "bob@example.org", "/h/"))
+    page.locator("#h-challenges").scroll_into_view_if_needed()
+    assert page.locator(".home-challenges li").count() == 1
+    shoot(page, "home-challenges")
+    with page.expect_navigation():
+        page.get_by_role("button", name="Withdraw the challenge").click()
+    assert page.get_by_text("Your challenge is withdrawn").is_visible()
+    page.goto(server.url + "/challenges")
+    assert page.locator("li.challenge").count() == 0
     page.get_by_role("link", name="Play the computer").click()
     assert page.locator("select[name=bot1]").input_value() == "normal"

@@ -71,9 +71,15 @@ def _form():
     return form
 
 
-def _list_page(error=None, status=200, accepted=None):
+#: What the list says after a form sent there (`?sent=`), redirected after its POST.
+SENT = {"accept": phrase("A mail went to the address you gave: open its link to take your seat."),
+        "posted": phrase("A mail with a link to confirm your challenge went to the address you "
+                         "gave. It is listed once you have confirmed it.")}
+
+
+def _list_page(error=None, status=200, sent=None):
     return render_template("challenges/list.html", challenges=challenges.listed(),
-                           csrf=lobby.start_csrf(), error=error, accepted=accepted,
+                           csrf=lobby.start_csrf(), error=error, sent=SENT.get(sent or ""),
                            title_of=lambda kind: games.get(kind).title,
                            languages=i18n.LANGUAGES), status
 
@@ -83,7 +89,7 @@ def listing():
     if wants_json():
         return {"challenges": [c.to_json() for c in challenges.listed()],
                 "play_the_computer": "/?against=computer"}
-    return _list_page(accepted=request.args.get("sent") == "accept")
+    return _list_page(sent=request.args.get("sent"))
 
 
 @bp.post("/challenges")
@@ -98,11 +104,11 @@ def post():
         if wants_json():
             raise
         return lobby.page(form, error.message, status=400, challenge=True)
-    message = phrase("A mail with a link to confirm your challenge went to {addr}. It is listed "
-                     "once you have confirmed it.", addr=row.poster)
     if wants_json():
-        return {"challenge": row.id, "status": row.status, "message": message}, 202
-    return render_template("challenges/sent.html", message=message), 202
+        return {"challenge": row.id, "status": row.status, "message": phrase(
+            "A mail with a link to confirm your challenge went to {addr}. It is listed once you "
+            "have confirmed it.", addr=row.poster)}, 202
+    return redirect("/challenges?sent=posted", 303)   # (a reload posts nothing twice)
 
 
 @bp.post("/challenges/<challenge_id>/accept")

@@ -276,7 +276,8 @@ def test_the_start_page_posts_a_challenge_and_the_list_offers_the_computer(app, 
     form = {"csrf": csrf, "game": "babylonia", "seats": "3", "time_limit": "7", "clock": "",
             "language": "de", "days": "3", "name": "Anna", "address": ANNA}
     response = client.post("/challenges", data=form)
-    assert response.status_code == 202, response.data
+    assert response.status_code == 303 and response.headers["Location"] == "/challenges?sent=posted"
+    assert "went to the address you gave" in client.get("/challenges?sent=posted").get_data(as_text=True)
     [confirm, _] = mailed_paths(app, smtp, ANNA)
     assert "Herausforderung" in str(smtp.to(ANNA)[-1]["Subject"])   # in the language chosen
     client.post(confirm)
@@ -327,3 +328,21 @@ def test_an_unconfirmed_challenge_is_forgotten_by_the_workers_round(app, client,
         assert db.session.get(Challenge, kept) is not None
     [confirm, _] = URL.findall(text_of(smtp.to(ANNA)[0]))
     assert client.post(confirm, headers=JSON).status_code == 410
+
+
+def test_a_loss_on_time_bars_rated_challenges_not_unrated_ones(app, client, smtp):
+    with app.app_context():
+        for address, name in ((ANNA, "Anna"), (CARL, "Carl"), (DORA, "Dora")):
+            public.choose(address, name)
+        game = turns.create_game(turns.Spec("babel", [("Carl", CARL), ("Dora", DORA)],
+                                            {"sumerians": "top-run"}, 0)).id
+        turns.time_out(game, 0, gamelog.load(game).seq)   # Carl's clock ran out
+    response = client.post("/challenges", json={"game": "babel", "address": CARL, "rated": True},
+                           headers=JSON)
+    assert response.status_code == 403 and "loss on time" in response.get_json()["error"]
+    rated = posted_and_confirmed(app, client, smtp, rated=True)
+    refused = take_seat(app, client, smtp, rated, CARL, status=403)
+    assert "loss on time" in refused.get_json()["error"]
+    take_seat(app, client, smtp, rated, DORA, status=201)   # the winner is not barred
+    unrated = posted_and_confirmed(app, client, smtp)
+    take_seat(app, client, smtp, unrated, CARL, status=201)

@@ -6,7 +6,8 @@
   (`limits.PROPOSALS_*`), and forgotten unconfirmed after PROPOSAL_HOURS. A rated challenge
   needs a public name, and a poster whom a loss on time bars from rated play may not post one.
 - **Confirm** (`confirm`): from his mail; counted like confirming a game (`limits.GAMES_*`).
-  The challenge is listed (`listed`) from then until it expires, days later.
+  The challenge is listed (`pbem.views.challengeview`) from then until it expires, days
+  later.
 - **Accept** (`ask_to_accept`, then `accept`): anybody gives his address; he is mailed a link
   (counted like a proposal, per client and per address, so the form mails nobody much). The
   page it opens says whether he meets the challenge's terms; its button takes a seat. The last
@@ -19,21 +20,21 @@
 - **Withdraw** (`withdraw`): the poster, from the link in his confirmation mail or his home,
   while it has not started.
 
-Expiry is enforced where a challenge is read to act or to be shown: `listed` shows none past its
-`expires_at`, and `ask_to_accept` and `accept` (under the challenge's lock) refuse one; nothing
-needs to run at the moment it expires.
+Expiry is enforced where a challenge is read to act or to be shown: `challengeview.listed` (the
+list) shows none past its `expires_at`, and `ask_to_accept` and `accept` (under the challenge's
+lock) refuse one; nothing needs to run at the moment it expires.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from flask import current_app
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, select, update
 
 from pbem import games
-from pbem.errors import BadInput, LinkTampered, NotFound, ServerError
+from pbem.errors import BadInput, LinkTampered, ServerError
 from pbem.extensions import db
 from pbem.games.errors import GameError
 from pbem.games.phrases import Phrase, phrase
@@ -42,53 +43,31 @@ from pbem.mail.compose import queue
 from pbem.mail.people import email_address, player_name
 from pbem.play import turns
 from pbem.players import public, ratings, record, settings
-from pbem.policy import clocks, deadlines, limits, links
+from pbem.policy import deadlines, limits, links
 from pbem.store import gamelog
 from pbem.store.models import Challenge, ChallengeSeat, utcnow
 from pbem.store.transaction import changed, transaction
+from pbem.views.challengeview import (
+    OPEN,
+    STARTED,
+    UNCONFIRMED,
+    WITHDRAWN,
+    ChallengeGone,
+    Terms,
+    closed,
+    is_open,
+    terms_of,
+)
 
-UNCONFIRMED, OPEN, STARTED, WITHDRAWN = "unconfirmed", "open", "started", "withdrawn"
 #: How long a challenge may stay up, in days (the form offers a few of them).
 LONGEST_DAYS = 30
 DAYS = (1, 3, 7, 14, 30)
-DEFAULT_DAYS = 7
-
-
-class ChallengeGone(NotFound):
-    """A challenge that cannot be acted on: never confirmed, withdrawn, expired, started, full."""
-    status = 410
-    title: str = phrase("Challenge closed")
 
 
 class NotForYou(ServerError):
     """A player who does not meet a challenge's terms (or is its poster)."""
     status = 403
     title: str = phrase("Not for you")
-
-
-@dataclass(frozen=True)
-class Terms:
-    """A challenge as offered: what the poster asked for, checked by `checked`."""
-    kind: str
-    seats: int
-    options: dict[str, str] = field(default_factory=dict)
-    time_limit_days: int | None = None
-    bank: tuple[int, int, int] | None = None
-    language: str = "en"
-    rated: bool = False
-    lowest: int | None = None          # the least rating an accepting player may have
-    highest: int | None = None         # the most
-    on_time: int | None = None         # his least on-time share, in percent
-    days: int = DEFAULT_DAYS
-
-    @property
-    def clock(self) -> clocks.Choice:
-        if self.bank:
-            return clocks.bank(*self.bank)
-        return clocks.move(self.time_limit_days) if self.time_limit_days else clocks.Choice()
-
-    def engine(self):
-        return games.get(self.kind)
 
 
 def checked(terms: Terms) -> Terms:
@@ -123,15 +102,6 @@ def checked(terms: Terms) -> Terms:
 def _terms_json(terms: Terms) -> dict:
     return {"options": terms.options, "time_limit_days": terms.time_limit_days,
             "bank": list(terms.bank) if terms.bank else None, "language": terms.language}
-
-
-def terms_of(row: Challenge) -> Terms:
-    stored = row.terms
-    return Terms(row.kind, row.seats, dict(stored.get("options") or {}),
-                 stored.get("time_limit_days"),
-                 tuple(stored["bank"]) if stored.get("bank") else None,
-                 stored.get("language") or "en", bool(row.rated), row.lowest, row.highest,
-                 row.on_time, row.days)
 
 
 NAME_NEEDED = phrase("Give your name, or choose a public name on your home page.")
@@ -216,7 +186,7 @@ def confirm(challenge_id: str, now: datetime | None = None) -> Challenge:
         if row.status == OPEN:
             return row
         if row.status != UNCONFIRMED or _unconfirmed_too_old(row, now):
-            raise ChallengeGone(_closed(row, now))
+            raise ChallengeGone(closed(row, now))
         limits.take_all([(limits.GAMES_ADDRESS, row.poster), (limits.GAMES_CLIENT, row.client)])
         row.status, row.expires_at = OPEN, now + timedelta(days=row.days)
     return row
@@ -255,22 +225,6 @@ def _locked(challenge_id: str, now: datetime) -> Challenge:
     return row
 
 
-def _closed(row: Challenge, now: datetime) -> Phrase:
-    if row.status == WITHDRAWN:
-        return phrase("This challenge was withdrawn by its poster.")
-    if row.status == STARTED or row.taken >= row.seats:
-        return phrase("This challenge's seats are taken: its game has started.")
-    if row.status == UNCONFIRMED:
-        return phrase("This challenge was never confirmed by its poster.")
-    return phrase("This challenge has expired.")
-
-
-def is_open(row: Challenge, now: datetime | None = None) -> bool:
-    now = now or utcnow()
-    return (row.status == OPEN and row.expires_at is not None
-            and deadlines.utc(row.expires_at) > now and row.taken < row.seats)
-
-
 # -- accepting ------------------------------------------------------------------------
 
 def ask_to_accept(challenge_id: str, address: str, name: str, language: str | None,
@@ -285,7 +239,7 @@ def ask_to_accept(challenge_id: str, address: str, name: str, language: str | No
     row = db.session.get(Challenge, challenge_id)
     now = utcnow()
     if row is None or not is_open(row, now):
-        raise ChallengeGone(_closed(row, now) if row is not None
+        raise ChallengeGone(closed(row, now) if row is not None
                             else phrase("This challenge is no longer there."))
     terms = terms_of(row)
     engine = terms.engine()
@@ -363,7 +317,7 @@ def accept(challenge_id: str, address: str, name: str, language: str | None,
     with transaction():
         row = _locked(challenge_id, now)
         if not is_open(row, now):
-            raise ChallengeGone(_closed(row, now))
+            raise ChallengeGone(closed(row, now))
         refused = refusal(row, address, now)
         if refused is not None:
             raise NotForYou(refused)
@@ -371,7 +325,7 @@ def accept(challenge_id: str, address: str, name: str, language: str | None,
             Challenge.id == challenge_id, Challenge.status == OPEN,
             Challenge.taken < Challenge.seats).values(taken=Challenge.taken + 1))
         if changed(taken) != 1:   # (the lock makes this the second line of defence)
-            raise ChallengeGone(_closed(row, now))
+            raise ChallengeGone(closed(row, now))
         db.session.add(ChallengeSeat(
             challenge_id=challenge_id, address=address.strip().lower(),
             name=_seat_name(address, name), language=language, position=row.taken,
@@ -396,84 +350,3 @@ def _start(row: Challenge) -> None:
     limits.take_all([(limits.INVITES_ADDRESS, address) for _, address in players])
     turns.start_confirmed(spec, row.id)
     row.status = STARTED
-
-
-# -- reading --------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Listed:
-    """A challenge as anybody sees it: its poster by his public name, never his address."""
-    id: str
-    kind: str
-    title: str
-    seats: int
-    taken: int
-    clock: Phrase
-    options: dict[str, str]
-    language: str
-    rated: bool
-    lowest: int | None
-    highest: int | None
-    on_time: int | None
-    expires_at: datetime
-    poster: str | None                 # his public name; None: he has none
-    rating: ratings.Rating | None
-    poster_on_time: int | None         # his on-time record, percent; None: none owed yet
-
-    def to_json(self) -> dict:
-        rating = self.rating
-        return {"id": self.id, "game": self.kind, "title": self.title, "seats": self.seats,
-                "taken": self.taken, "clock": self.clock, "options": self.options,
-                "language": self.language, "rated": self.rated,
-                "rating_range": [self.lowest, self.highest], "on_time_least": self.on_time,
-                "expires_at": self.expires_at.isoformat(),
-                "poster": {"name": self.poster,
-                           "rating": None if rating is None else {
-                               "rating": rating.rating, "deviation": rating.deviation,
-                               "games": rating.games},
-                           "on_time": self.poster_on_time},
-                "accept": f"/challenges/{self.id}/accept"}
-
-
-def _listed(row: Challenge, names: dict[str, str]) -> Listed:
-    terms = terms_of(row)
-    engine = terms.engine()
-    assert row.expires_at is not None
-    return Listed(row.id, row.kind, engine.title, row.seats, row.taken, terms.clock.describe(),
-                  terms.options, terms.language, row.rated, row.lowest, row.highest, row.on_time,
-                  deadlines.utc(row.expires_at), names.get(row.poster),
-                  ratings.rating_of(row.poster, row.kind), record.on_time(row.poster).percent)
-
-
-def listed(now: datetime | None = None) -> list[Listed]:
-    """The open challenges, soonest to expire first (none expired, none full)."""
-    now = now or utcnow()
-    rows = list(db.session.scalars(select(Challenge).where(
-        Challenge.status == OPEN, Challenge.expires_at > now, Challenge.taken < Challenge.seats)
-        .order_by(Challenge.expires_at, Challenge.id)))
-    names = public.names_of(row.poster for row in rows)
-    return [_listed(row, names) for row in rows if row.kind in games.INSTALLED]
-
-
-def one(challenge_id: str, now: datetime | None = None) -> Listed:
-    row = db.session.get(Challenge, challenge_id)
-    now = now or utcnow()
-    if row is None or not is_open(row, now):
-        raise ChallengeGone(_closed(row, now) if row is not None
-                            else phrase("This challenge is no longer there."))
-    return _listed(row, public.names_of([row.poster]))
-
-
-def of_poster(address: str, now: datetime | None = None) -> list[Listed]:
-    """The address's own challenges still up (for his home, where he may withdraw them)."""
-    now = now or utcnow()
-    rows = list(db.session.scalars(select(Challenge).where(
-        Challenge.poster == address.strip().lower(), Challenge.status == OPEN,
-        Challenge.expires_at > now).order_by(Challenge.expires_at)))
-    names = public.names_of([address])
-    return [_listed(row, names) for row in rows]
-
-
-def count_open(now: datetime | None = None) -> int:
-    return db.session.scalar(select(func.count()).select_from(Challenge).where(
-        Challenge.status == OPEN, Challenge.expires_at > (now or utcnow()))) or 0

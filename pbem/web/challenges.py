@@ -22,6 +22,7 @@ from pbem.games.phrases import phrase
 from pbem.play import challenges
 from pbem.policy import links
 from pbem.policy.small import small_int
+from pbem.views import challengeview
 from pbem.web import lobby
 from pbem.web.errors import wants_json
 
@@ -44,7 +45,7 @@ def _ticked(form, key: str) -> bool:
     return form.get(key) in ("on", "1", "true", True)
 
 
-def terms_from(form) -> challenges.Terms:
+def terms_from(form) -> challengeview.Terms:
     """The challenge a form (or JSON object) offers; BadInput names what is wrong."""
     kind = lobby.field(form, "game")
     options = {}
@@ -55,13 +56,13 @@ def terms_from(form) -> challenges.Terms:
     clock = lobby.clock_of(form)
     seats = _number(form, "seats", phrase("The number of players"))
     days = _number(form, "days", phrase("The days it stays up"))
-    return challenges.Terms(
+    return challengeview.Terms(
         kind, seats or 2, options, clock.time_limit_days, clock.bank,
         lobby.field(form, "language", "") or i18n.browser_language(), _ticked(form, "rated"),
         _number(form, "lowest", phrase("The least rating")),
         _number(form, "highest", phrase("The most rating")),
         _number(form, "on_time", phrase("The least on-time record")),
-        days or challenges.DEFAULT_DAYS)
+        days or challengeview.DEFAULT_DAYS)
 
 
 def _form():
@@ -78,7 +79,7 @@ SENT = {"accept": phrase("A mail went to the address you gave: open its link to 
 
 
 def _list_page(error=None, status=200, sent=None):
-    return render_template("challenges/list.html", challenges=challenges.listed(),
+    return render_template("challenges/list.html", challenges=challengeview.listed(),
                            csrf=lobby.start_csrf(), error=error, sent=SENT.get(sent or ""),
                            title_of=lambda kind: games.get(kind).title,
                            languages=i18n.LANGUAGES), status
@@ -87,7 +88,7 @@ def _list_page(error=None, status=200, sent=None):
 @bp.get("/challenges")
 def listing():
     if wants_json():
-        return {"challenges": [c.to_json() for c in challenges.listed()],
+        return {"challenges": [c.to_json() for c in challengeview.listed()],
                 "play_the_computer": "/?against=computer"}
     return _list_page(sent=request.args.get("sent"))
 
@@ -135,9 +136,9 @@ def ask_to_accept(challenge_id: str):
 def confirm(token: str):
     """The poster's link: a GET shows the challenge, its button (a POST) lists it."""
     row = challenges.read_link(links.CHALLENGE, token)
-    i18n.use(challenges.terms_of(row).language)
+    i18n.use(challengeview.terms_of(row).language)
     if request.method == "GET":
-        return render_template("challenges/confirm.html", row=row, terms=challenges.terms_of(row),
+        return render_template("challenges/confirm.html", row=row, terms=challengeview.terms_of(row),
                                path=request.path, action="confirm")
     row = challenges.confirm(row.id)
     if wants_json():
@@ -151,9 +152,9 @@ def confirm(token: str):
 @bp.route("/cw/<token>", methods=["GET", "POST"])
 def withdraw(token: str):
     row = challenges.read_link(links.WITHDRAW, token)
-    i18n.use(challenges.terms_of(row).language)
+    i18n.use(challengeview.terms_of(row).language)
     if request.method == "GET":
-        return render_template("challenges/confirm.html", row=row, terms=challenges.terms_of(row),
+        return render_template("challenges/confirm.html", row=row, terms=challengeview.terms_of(row),
                                path=request.path, action="withdraw")
     row = challenges.withdraw(row.id)
     if wants_json():
@@ -172,14 +173,14 @@ def accept(token: str):
         i18n.use(taken.language)
     if request.method == "GET":
         row = taken.challenge
-        shown = challenges.one(row.id)
+        shown = challengeview.one(row.id)
         return render_template("challenges/accept.html", challenge=shown, path=request.path,
                                refused=challenges.refusal(row, taken.address),
                                needs_name=not taken.name and challenges.needs_name(taken.address),
                                languages=i18n.LANGUAGES)
     name = taken.name or lobby.field(_form(), "name")   # (typed on the page: his link has none)
     row = challenges.accept(taken.challenge.id, taken.address, name, taken.language)
-    started = row.status == challenges.STARTED
+    started = row.status == challengeview.STARTED
     if wants_json():
         return {"challenge": row.id, "status": row.status,
                 "game": row.id if started else None}, 201 if started else 200

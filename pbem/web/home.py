@@ -36,7 +36,7 @@ from pbem.players import channels, public, settings
 from pbem.policy import links, small, vacation
 from pbem.store import gamelog
 from pbem.store.models import Seat
-from pbem.views import homeview
+from pbem.views import challengeview, homeview
 from pbem.views.words import listing
 from pbem.web import security
 from pbem.web.access import open_seat
@@ -92,7 +92,7 @@ def render(token: str, listed: homeview.Home, message: str | None = None, error:
     if wants_json():
         return {**listed.to_json(), "channels": [_channel_json(c) for c in shown]}, status
     return render_template("home/home.html", home=listed, path=f"/h/{token}", csrf=csrf_token(token),
-                           challenges=challenges.of_poster(listed.address),
+                           challenges=challengeview.of_poster(listed.address),
                            channels=shown,
                            message=message, error=error, zones=settings.zones(),
                            languages=settings.LANGUAGES, mail_modes=settings.MAIL_MODES,
@@ -287,7 +287,7 @@ def withdraw_challenge(token: str, challenge_id: str):
     _check_csrf(token)
     challenges.withdraw(challenge_id, poster=mine.address)
     if wants_json():
-        return {"challenge": challenge_id, "status": challenges.WITHDRAWN}
+        return {"challenge": challenge_id, "status": challengeview.WITHDRAWN}
     return _saved(token, "withdrawn", "#h-challenges")
 
 

@@ -24,6 +24,7 @@ from pbem.play import challenges, turns
 from pbem.players import ratings, settings
 from pbem.policy import clocks, links
 from pbem.policy.small import small_int
+from pbem.views import challengeview
 from pbem.web import security
 from pbem.web.errors import wants_json
 
@@ -82,7 +83,7 @@ def page(form=None, error=None, links_message=None, status=200, links_error=None
         "lobby/index.html", games=hosted, form=form or {}, seats=max(g.max_seats for g in hosted),
         error=None if challenge else error, challenge_error=error if challenge else None,
         levels=bots.LEVELS, level_words=LEVEL_WORDS, computer_ratings=computer_ratings(hosted),
-        challenge_days=challenges.DAYS, default_days=challenges.DEFAULT_DAYS,
+        challenge_days=challenges.DAYS, default_days=challengeview.DEFAULT_DAYS,
         default_takeover=turns.DEFAULT_TAKEOVER, time_limits=TIME_LIMITS, banks=BANKS,
         languages=i18n.LANGUAGES, browser_language=i18n.browser_language(),
         links_message=links_message, links_error=links_error,

@@ -22,6 +22,7 @@ from pbem.play import challenges, turns
 from pbem.players import public
 from pbem.policy import links
 from pbem.store import gamelog
+from pbem.views import challengeview
 
 JSON = {"Accept": "application/json"}
 _run = itertools.count()
@@ -87,7 +88,7 @@ def test_no_public_page_ever_shows_an_address(app, client, players, made):
         posted = []
         for i, (name, address) in enumerate(people):
             kind = "babylonia" if i % 2 else "babel"
-            terms = challenges.Terms(kind, 3 if kind == "babylonia" else 2,
+            terms = challengeview.Terms(kind, 3 if kind == "babylonia" else 2,
                                      rated=public.name_of(address) is not None,
                                      lowest=1000 if i == 0 else None, on_time=50 if i == 1 else None)
             row = challenges.post(terms, address, name, f"client{i}")

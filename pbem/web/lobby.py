@@ -93,12 +93,12 @@ def page(form=None, error=None, links_message=None, status=200, links_error=None
 def computer_ratings(hosted) -> dict[str, list[tuple[str, int]]]:
     """{level: [(game's title, rating)]} of the computers rated at each game (`computer:<level>`
     on the ladders), for the start page to say how strong each level plays."""
+    known = ratings.computers()
     rated: dict[str, list[tuple[str, int]]] = {}
     for engine in hosted:
         for level in bots.LEVELS:
-            rating = ratings.rating_of(ratings.computer_player(level), engine.name)
-            if rating is not None:
-                rated.setdefault(level, []).append((engine.title, rating.rating))
+            if (level, engine.name) in known:
+                rated.setdefault(level, []).append((engine.title, known[level, engine.name].rating))
     return rated
 
 

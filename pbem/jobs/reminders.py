@@ -28,7 +28,7 @@ from pbem import games, i18n
 from pbem.extensions import db
 from pbem.mail import notify
 from pbem.mail.compose import language_for
-from pbem.play import turns
+from pbem.play import challenges, turns
 from pbem.players import settings
 from pbem.policy import due, limits, links, rest, vacation
 from pbem.policy.deadlines import Waiting, utc, waiting
@@ -131,6 +131,7 @@ def run(now: datetime | None = None) -> Report:
         with transaction():   # those that needed nothing now wait for their next moment
             due.refresh(looked[start:start + 500])
     turns.forget_unconfirmed(now)
+    challenges.forget_unconfirmed(now)
     with transaction():
         # The digest clock lives among the rate-limit rows: keep them as long as its interval.
         limits.prune(now, timedelta(hours=current_app.config["DIGEST_INTERVAL_HOURS"]))

@@ -87,6 +87,13 @@ def rating_of(address: str, game: str) -> Rating | None:
     return _shown(row) if row is not None else None
 
 
+def computers() -> dict[tuple[str, str], Rating]:
+    """{(level, game): rating} of every computer rated at any game: one query (the start page
+    shows them beside the levels)."""
+    rows = db.session.scalars(select(RatingRow).where(RatingRow.player.startswith(COMPUTER)))
+    return {(row.player[len(COMPUTER):], row.game): _shown(row) for row in rows}
+
+
 def ratings_of(address: str) -> dict[str, Rating]:
     """{game: rating} of every game the address is rated at."""
     rows = db.session.scalars(select(RatingRow).where(RatingRow.player == address.strip().lower())

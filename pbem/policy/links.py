@@ -17,7 +17,10 @@ that a mail scanner opening every link in a mail acts on none of them:
 - a sign-in link signs the operator's address;
 - a home link signs (address, nonce): the player's list of his games (`pbem.views.homeview`); a new
   nonce kills the old link;
-- a rematch link signs (rematch, seat): a player says yes to a rematch.
+- a rematch link signs (rematch, seat): a player says yes to a rematch;
+- a challenge link signs a challenge's id (its poster puts it up), a withdrawal link the same
+  (he takes it down), an accept link (challenge, address, name, language): a stranger takes a
+  seat in it (`pbem.play.challenges`).
 
 Keys rotate: SECRET_KEY signs; it and every key in SECRET_KEY_FALLBACKS verify.
 Links expire after LINK_MAX_AGE_DAYS; an expired link still names its game and
@@ -118,8 +121,9 @@ def read(kind: str, value: str) -> Link:
 
 CONFIRM, REPLACE, DECLINE, UNSUBSCRIBE, SIGN_IN, HOME, REMATCH = (
     "confirm", "replace", "decline", "unsubscribe", "sign-in", "home", "rematch")
+CHALLENGE, ACCEPT, WITHDRAW = "challenge", "accept", "withdraw"
 ONE_THING = {CONFIRM: "c", REPLACE: "r", DECLINE: "d", UNSUBSCRIBE: "u", SIGN_IN: "admin/in",
-             HOME: "h", REMATCH: "m"}
+             HOME: "h", REMATCH: "m", CHALLENGE: "ch", ACCEPT: "ca", WITHDRAW: "cw"}
 
 
 #: Links that never expire carry no time: an unsubscribe link must work for as long as the

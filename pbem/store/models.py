@@ -33,6 +33,7 @@ row about it: `operations.delete_game`.)
 - `notes`: a player's private notes on a game.
 - `clocks`: a game's time bank; `vacations`: an address's vacations (0010).
 - `ratings`: each player's rating per game, and `games.rated` (0015).
+- `challenges`, `challenge_seats`: open challenges and the seats taken in them (0016).
 - `dues`: what is due when: one row per seat that owes a decision, with the moment the
   background work must look at it next (`pbem.policy.due`), rewritten at the commit of whatever
   moves that moment, so a worker's round reads what is due, not every running game (0013).
@@ -431,3 +432,42 @@ class Notice(Model):
     sent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     last_error: Mapped[str | None] = mapped_column(Text)
     __table_args__ = (Index("ix_notices_due", "status", "next_attempt_at"),)
+
+
+class Challenge(Model):
+    """An open challenge (`pbem.play.challenges`): a game offered to strangers, its seats taken
+    by whoever accepts and confirms from his mailbox; the game (of the same id) starts when they
+    are full. `status`: unconfirmed (waiting for its poster's mail), open, started, withdrawn.
+    `taken` counts the seats taken, the poster's included: the last seat goes to the one update
+    that finds it free (0016)."""
+    __tablename__ = "challenges"
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)   # the game's id, once started
+    kind: Mapped[str] = mapped_column(String(32))
+    seats: Mapped[int] = mapped_column(Integer)
+    taken: Mapped[int] = mapped_column(Integer, default=1)
+    # options, time_limit_days, bank, language: the game as offered
+    terms: Mapped[dict] = mapped_column(JSON)
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    lowest: Mapped[int | None] = mapped_column(Integer, nullable=True)    # rating range
+    highest: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    on_time: Mapped[int | None] = mapped_column(Integer, nullable=True)   # least percent
+    days: Mapped[int] = mapped_column(Integer)
+    poster: Mapped[str] = mapped_column(String(254), index=True)   # never shown in public
+    poster_name: Mapped[str] = mapped_column(String(100))
+    client: Mapped[str] = mapped_column(String(64))
+    status: Mapped[str] = mapped_column(String(12), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True,
+                                                        index=True)
+
+
+class ChallengeSeat(Model):
+    """A seat of a challenge taken by a player who accepted and confirmed it (not its poster)."""
+    __tablename__ = "challenge_seats"
+    challenge_id: Mapped[str] = mapped_column(String(16), ForeignKey("challenges.id"),
+                                              primary_key=True)
+    address: Mapped[str] = mapped_column(String(254), primary_key=True)
+    name: Mapped[str] = mapped_column(String(100))
+    language: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    position: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -29,6 +29,7 @@ from pbem.views.words import listing, match_title, plural, step_lines
 from pbem.web import (
     address_pages,
     admin,
+    challenges,
     errors,
     feeds,
     gamestatic,
@@ -81,6 +82,7 @@ def init_app(app) -> None:
     app.register_blueprint(record.bp)
     app.register_blueprint(home.bp)
     app.register_blueprint(players.bp)
+    app.register_blueprint(challenges.bp)
     app.register_blueprint(feeds.bp)
     gamestatic.init_app(app)
     if app.config.get("OUTBOX_PAGE"):

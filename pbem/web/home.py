@@ -31,12 +31,12 @@ from pbem.errors import BadInput, NotFound, ServerError
 from pbem.extensions import db
 from pbem.games.phrases import phrase
 from pbem.mail.people import email_address
-from pbem.play import home_link, rematch, turns
+from pbem.play import challenges, home_link, rematch, turns
 from pbem.players import channels, public, settings
 from pbem.policy import links, small, vacation
 from pbem.store import gamelog
 from pbem.store.models import Seat
-from pbem.views import homeview
+from pbem.views import challengeview, homeview
 from pbem.views.words import listing
 from pbem.web import security
 from pbem.web.access import open_seat
@@ -92,6 +92,7 @@ def render(token: str, listed: homeview.Home, message: str | None = None, error:
     if wants_json():
         return {**listed.to_json(), "channels": [_channel_json(c) for c in shown]}, status
     return render_template("home/home.html", home=listed, path=f"/h/{token}", csrf=csrf_token(token),
+                           challenges=challengeview.of_poster(listed.address),
                            channels=shown,
                            message=message, error=error, zones=settings.zones(),
                            languages=settings.LANGUAGES, mail_modes=settings.MAIL_MODES,
@@ -117,6 +118,8 @@ def _notice(saved: str | None, mine: settings.Settings) -> str | None:
     """The short notice of a form just sent (`_saved`); None for anything else."""
     if saved == "settings":
         return phrase("Your settings were saved.")
+    if saved == "withdrawn":
+        return phrase("Your challenge is withdrawn: nobody can take it up now.")
     if saved == "name":
         return phrase("Your public name was saved.")
     if saved == "rest":
@@ -275,6 +278,17 @@ def remove_channel(token: str):
     if wants_json():
         return render(token, homeview.build(mine.address))
     return _saved(token, "webhook", "#channels")
+
+
+@bp.post("/h/<token>/challenges/<challenge_id>/withdraw")
+def withdraw_challenge(token: str, challenge_id: str):
+    """The address takes down one of its open challenges (`pbem.play.challenges.withdraw`)."""
+    mine = _open(token)
+    _check_csrf(token)
+    challenges.withdraw(challenge_id, poster=mine.address)
+    if wants_json():
+        return {"challenge": challenge_id, "status": challengeview.WITHDRAWN}
+    return _saved(token, "withdrawn", "#h-challenges")
 
 
 @bp.post("/h/<token>/replace")

@@ -20,10 +20,11 @@ from pbem import bots, games, i18n
 from pbem.errors import BadInput, LinkTampered
 from pbem.games.phrases import phrase, phrase_n
 from pbem.mail.people import email_address, player_name
-from pbem.play import turns
-from pbem.players import settings
+from pbem.play import challenges, turns
+from pbem.players import ratings, settings
 from pbem.policy import clocks, links
 from pbem.policy.small import small_int
+from pbem.views import challengeview
 from pbem.web import security
 from pbem.web.errors import wants_json
 
@@ -73,23 +74,41 @@ CSRF_REFUSED = phrase("This form is not from this site's start page, or it is to
                       "and send it again.")
 
 
-def page(form=None, error=None, links_message=None, status=200, links_error=None):
-    """The start page (a form sent back with what is wrong), with this client's CSRF token."""
+def page(form=None, error=None, links_message=None, status=200, links_error=None,
+         challenge=False):
+    """The start page (a form sent back with what is wrong, `challenge`: the challenge's form),
+    with this client's CSRF token."""
     hosted = games.all_games()
     return render_template(
         "lobby/index.html", games=hosted, form=form or {}, seats=max(g.max_seats for g in hosted),
-        error=error, levels=bots.LEVELS, level_words=LEVEL_WORDS,
+        error=None if challenge else error, challenge_error=error if challenge else None,
+        levels=bots.LEVELS, level_words=LEVEL_WORDS, computer_ratings=computer_ratings(hosted),
+        challenge_days=challenges.DAYS, default_days=challengeview.DEFAULT_DAYS,
         default_takeover=turns.DEFAULT_TAKEOVER, time_limits=TIME_LIMITS, banks=BANKS,
         languages=i18n.LANGUAGES, browser_language=i18n.browser_language(),
         links_message=links_message, links_error=links_error,
         csrf=start_csrf()), status
 
 
+def computer_ratings(hosted) -> dict[str, list[tuple[str, int]]]:
+    """{level: [(game's title, rating)]} of the computers rated at each game (`computer:<level>`
+    on the ladders), for the start page to say how strong each level plays."""
+    known = ratings.computers()
+    rated: dict[str, list[tuple[str, int]]] = {}
+    for engine in hosted:
+        for level in bots.LEVELS:
+            if (level, engine.name) in known:
+                rated.setdefault(level, []).append((engine.title, known[level, engine.name].rating))
+    return rated
+
+
 @bp.get("/")
 def index():
     # `?sent=links`: where the "Lost your links?" form lands (redirect after POST).
+    # `?against=computer`: "Play the computer" (from the challenges): player 2 is one.
     sent = request.args.get("sent") == "links"
-    return page(links_message=phrase("If that address plays a game here, a mail with fresh links "
+    preset = {"bot1": turns.DEFAULT_TAKEOVER} if request.args.get("against") == "computer" else None
+    return page(preset, links_message=phrase("If that address plays a game here, a mail with fresh links "
                                      "to its running games is on its way to it.") if sent else None)
 
 
@@ -184,6 +203,9 @@ def _clock(form) -> clocks.Choice:
     return choice
 
 
+clock_of = _clock   # (the challenges' form offers the same clocks)
+
+
 def spec_from(form) -> turns.Spec:
     """The game a form (or JSON object) asks for; BadInput names what is wrong."""
     try:
@@ -197,7 +219,12 @@ def spec_from(form) -> turns.Spec:
     return turns.Spec(engine.name, players, options, _first(form, len(players)),
                       clock.time_limit_days, None, levels,
                       field(form, "takeover", turns.DEFAULT_TAKEOVER).lower(), clock.bank,
-                      _languages(form, players), rest_days=_rest_days(form))
+                      _languages(form, players), rated=_rated(form), rest_days=_rest_days(form))
+
+
+def _rated(form) -> bool:
+    """Whether the game's result moves its players' ratings (the form's box `rated`)."""
+    return form.get("rated") in ("on", "1", "true", True)
 
 
 def _rest_days(form) -> bool:

@@ -47,13 +47,16 @@ PAGES_ONLY = {
     ("/h/{token}/rematch", "get"): "the page a rematch asked for lands on (redirect after POST)",
     ("/h/{token}/feed.atom", "get"): "a feed reader's: Atom, never JSON (docs/players.md)",
     ("/h/{token}/deadlines.ics", "get"): "a calendar's: iCalendar, never JSON (docs/players.md)",
+    ("/ch/{token}", "get"): "the page whose button lists a challenge",
+    ("/cw/{token}", "get"): "the page whose button withdraws a challenge",
+    ("/ca/{token}", "get"): "the page whose button takes a seat in a challenge",
     ("/static/{filename}", "get"): "static files",
     ("/static/games/{game}/{filename}", "get"): "a game's stylesheet and script",
 }
 #: Whole parts of the app that are pages for one person, never an API.
 PAGES_ONLY_PREFIXES = ("/admin", "/outbox")
 
-PATH_LINK = re.compile(r"http://pbem\.test(/[a-z]/[A-Za-z0-9_.\-]+)")
+PATH_LINK = re.compile(r"http://pbem\.test(/[a-z]{1,2}/[A-Za-z0-9_.\-]+)")
 
 
 def load_spec() -> dict:
@@ -227,6 +230,26 @@ def test_real_answers_validate_against_the_description(api_app):
     api.get("/p/nobody-here", 404)
     api.get("/ratings/babel")
     api.get("/ratings/chess", 404)
+
+    # Open challenges: posted, listed, taken up seat by seat until the game starts; others
+    # withdrawn by their links and from the home.
+    api.post("/challenges", 400, json={"game": "chess", "address": ANNA})
+    posted = api.post("/challenges", 202, json={"game": "babylonia", "seats": 3, "address": ANNA,
+                                                "time_limit": "7"})["challenge"]
+    api.post(mailed_links(app, ANNA, "/ch/")[-1])
+    assert [c["id"] for c in api.get("/challenges")["challenges"]] == [posted]
+    for address, taken in ((BOB, 200), (CARL, 201)):
+        api.post(f"/challenges/{posted}/accept", 202, json={"address": address, "name": "Bo"})
+        api.post(mailed_links(app, address, "/ca/")[-1], taken)
+    api.post(f"/challenges/{posted}/accept", 410, json={"address": "dora@example.org"})
+    for withdrawn in ("link", "home"):
+        other = api.post("/challenges", 202, json={"game": "babel", "address": ANNA})["challenge"]
+        api.post(mailed_links(app, ANNA, "/ch/")[-1])
+        if withdrawn == "link":
+            api.post(mailed_links(app, ANNA, "/cw/")[-1])
+        else:
+            api.post(f"{home}/challenges/{other}/withdraw", json={"csrf": csrf})
+    assert api.get("/challenges")["challenges"] == []
 
     # Resigning asks first, then ends the game; a rematch is asked for and confirmed.
     api.post(seat + "/resign", 400, json={})

@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[2]
 NAMES = ("Anna", "Bob", "Carl")
 EMAILS = ("anna@example.org", "bob@example.org", "carl@example.org")
 LANGUAGES = ("de", "cs")
-PATH = re.compile(r"http://pbem\.test(/[a-z]/[A-Za-z0-9_.\-]+|/games/[A-Za-z0-9_\-]+/record)")
+PATH = re.compile(r"http://pbem\.test(/[a-z]{1,2}/[A-Za-z0-9_.\-]+|/games/[A-Za-z0-9_\-]+/record)")
 TITLE = re.compile(r"<title>(.*?)</title>", re.S)
 #: Mails that are not a player's: the operator's sign-in (his /admin pages stay English).
 OPERATORS = {"sign_in"}
@@ -80,7 +80,7 @@ def every_kind_of_game(app, client) -> dict[str, str]:
     from pbem.extensions import db
     from pbem.jobs import digest
     from pbem.mail import notify
-    from pbem.play import home_link, rematch, turns
+    from pbem.play import challenges, home_link, rematch, turns
     from pbem.players import settings
     from pbem.policy import vacation
     from pbem.store import gamelog
@@ -139,6 +139,15 @@ def every_kind_of_game(app, client) -> dict[str, str]:
     with app.app_context():
         assert EMAILS[1] in digest.run(datetime.now(UTC))
         db.session.commit()
+    # An open challenge in the browser's language, and a stranger's offer to take it up.
+    posted = client.post("/challenges", json={"game": "babylonia", "seats": 3, "address": EMAILS[0],
+                                              "name": NAMES[0], "time_limit": "7", "on_time": 10},
+                         headers={"Accept": "application/json"})
+    assert posted.status_code == 202, posted.data
+    games["challenge"] = posted.get_json()["challenge"]
+    with app.app_context():
+        challenges.confirm(games["challenge"])
+        challenges.ask_to_accept(games["challenge"], EMAILS[2], "", None, "192.0.2.9")
     return games
 
 
@@ -164,7 +173,8 @@ def page_read(response, where: str) -> Read:
 
 def pages_read(app, client, games: dict[str, str], language: str) -> list[Read]:
     client.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
-    reads = [page_read(client.get("/"), "start page /")]
+    reads = [page_read(client.get("/"), "start page /"),
+             page_read(client.get("/challenges"), "open challenges /challenges")]
     # Of each kind of link a player got in a game, his first and his newest (the pages they
     # open in between read alike).
     firsts: dict[tuple, tuple[str, str]] = {}

@@ -3,7 +3,8 @@
 Players (some with a public name, some without; addresses of any case), rated and unrated
 games of two and three seats, finished, running, resigned, with a computer; then every public
 route that speaks of players: the start page, each player page and each ladder (page and
-JSON), and the public record of every game a player page links to. None may hold any address
+JSON), the open challenges (their list, and each one's accept page as a stranger sees it),
+and the public record of every game a player page links to. None may hold any address
 of any player, in any case, nor its URL-encoded form."""
 
 from __future__ import annotations
@@ -17,9 +18,11 @@ from hypothesis import strategies as st
 
 from pbem import games
 from pbem.games.rng import Rng
-from pbem.play import turns
+from pbem.play import challenges, turns
 from pbem.players import public
+from pbem.policy import links
 from pbem.store import gamelog
+from pbem.views import challengeview
 
 JSON = {"Accept": "application/json"}
 _run = itertools.count()
@@ -80,7 +83,26 @@ def test_no_public_page_ever_shows_an_address(app, client, players, made):
                 names.append(public.choose(address, f"P{run} {local[:8]} {i}"))
         for kind, seed, rated, how in made:
             make_game(kind, seed, rated, how, people)
-    paths = ["/"] + [f"/ratings/{kind}" for kind in games.INSTALLED]
+        # Each player posts a challenge (rated when he has a public name; a stranger may
+        # see it); one of them has a seat taken already.
+        posted = []
+        for i, (name, address) in enumerate(people):
+            kind = "babylonia" if i % 2 else "babel"
+            terms = challengeview.Terms(kind, 3 if kind == "babylonia" else 2,
+                                     rated=public.name_of(address) is not None,
+                                     lowest=1000 if i == 0 else None, on_time=50 if i == 1 else None)
+            row = challenges.post(terms, address, name, f"client{i}")
+            challenges.confirm(row.id)
+            posted.append(row.id)
+        babylonia = posted[1::2]
+        if babylonia:
+            try:
+                challenges.accept(babylonia[0], people[0][1], people[0][0], None)
+            except challenges.NotForYou:
+                pass
+        stranger = f"stranger{run}@example.net"
+        accept_pages = [links.path_of(links.ACCEPT, [c, stranger, "", ""]) for c in posted]
+    paths = ["/", "/challenges"] + [f"/ratings/{kind}" for kind in games.INSTALLED] + accept_pages
     paths += [f"/p/{quote(name)}" for name in names]
     records = set()
     for name in names:

@@ -17,7 +17,10 @@ that a mail scanner opening every link in a mail acts on none of them:
 - a sign-in link signs the operator's address;
 - a home link signs (address, nonce): the player's list of his games (`pbem.views.homeview`); a new
   nonce kills the old link;
-- a rematch link signs (rematch, seat): a player says yes to a rematch.
+- a rematch link signs (rematch, seat): a player says yes to a rematch;
+- a league link signs a proposed league's id (its creator opens it);
+- a league join link signs (league, ticket): the address that asked joins, once (the ticket is
+  spent by leaving; asking again mails a new one).
 
 Keys rotate: SECRET_KEY signs; it and every key in SECRET_KEY_FALLBACKS verify.
 Links expire after LINK_MAX_AGE_DAYS; an expired link still names its game and
@@ -118,8 +121,9 @@ def read(kind: str, value: str) -> Link:
 
 CONFIRM, REPLACE, DECLINE, UNSUBSCRIBE, SIGN_IN, HOME, REMATCH = (
     "confirm", "replace", "decline", "unsubscribe", "sign-in", "home", "rematch")
+LEAGUE, LEAGUE_JOIN = "league", "league-join"
 ONE_THING = {CONFIRM: "c", REPLACE: "r", DECLINE: "d", UNSUBSCRIBE: "u", SIGN_IN: "admin/in",
-             HOME: "h", REMATCH: "m"}
+             HOME: "h", REMATCH: "m", LEAGUE: "lc", LEAGUE_JOIN: "lj"}
 
 
 #: Links that never expire carry no time: an unsubscribe link must work for as long as the

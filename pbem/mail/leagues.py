@@ -63,8 +63,7 @@ def started(row: League, members: list[str], made: list[tuple[str, list[str]]]) 
                          "url": links.url(links.SEAT, game_id, seat,
                                           gamelog.current_nonce(game_id, seat))})
         queue("league_started", names.get(address, address), address,
-              phrase("The league {league} has started: your {n} games", league=row.name,
-                     n=len(mine)),
+              phrase("The league {league} has started: your games", league=row.name),
               {**_terms(row), "games": mine, "players": len(members)})
 
 

@@ -292,7 +292,8 @@ def tend(now: datetime | None = None) -> Tended:
     unfinished = (select(LeagueGame.game_id).where(
         LeagueGame.league_id == League.id,
         ~exists().where(GameResult.game_id == LeagueGame.game_id)).exists())
-    for league_id in db.session.scalars(select(League.id).where(League.status == RUNNING, ~unfinished)):
+    ended = db.session.scalars(select(League.id).where(League.status == RUNNING, ~unfinished)).all()
+    for league_id in ended:
         if finish(league_id, now):
             done.finished.append(league_id)
     return done

@@ -10,7 +10,7 @@ the operator, or a declined invitation) counts for nobody.
 Ties are broken by, in order:
 1. Sonneborn-Berger: for every other player he met, what he scored against him times that
    player's points (beating the strong counts more than beating the weak);
-2. games won outright (first place, not shared);
+2. games won outright (the best place among those who stayed, not shared);
 3. nothing more: players equal in all three share the place.
 """
 
@@ -76,7 +76,8 @@ def table(members: Sequence[str], games: dict[str, int], finished: Sequence[Fini
                 continue
             played[player] += 1
             points[player] += mine
-            if places[seat] == 1 and places.count(1) == 1:
+            best = min(places)   # (1, unless the winner left: then the best who stayed)
+            if places[seat] == best and places.count(best) == 1:
                 won[player] += 1
             for other, opponent in enumerate(game.players):
                 if other != seat:

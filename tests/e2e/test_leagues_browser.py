@@ -29,7 +29,8 @@ def shoot(page, name: str) -> None:
 
 
 def as_json(url: str) -> dict:
-    with urllib.request.urlopen(urllib.request.Request(url, headers={"Accept": "application/json"})) as answer:
+    asked = urllib.request.Request(url, headers={"Accept": "application/json"})
+    with urllib.request.urlopen(asked) as answer:
         return json.loads(answer.read())
 
 

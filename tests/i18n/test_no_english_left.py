@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from league_mails import every_league_mail  # tests/helpers
 from pbem_web import link_mails, outbox_rows, play, reply_to
 
 from .conftest import Read, english_in, plain, report, speak, visible
@@ -139,6 +140,7 @@ def every_kind_of_game(app, client) -> dict[str, str]:
     with app.app_context():
         assert EMAILS[1] in digest.run(datetime.now(UTC))
         db.session.commit()
+    every_league_mail(app, EMAILS, NAMES)
     return games
 
 

@@ -262,3 +262,37 @@ def test_a_babylonia_league_of_five_plays_five_games_of_four(app, client):
     with app.app_context():
         game = shown["games"][0]["game"]
         assert gamelog.load(game).engine.name == "babylonia"
+
+
+def test_a_league_refuses_a_player_below_its_on_time_minimum(app, client):
+    from pbem.play import turns
+    with app.app_context():
+        public.choose("eve@example.org", "Eve")
+        game = turns.create_game(turns.Spec("babel", [("Eve", "eve@example.org"),
+                                                      ("Fay", "fay@example.org")],
+                                            {"sumerians": "top-run"}, 0, 1)).id
+        assert turns.time_out(game, 0, 0, utcnow() + timedelta(days=2)) is not None   # lost on time
+    league = make_league(app, min_on_time=50)
+    response = client.post(f"/leagues/{league}/join", json={"email": "eve@example.org"}, headers=JSON)
+    assert response.status_code == 202
+    refused = client.post(join_link(app, "eve@example.org"), json={"action": "join"}, headers=JSON)
+    assert refused.status_code == 400 and "50% of decisions on time" in refused.get_json()["error"]
+    assert client.get(f"/leagues/{league}", headers=JSON).get_json()["members"] == []
+
+
+def test_standings_of_games_of_four_count_shares_shared_places_and_leavers():
+    from pbem.views.standings import Finished, said, table
+    games = [Finished("abcd", [1, 2, 2, 4]),                 # b and c share the second place
+             Finished("abcd", [2, 1, 3, 4], frozenset({1}))]  # b left: last, whatever his seat made
+    lines = table(list("abcd"), {m: 2 for m in "abcd"}, games)
+    points = {line.player: said(line.points) for line in lines}
+    # a: 1 + 1 (b left); b: ½ + 0; c: ½ + ⅔ (ahead of d and of b); d: 0 + ⅓ (ahead of b).
+    assert points == {"a": "2", "b": "½", "c": "1.17", "d": "0.33"}
+    assert [line.player for line in lines] == ["a", "c", "b", "d"]
+    assert [line.won for line in lines] == [2, 0, 0, 0]
+
+
+def test_the_league_page_speaks_german(app, client):
+    league = make_league(app)
+    page = client.get(f"/leagues/{league}", headers={"Accept-Language": "de"}).get_data(as_text=True)
+    assert "Beitreten" in page and "Spieler: 4 bis 8" in page and "Join" not in page

@@ -1,8 +1,8 @@
 """A league in a browser, at 360 and 1280 pixels: the operator creates it, four players join
 from its page (each opens the link mailed to him; one without a public name chooses it as he
 joins), the round starts it, its games end (by resigning), and the standings name the winner.
-Screenshots go to docs/screenshots/ (league-open-*.png, league-standings-*.png), shown in
-docs/players.md."""
+Screenshots go to docs/screenshots/ (league-open-*.png, league-standings-*.png,
+league-joined-*.png, league-new-*.png), shown in docs/players.md."""
 
 from __future__ import annotations
 
@@ -34,7 +34,9 @@ def as_json(url: str) -> dict:
         return json.loads(answer.read())
 
 
-def join(page, server, league: str, address: str, name: str) -> None:
+def join(page, server, league: str, address: str, name: str) -> str:
+    """He asks on the league's page and presses the button behind the mailed link; his home's
+    link (from that mail's footer)."""
     page.goto(f"{server.url}/leagues/{league}")
     page.locator("form.league-join input[name=email]").fill(address)
     with page.expect_navigation():
@@ -43,11 +45,13 @@ def join(page, server, league: str, address: str, name: str) -> None:
     page.goto(server.url + "/outbox")
     page.locator("tr", has_text=address).filter(has_text="Joining the league").first.locator("a").click()
     page.wait_for_selector("pre.mailtext")
+    home = page.locator("pre.mailtext a[href*='/h/']").first.get_attribute("href")
     page.goto(page.locator("pre.mailtext a[href*='/lj/']").first.get_attribute("href"))
     page.locator("input[name=name]").fill(name)
     with page.expect_navigation():
         page.get_by_role("button", name="Join the league").click()
     assert page.get_by_text(f"You are in this league, as {name}.").is_visible()
+    return home
 
 
 def resign(page, server, game_id: str, name: str) -> None:
@@ -64,8 +68,16 @@ def test_a_league_page_and_its_standings_on_a_phone_and_a_desktop(server, browse
                           "--rated", "--min-on-time", "75").split()[0]
     page = browser.new_page(viewport=WIDTHS["phone"])
     page.on("pageerror", lambda error: pytest.fail(f"script error: {error}"))
-    for address, name in PLAYERS:
-        join(page, server, league, address, name)
+    homes = [join(page, server, league, address, name) for address, name in PLAYERS]
+    assert page.get_by_role("button", name="Leave the league").is_visible()
+    shoot(page, "league-joined")
+    # Anna's home leads to the form for a league of her own.
+    page.goto(homes[0])
+    page.get_by_role("link", name="Start a league").click()
+    page.wait_for_selector("form.newgame")
+    page.locator("input[name=name]").fill("Babylonia im Winter")
+    page.locator("input[name=starts]").fill(starts.isoformat())
+    shoot(page, "league-new")
     page.goto(f"{server.url}/leagues/{league}")
     assert page.locator("ul.league-members li").all_inner_texts() == [n for _, n in PLAYERS]
     assert "@" not in page.content().replace('type="email"', "")

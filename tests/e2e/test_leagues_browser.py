@@ -74,7 +74,7 @@ def test_a_league_page_and_its_standings_on_a_phone_and_a_desktop(server, browse
     # Anna's home leads to the form for a league of her own.
     page.goto(homes[0])
     page.get_by_role("link", name="Start a league").click()
-    page.wait_for_selector("form.newgame")
+    page.wait_for_selector("form.league-new")
     page.locator("input[name=name]").fill("Babylonia im Winter")
     page.locator("input[name=starts]").fill(starts.isoformat())
     shoot(page, "league-new")

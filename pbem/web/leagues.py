@@ -106,7 +106,8 @@ def propose(token: str):
                 return {"league": row.id, "status": row.status}, 202
     return render_template("leagues/new.html", path=request.path, csrf=csrf_token(token),
                            form=form, error=error, sent=sent, home=f"/h/{token}",
-                           named=public.name_of(mine.address), games=[games.get(name) for name in games.INSTALLED],
+                           named=public.name_of(mine.address),
+                           games=[games.get(name) for name in games.INSTALLED],
                            most=leagues.MOST_PLAYERS), 400 if error else 200
 
 

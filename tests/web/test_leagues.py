@@ -194,7 +194,8 @@ def test_a_player_starts_a_league_from_his_home_and_confirms_it_by_mail(app, cli
     with app.app_context():
         form = {"csrf": csrf_token(token), "name": "Anna's Babel", "game": "babel", "least": "2",
                 "most": "4", "starts": starts, "clock": "move:5", "rated": "on"}
-    assert client.get(home + "/league").status_code == 200
+    form_page = client.get(home + "/league")
+    assert form_page.status_code == 200 and "Babel Tower" in form_page.get_data(as_text=True)
     response = client.post(home + "/league", data=form)
     assert response.status_code == 200 and "is asked for" in response.get_data(as_text=True)
     asked = mails(app, "league_confirm", "anna@example.org")

@@ -31,6 +31,7 @@ from pbem.policy import due
 from pbem.store import waits
 from pbem.store.reading import Session
 from pbem.store.replaycache import ReplayCache
+from pbem.views import leagueview
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -111,6 +112,7 @@ def _make_app(test_config: dict | None, server: str | None) -> Flask:
     db.init_app(app)
     due.install(Session)   # every commit keeps the index of what is due (pbem.policy.due)
     ratings.install(Session)   # a game's result moves its ratings (pbem.players.ratings)
+    leagueview.install()   # player pages list their leagues (pbem.views.playerview.LEAGUES)
     wakeup.install(Session)   # and one that queues mail wakes the senders (pbem.mail.wakeup)
     with app.app_context():
         waits.guard(db.engine, app.config)

@@ -12,6 +12,7 @@
     dues         rewrite the index of what is due from the logs (`--rebuild`)
     check-mail-dns  SPF, DKIM, DMARC and reverse DNS of the sending domain, in plain words
     ratings rebuild  recompute every rating from the finished rated games
+    league ...       leagues by mail: create, tend, list (pbem/commands/league.py)
     jobs         what the background work has before it: mail to send, people and computers due
 """
 
@@ -31,6 +32,7 @@ from werkzeug.serving import run_simple
 
 from pbem import games
 from pbem.commands import console, talk
+from pbem.commands.league import league_group
 from pbem.commands.lmtp import lmtp
 from pbem.commands.serving import serve_production
 from pbem.errors import BadInput
@@ -52,8 +54,8 @@ ratings_group = AppGroup("ratings", help="The players' ratings.")
 
 def init_app(app) -> None:
     for command in (serve, serve_production, worker, new_game, deliver, mail, ingest, lmtp, remind,
-                    verify, dues, jobs, check_mail_dns, ratings_group, *console.operator_commands(mail),
-                    *talk.commands()):
+                    verify, dues, jobs, check_mail_dns, ratings_group, league_group,
+                    *console.operator_commands(mail), *talk.commands()):
         app.cli.add_command(command)
 
 

@@ -9,6 +9,8 @@
   due for one address go in one digest, most urgent first, and an address
   gets at most one digest per DIGEST_INTERVAL_HOURS (`limits.DIGEST`).
 - Games asked for and never confirmed are forgotten after PROPOSAL_HOURS.
+- Leagues whose start date came start (or are cancelled), and those whose games have all
+  ended finish (`pbem.play.leagues.tend`).
 
 A round reads only the seats due (`pbem.policy.due`), never every running game, and
 rewrites the dues of the games it looked at, so one that needed nothing is not looked at again
@@ -28,7 +30,7 @@ from pbem import games, i18n
 from pbem.extensions import db
 from pbem.mail import notify
 from pbem.mail.compose import language_for
-from pbem.play import challenges, turns
+from pbem.play import challenges, leagues, turns
 from pbem.players import settings
 from pbem.policy import due, limits, links, rest, vacation
 from pbem.policy.deadlines import Waiting, utc, waiting
@@ -132,6 +134,7 @@ def run(now: datetime | None = None) -> Report:
             due.refresh(looked[start:start + 500])
     turns.forget_unconfirmed(now)
     challenges.forget_unconfirmed(now)
+    leagues.tend(now)
     with transaction():
         # The digest clock lives among the rate-limit rows: keep them as long as its interval.
         limits.prune(now, timedelta(hours=current_app.config["DIGEST_INTERVAL_HOURS"]))

@@ -41,6 +41,7 @@ from pbem.store.models import (
     Game,
     GameResult,
     Inbound,
+    LeagueGame,
     Mail,
     Message,
     MessageMark,
@@ -302,7 +303,8 @@ TABLES = ((Event, Event.game_id), (Snapshot, Snapshot.game_id), (Reminder, Remin
           (SeatNonce, SeatNonce.game_id),
           (Seat, Seat.game_id), (Inbound, Inbound.game_id),
           (Message, Message.game_id), (MessageMark, MessageMark.game_id), (Note, Note.game_id),
-          (Clock, Clock.game_id), (Due, Due.game_id), (Game, Game.id))
+          (Clock, Clock.game_id), (Due, Due.game_id), (LeagueGame, LeagueGame.game_id),
+          (Game, Game.id))
 
 
 def deletion(game_id: str) -> dict[str, int]:

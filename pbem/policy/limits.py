@@ -95,6 +95,14 @@ GAMES_CLIENT = Limit("games-client", "GAMES_PER_CLIENT_PER_DAY", DAY,
 INVITES_ADDRESS = Limit("invites-address", "INVITES_PER_ADDRESS_PER_DAY", DAY,
                         phrase("{who} was invited to as many games today as one may; please try "
                                "tomorrow."))
+#: Leagues asked for and joins asked for (each mails a link to confirm), per client and per
+#: address: as many as games asked for on the start page (the same settings).
+LEAGUES_CLIENT = Limit("leagues-client", "PROPOSALS_PER_CLIENT_PER_DAY", DAY,
+                       phrase("Too many league requests were sent from here today; please try "
+                              "tomorrow."))
+LEAGUES_ADDRESS = Limit("leagues-address", "PROPOSALS_PER_ADDRESS_PER_DAY", DAY,
+                        phrase("Too many league requests were made for this address today; please "
+                               "try tomorrow."))
 #: Answers to mail replies that cannot act: per address, and for everybody together.
 REFUSALS_ADDRESS = Limit("refusal", "REFUSALS_PER_ADDRESS_PER_HOUR", HOUR)
 REFUSALS_ALL = Limit("refusals-all", "REFUSALS_PER_HOUR", HOUR)

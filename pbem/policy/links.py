@@ -21,6 +21,9 @@ that a mail scanner opening every link in a mail acts on none of them:
 - a challenge link signs a challenge's id (its poster puts it up), a withdrawal link the same
   (he takes it down), an accept link (challenge, address, name, language): a stranger takes a
   seat in it (`pbem.play.challenges`).
+- a league link signs a proposed league's id (its creator opens it);
+- a league join link signs (league, ticket): the address that asked joins, once (the ticket is
+  spent by leaving; asking again mails a new one).
 
 Keys rotate: SECRET_KEY signs; it and every key in SECRET_KEY_FALLBACKS verify.
 Links expire after LINK_MAX_AGE_DAYS; an expired link still names its game and
@@ -122,8 +125,10 @@ def read(kind: str, value: str) -> Link:
 CONFIRM, REPLACE, DECLINE, UNSUBSCRIBE, SIGN_IN, HOME, REMATCH = (
     "confirm", "replace", "decline", "unsubscribe", "sign-in", "home", "rematch")
 CHALLENGE, ACCEPT, WITHDRAW = "challenge", "accept", "withdraw"
+LEAGUE, LEAGUE_JOIN = "league", "league-join"
 ONE_THING = {CONFIRM: "c", REPLACE: "r", DECLINE: "d", UNSUBSCRIBE: "u", SIGN_IN: "admin/in",
-             HOME: "h", REMATCH: "m", CHALLENGE: "ch", ACCEPT: "ca", WITHDRAW: "cw"}
+             HOME: "h", REMATCH: "m", CHALLENGE: "ch", ACCEPT: "ca", WITHDRAW: "cw",
+             LEAGUE: "lc", LEAGUE_JOIN: "lj"}
 
 
 #: Links that never expire carry no time: an unsubscribe link must work for as long as the

@@ -34,6 +34,8 @@ row about it: `operations.delete_game`.)
 - `clocks`: a game's time bank; `vacations`: an address's vacations (0010).
 - `ratings`: each player's rating per game, and `games.rated` (0015).
 - `challenges`, `challenge_seats`: open challenges and the seats taken in them (0016).
+- `leagues`, `league_members`, `league_games`: slow tournaments by mail (`pbem.play.leagues`):
+  a league as created, who asked to join or is in it, and the games it started (0017).
 - `dues`: what is due when: one row per seat that owes a decision, with the moment the
   background work must look at it next (`pbem.policy.due`), rewritten at the commit of whatever
   moves that moment, so a worker's round reads what is due, not every running game (0013).
@@ -471,3 +473,50 @@ class ChallengeSeat(Model):
     language: Mapped[str | None] = mapped_column(String(8), nullable=True)
     position: Mapped[int] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+class League(Model):
+    """A slow tournament by mail (`pbem.play.leagues`): a game, a size, a clock, a start date.
+    `status`: proposed (its creator has not confirmed it), open (players join), running (its
+    games are played), finished, cancelled. `creator` is an address (never shown), None when
+    the operator made it."""
+    __tablename__ = "leagues"
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    name: Mapped[str] = mapped_column(String(60))
+    kind: Mapped[str] = mapped_column(String(32))
+    options: Mapped[dict] = mapped_column(JSON)
+    least: Mapped[int] = mapped_column(Integer)     # players it needs to start
+    most: Mapped[int] = mapped_column(Integer)      # players it takes
+    clock: Mapped[str] = mapped_column(String(32))  # as `pbem.policy.clocks.parse` reads it
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    min_on_time: Mapped[int | None] = mapped_column(Integer)   # percent; None: anybody
+    starts_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    status: Mapped[str] = mapped_column(String(16))
+    creator: Mapped[str | None] = mapped_column(String(254))
+    client: Mapped[str] = mapped_column(String(64), default="")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    ended_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (Index("ix_leagues_status_starts", "status", "starts_at"),)
+
+
+class LeagueMember(Model):
+    """An address in a league (`joined`), or one that asked to join and was mailed a one-use
+    link (`ticket`, signed into it): confirming spends it."""
+    __tablename__ = "league_members"
+    league_id: Mapped[str] = mapped_column(ForeignKey("leagues.id"), primary_key=True)
+    address: Mapped[str] = mapped_column(String(254), primary_key=True)   # lower-cased
+    ticket: Mapped[str] = mapped_column(String(32))
+    joined: Mapped[bool] = mapped_column(Boolean, default=False)
+    asked_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    joined_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (Index("ix_league_members_address", "address"),)
+
+
+class LeagueGame(Model):
+    """A game a league started, and which of its groups (Babylonia) or pairings it is."""
+    __tablename__ = "league_games"
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    league_id: Mapped[str] = mapped_column(ForeignKey("leagues.id"), index=True)
+    # Seat by seat, the member's address (the game's seats say the same; kept here so the
+    # standings need no join through seats a computer may have taken over).
+    players: Mapped[list] = mapped_column(JSON)

@@ -34,6 +34,7 @@ from pbem.web import (
     feeds,
     gamestatic,
     home,
+    leagues,
     lobby,
     outbox,
     play,
@@ -83,6 +84,7 @@ def init_app(app) -> None:
     app.register_blueprint(home.bp)
     app.register_blueprint(players.bp)
     app.register_blueprint(challenges.bp)
+    app.register_blueprint(leagues.bp)
     app.register_blueprint(feeds.bp)
     gamestatic.init_app(app)
     if app.config.get("OUTBOX_PAGE"):

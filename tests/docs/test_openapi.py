@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -50,6 +51,8 @@ PAGES_ONLY = {
     ("/ch/{token}", "get"): "the page whose button lists a challenge",
     ("/cw/{token}", "get"): "the page whose button withdraws a challenge",
     ("/ca/{token}", "get"): "the page whose button takes a seat in a challenge",
+    ("/h/{token}/league", "get"): "the home's form for a new league",
+    ("/lc/{token}", "get"): "the page whose button opens a player's league",
     ("/static/{filename}", "get"): "static files",
     ("/static/games/{game}/{filename}", "get"): "a game's stylesheet and script",
 }
@@ -138,6 +141,14 @@ def mailed_links(app, to: str, prefix: str) -> list[str]:
     """The paths of the links of one kind (`/m/`, `/d/` …) mailed to an address, oldest first."""
     return [p for _, _, text, _, addr, _ in outbox(app) if addr == to
             for p in PATH_LINK.findall(text) if p.startswith(prefix)]
+
+
+def league_link(app, to: str, prefix: str) -> str:
+    """The last league link of a kind (`/lc/`, `/lj/`) mailed to an address."""
+    found = [p for _, _, text, _, addr, _ in outbox(app) if addr == to
+             for p in re.findall(r"http://pbem\.test(/l[cj]/[A-Za-z0-9_.\-]+)", text)
+             if p.startswith(prefix)]
+    return found[-1]
 
 
 def home_csrf(client, path: str) -> str:
@@ -250,6 +261,24 @@ def test_real_answers_validate_against_the_description(api_app):
         else:
             api.post(f"{home}/challenges/{other}/withdraw", json={"csrf": csrf})
     assert api.get("/challenges")["challenges"] == []
+    # A league of Anna's from her home, opened by the link mailed to her; Bob asks to join,
+    # chooses a public name as he joins from his link, and leaves again (the link is spent).
+    starts = (datetime.now(UTC) + timedelta(days=3)).date().isoformat()
+    terms = {"csrf": csrf, "name": "Spring Babel", "game": "babel", "least": 2, "most": 4,
+             "starts": starts, "clock": "move:3", "rated": True, "min_on_time": None}
+    league = api.post(home + "/league", 202, json=terms)["league"]
+    api.post(home + "/league", 400, json={**terms, "least": 5})
+    api.post(league_link(app, ANNA, "/lc/"))
+    api.get("/leagues")
+    api.get(f"/leagues/{league}")
+    api.get("/leagues/nothing", 404)
+    api.post(f"/leagues/{league}/join", 202, json={"email": BOB})
+    join = league_link(app, BOB, "/lj/")
+    api.get(join)
+    api.post(join, 400, json={"action": "join"})   # he has no public name yet
+    api.post(join, json={"action": "join", "name": "Bob"})
+    api.post(join, json={"action": "leave"})
+    api.get(join, 410)
 
     # Resigning asks first, then ends the game; a rematch is asked for and confirmed.
     api.post(seat + "/resign", 400, json={})

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from league_mails import every_league_mail  # tests/helpers
 from pbem_web import link_mails, outbox_rows, play, reply_to
 
 from .conftest import Read, english_in, plain, report, speak, visible
@@ -148,6 +149,7 @@ def every_kind_of_game(app, client) -> dict[str, str]:
     with app.app_context():
         challenges.confirm(games["challenge"])
         challenges.ask_to_accept(games["challenge"], EMAILS[2], "", None, "192.0.2.9")
+    every_league_mail(app, EMAILS, NAMES)
     return games
 
 

@@ -12,6 +12,7 @@ import re
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from league_mails import every_league_mail  # tests/helpers
 from pbem.games.errors import GameError
 from pbem.games.rng import Rng
 from pbem.play import home_link
@@ -122,6 +123,9 @@ def test_every_mail_of_every_game_fits_80_columns(app, client):
     play(app, waiting, 6, decisions=3)
     every_other_mail(app, client, waiting)
     every_home_mail(app, waiting, babel)
+    # Public names as long as they may be (40): the final table still fits.
+    every_league_mail(app, EMAILS[:2], ("Annabella Maximiliane von Hohenzollern x",
+                                        "Bartholomew Fitzgerald-Montgomery Junior"))
 
     mails = outbox(app)
     kinds = {kind for kind, *_ in mails}

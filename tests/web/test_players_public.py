@@ -3,25 +3,30 @@
 Players (some with a public name, some without; addresses of any case), rated and unrated
 games of two and three seats, finished, running, resigned, with a computer; then every public
 route that speaks of players: the start page, each player page and each ladder (page and
-JSON), the open challenges (their list, and each one's accept page as a stranger sees it),
-and the public record of every game a player page links to. None may hold any address
+JSON), the open challenges (their list, and each one's accept page as a stranger sees it), a
+league of the named players (its page, standings and games; the list of leagues), and the
+public record of every game a player page links to. None may hold any address
 of any player, in any case, nor its URL-encoded form."""
 
 from __future__ import annotations
 
 import itertools
 import re
+from datetime import timedelta
 from urllib.parse import quote
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sqlalchemy import select
 
 from pbem import games
+from pbem.extensions import db
 from pbem.games.rng import Rng
-from pbem.play import challenges, turns
+from pbem.play import challenges, leagues, turns
 from pbem.players import public
 from pbem.policy import links
 from pbem.store import gamelog
+from pbem.store.models import LeagueGame, LeagueMember, utcnow
 from pbem.views import challengeview
 
 JSON = {"Accept": "application/json"}
@@ -67,6 +72,22 @@ def make_game(kind, seed, rated, how, people) -> None:
     play(game, seed, 5 if how == "run" else None)
 
 
+def make_league(addresses: list[str]) -> str:
+    """A league of Babel Tower of the players with a public name, joined by their links,
+    started when two or more joined, its first game played to the end."""
+    terms = leagues.Terms("Open", "babel-tower", 2, 8, utcnow() + timedelta(days=1), "move:3")
+    league = leagues.create(terms).id
+    for address in addresses:
+        leagues.ask(league, address, "127.0.0.1")
+        ticket = db.session.get(LeagueMember, (league, address.lower())).ticket
+        leagues.join(links.sign(links.LEAGUE_JOIN, [league, ticket]))
+    leagues.tend(utcnow() + timedelta(days=1, minutes=1))
+    for game in db.session.scalars(select(LeagueGame.game_id).where(LeagueGame.league_id == league)
+                                   .limit(1)):
+        play(game, 1, None)
+    return league
+
+
 @settings(max_examples=6, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(players=st.lists(a_player, min_size=3, max_size=5), made=st.lists(a_game, min_size=1, max_size=3))
@@ -102,7 +123,9 @@ def test_no_public_page_ever_shows_an_address(app, client, players, made):
                 pass
         stranger = f"stranger{run}@example.net"
         accept_pages = [links.path_of(links.ACCEPT, [c, stranger, "", ""]) for c in posted]
-    paths = ["/", "/challenges"] + [f"/ratings/{kind}" for kind in games.INSTALLED] + accept_pages
+        league = make_league([a for a, (_, _, named, _) in zip(addresses, players) if named])
+    paths = (["/", "/challenges", "/leagues", f"/leagues/{league}"]
+             + [f"/ratings/{kind}" for kind in games.INSTALLED] + accept_pages)
     paths += [f"/p/{quote(name)}" for name in names]
     records = set()
     for name in names:

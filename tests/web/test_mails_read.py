@@ -102,6 +102,18 @@ def every_home_mail(app, game: str, finished: str) -> None:
         db.session.commit()
 
 
+def every_challenge_mail(app, poster: str, stranger: str) -> None:
+    """An open challenge posted (its poster's confirmation), and a stranger's offer to take it
+    up (the link that seats him)."""
+    from pbem.play import challenges
+    from pbem.views import challengeview
+    with app.app_context():
+        terms = challengeview.Terms("babylonia", 3, on_time=10)
+        posted = challenges.post(terms, poster, LONG[0], "192.0.2.9").id
+        challenges.confirm(posted)
+        challenges.ask_to_accept(posted, stranger, LONG[2], None, "192.0.2.9")
+
+
 def test_every_mail_of_every_game_fits_80_columns(app, client):
     from pbem.play import turns
     from pbem_web import create_by_form
@@ -126,6 +138,7 @@ def test_every_mail_of_every_game_fits_80_columns(app, client):
     # Public names as long as they may be (40): the final table still fits.
     every_league_mail(app, EMAILS[:2], ("Annabella Maximiliane von Hohenzollern x",
                                         "Bartholomew Fitzgerald-Montgomery Junior"))
+    every_challenge_mail(app, EMAILS[0], EMAILS[2])
 
     mails = outbox(app)
     kinds = {kind for kind, *_ in mails}

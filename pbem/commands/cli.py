@@ -36,7 +36,7 @@ from pbem.commands.serving import serve_production
 from pbem.errors import BadInput
 from pbem.extensions import this_app
 from pbem.inbound.ingest import Transient, ingest_bytes, ingest_maildir
-from pbem.jobs import digest, engine, reminders
+from pbem.jobs import engine, tasks
 from pbem.jobs import worker as jobs_worker
 from pbem.jobs.worker import start_in_background, work
 from pbem.mail import deliver as delivery
@@ -253,8 +253,7 @@ def remind(now: str | None):
         moment = datetime.fromisoformat(now) if now else datetime.now(UTC)
     except ValueError:
         raise click.UsageError(f"--now {now!r}: write a time like 2030-01-31T18:00") from None
-    report = reminders.run(moment)
-    digest.run(moment)   # the daily digests too: on cron, nothing else sends them
+    report = tasks.round_of_dues(moment)   # the `due` queue's round: digests too
     click.echo(f"timeouts {len(report.timeouts)}, reminders {len(report.reminded)}")
 
 

@@ -482,7 +482,7 @@ def test_the_dashboard_and_the_jobs_command_show_what_the_background_work_has_be
                                     "oldest", "due"]
         assert list(queues) == ["mail", "due", "bots", "fleet"]
         assert int(queues["mail"][0]) >= 2 and queues["bots"][:5] == ["1", "0", "0", "0", "0"]
-        assert "<th scope=\"row\">bots</th><td>1</td><td>0</td>" in section
+        assert "<th scope=\"row\">bots</th><td>1</td><td class=\"wide\">0</td>" in section
     assert "mail: 3 to send now (the oldest for " in said.output
     assert "people: 0 reminders or time limits due now; the next at " in said.output
     assert "computers: 1 decisions to make (the oldest for " in said.output
@@ -515,12 +515,12 @@ def test_a_failed_job_is_shown_and_retried_from_the_page(site, client, smtp):
     assert (job.queue, job.task, job.args) == ("bots", "think", {"game_id": "no-such-game",
                                                                   "seat": 1, "seq": 0})
     board = page(client.get("/admin"))
-    assert "<th scope=\"row\">bots</th><td>0</td><td>0</td><td>0</td><td>1</td>" in board
+    assert "<th scope=\"row\">bots</th><td>0</td><td class=\"wide\">0</td><td>0</td><td>1</td>" in board
     assert f"bots · think · job {job.id}" in board
     response = client.post("/admin/jobs/retry", data={"csrf": csrf, "job": str(job.id)})
     assert response.status_code == 303
     board = page(client.get("/admin"))
     assert "1 failed job(s) queued again." in board
-    assert "<th scope=\"row\">bots</th><td>1</td><td>0</td><td>0</td><td>0</td>" in board
+    assert "<th scope=\"row\">bots</th><td>1</td><td class=\"wide\">0</td><td>0</td><td>0</td>" in board
     with site.app_context():
         assert operations.failed_jobs() == []

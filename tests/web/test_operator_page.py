@@ -489,6 +489,12 @@ def test_the_dashboard_and_the_jobs_command_show_what_the_background_work_has_be
     assert ", 0 being thought about" in said.output
 
 
+def queue_row(board: str, queue: str) -> list[str]:
+    """The cells of a queue's row in the dashboard's table."""
+    row = re.search(rf'<th scope="row">{queue}</th>(.*?)</tr>', board).group(1)
+    return re.findall(r"<td[^>]*>([^<]*)</td>", row)
+
+
 def test_a_failed_job_is_shown_and_retried_from_the_page(site, client, smtp):
     """PostgreSQL: a real worker (procrastinate's, in a thread) fails a job whose game does not
     exist; the page lists it with its arguments, and its button puts it back in its queue."""
@@ -515,12 +521,14 @@ def test_a_failed_job_is_shown_and_retried_from_the_page(site, client, smtp):
     assert (job.queue, job.task, job.args) == ("bots", "think", {"game_id": "no-such-game",
                                                                   "seat": 1, "seq": 0})
     board = page(client.get("/admin"))
-    assert "<th scope=\"row\">bots</th><td>0</td><td class=\"wide\">0</td><td>0</td><td>1</td>" in board
+    # (the fleet's periodic jobs come and go in the queues beside it: only the failed are fixed)
+    assert queue_row(board, "bots")[3] == "1"   # due, later, running, failed
+
     assert f"bots · think · job {job.id}" in board
     response = client.post("/admin/jobs/retry", data={"csrf": csrf, "job": str(job.id)})
     assert response.status_code == 303
     board = page(client.get("/admin"))
     assert "1 failed job(s) queued again." in board
-    assert "<th scope=\"row\">bots</th><td>1</td><td class=\"wide\">0</td><td>0</td><td>0</td>" in board
+    assert queue_row(board, "bots")[3] == "0" and int(queue_row(board, "bots")[0]) >= 1
     with site.app_context():
         assert operations.failed_jobs() == []

@@ -5,8 +5,9 @@
 
 For each count of workers: a PostgreSQL schema of its own (dropped afterwards), migrated;
 --games games of Babel in which a computer of --level plays the first turn against a person;
-then that many `flask --app pbem worker --queues bots` processes, as an operator runs them on
-machines of their own. The clock runs from the first decision appended to the last (so the
+each game's creation defers its computer's `think` job (procrastinate, `pbem.jobs.engine`);
+then that many `flask --app pbem worker --queues bots` processes (each running 2 jobs at once,
+the default), as an operator runs them on machines of their own. The clock runs from the first decision appended to the last (so the
 workers' start is not counted), and the rate is the decisions made in between per minute.
 Mail is not sent (no worker of the `mail` queue runs): only thinking is measured.
 """

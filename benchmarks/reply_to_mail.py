@@ -54,7 +54,8 @@ def main() -> None:
         port = probe.getsockname()[1]
     smtp = Controller(arrivals, hostname="127.0.0.1", port=port)
     smtp.start()
-    env = {**settings(url), "MAIL_URL": f"smtp://127.0.0.1:{port}"}
+    env = {**settings(url), "MAIL_URL": f"smtp://127.0.0.1:{port}",
+           "SECRET_KEY": "reply-to-mail-benchmark-key-" + "0" * 32}
     processes: list[subprocess.Popen] = []
     try:
         app = create_app({"SECRET_KEY": env["SECRET_KEY"], "SQLALCHEMY_DATABASE_URI": url})

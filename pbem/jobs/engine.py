@@ -37,10 +37,11 @@ import procrastinate
 from flask import Flask
 from procrastinate import exceptions as engine_errors
 from procrastinate.worker import Worker
-from sqlalchemy import text
+from sqlalchemy import select
 from sqlalchemy.engine import URL
 
 from pbem.extensions import db
+from pbem.store import jobqueue
 from pbem.store.transaction import transaction
 
 log = logging.getLogger(__name__)
@@ -165,8 +166,8 @@ def _games_with_jobs(game_ids: list[str]) -> set[str]:
     if not game_ids:
         return set()
     locks = [f"game:{game_id}" for game_id in game_ids]
-    found = db.session.scalars(text("SELECT lock FROM procrastinate_jobs WHERE lock = ANY(:locks) "
-                                    "AND status IN ('todo', 'doing')"), {"locks": locks})
+    found = db.session.scalars(select(jobqueue.jobs.c.lock).where(
+        jobqueue.jobs.c.lock.in_(locks), jobqueue.jobs.c.status.in_(("todo", "doing"))))
     return {lock.removeprefix("game:") for lock in found}
 
 

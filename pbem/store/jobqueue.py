@@ -13,7 +13,21 @@ from datetime import datetime
 
 from flask import current_app
 from procrastinate import sql
-from sqlalchemy import text
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    DateTime,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    and_,
+    func,
+    or_,
+    select,
+    true,
+)
+from sqlalchemy.dialects.postgresql import ENUM, JSONB
 
 from pbem.extensions import db
 from pbem.policy.deadlines import utc
@@ -46,32 +60,51 @@ def kept() -> bool:
     return db.session.get_bind().dialect.name == "postgresql"
 
 
-_QUEUES = text("""
-WITH stalled_workers AS (
-  SELECT id FROM procrastinate_workers
-   WHERE last_heartbeat < now() - make_interval(secs => :stalled)
-)
-SELECT j.queue_name,
-  count(*) FILTER (WHERE j.status = 'todo' AND coalesce(j.scheduled_at <= now(), true)),
-  count(*) FILTER (WHERE j.status = 'todo' AND j.scheduled_at > now()),
-  count(*) FILTER (WHERE j.status = 'doing' AND j.worker_id IS NOT NULL AND sw.id IS NULL),
-  count(*) FILTER (WHERE j.status = 'failed'),
-  count(*) FILTER (WHERE j.status = 'doing' AND (j.worker_id IS NULL OR sw.id IS NOT NULL)),
-  min(coalesce(j.scheduled_at, (SELECT min(e.at) FROM procrastinate_events e
-                                WHERE e.job_id = j.id AND e.type = 'deferred')))
-    FILTER (WHERE j.status = 'todo' AND coalesce(j.scheduled_at <= now(), true))
-FROM procrastinate_jobs j LEFT JOIN stalled_workers sw ON sw.id = j.worker_id
-WHERE j.status IN ('todo', 'doing', 'failed')
-GROUP BY j.queue_name
-""")
+# procrastinate's tables, as far as they are read here: in a MetaData of their own, so that
+# neither the models nor Alembic's comparison count them (migration 0018 makes them).
+_theirs = MetaData()
+_STATUS = ENUM("todo", "doing", "succeeded", "failed", "cancelled", "aborting", "aborted",
+               name="procrastinate_job_status", create_type=False)
+_EVENT = ENUM("deferred", "started", "deferred_for_retry", "failed", "succeeded", "cancelled",
+              "abort_requested", "aborted", "scheduled", "retried",
+              name="procrastinate_job_event_type", create_type=False)
+jobs = Table("procrastinate_jobs", _theirs, Column("id", BigInteger, primary_key=True),
+             Column("queue_name", String), Column("task_name", String), Column("lock", String),
+             Column("args", JSONB), Column("status", _STATUS),
+             Column("scheduled_at", DateTime(timezone=True)), Column("attempts", Integer),
+             Column("worker_id", BigInteger))
+_workers = Table("procrastinate_workers", _theirs, Column("id", BigInteger, primary_key=True),
+                 Column("last_heartbeat", DateTime(timezone=True)))
+_events = Table("procrastinate_events", _theirs, Column("id", BigInteger, primary_key=True),
+                Column("job_id", BigInteger), Column("type", _EVENT),
+                Column("at", DateTime(timezone=True)))
 
 
 def queues() -> list[Queue]:
     """Every queue with its counts (a queue without jobs too), ours first."""
-    stalled = current_app.config["JOBS_STALLED_SECONDS"]
-    found = {row[0]: row for row in db.session.execute(_QUEUES, {"stalled": stalled})}
+    found = {row[0]: row for row in db.session.execute(_counts())}
     names = [*QUEUES, *sorted(set(found) - set(QUEUES))]
     return [_queue(name, found.get(name)) for name in names]
+
+
+def _counts():
+    silent = func.now() - func.make_interval(0, 0, 0, 0, 0, 0, current_app.config["JOBS_STALLED_SECONDS"])
+    stalled_workers = select(_workers.c.id).where(_workers.c.last_heartbeat < silent).cte()
+    sw = stalled_workers.c.id
+    todo, doing = jobs.c.status == "todo", jobs.c.status == "doing"
+    due_now = and_(todo, func.coalesce(jobs.c.scheduled_at <= func.now(), true()))
+    deferred = (select(func.min(_events.c.at))
+                .where(_events.c.job_id == jobs.c.id, _events.c.type == "deferred").scalar_subquery())
+    return (select(jobs.c.queue_name,
+                   func.count().filter(due_now),
+                   func.count().filter(and_(todo, jobs.c.scheduled_at > func.now())),
+                   func.count().filter(and_(doing, jobs.c.worker_id.is_not(None), sw.is_(None))),
+                   func.count().filter(jobs.c.status == "failed"),
+                   func.count().filter(and_(doing, or_(jobs.c.worker_id.is_(None), sw.is_not(None)))),
+                   func.min(func.coalesce(jobs.c.scheduled_at, deferred)).filter(due_now))
+            .select_from(jobs.outerjoin(stalled_workers, sw == jobs.c.worker_id))
+            .where(jobs.c.status.in_(("todo", "doing", "failed")))
+            .group_by(jobs.c.queue_name))
 
 
 def _queue(name: str, row) -> Queue:
@@ -82,18 +115,17 @@ def _queue(name: str, row) -> Queue:
 
 
 def failed(limit: int = 50) -> list[FailedJob]:
-    rows = db.session.execute(text(
-        "SELECT id, queue_name, task_name, args, attempts FROM procrastinate_jobs "
-        "WHERE status = 'failed' ORDER BY id DESC LIMIT :limit"), {"limit": limit})
+    rows = db.session.execute(
+        select(jobs.c.id, jobs.c.queue_name, jobs.c.task_name, jobs.c.args, jobs.c.attempts)
+        .where(jobs.c.status == "failed").order_by(jobs.c.id.desc()).limit(limit))
     return [FailedJob(*row) for row in rows]
 
 
 def retry(job_ids: Iterable[int], now: datetime) -> int:
     """Put these failed jobs back to `todo`, due now, in the session's transaction (the caller
     commits); how many were failed."""
-    ids = list(db.session.scalars(text(
-        "SELECT id FROM procrastinate_jobs WHERE status = 'failed' AND id = ANY(:ids) "
-        "ORDER BY id FOR UPDATE"), {"ids": list(job_ids)}))
+    ids = list(db.session.scalars(select(jobs.c.id).where(
+        jobs.c.status == "failed", jobs.c.id.in_(list(job_ids))).order_by(jobs.c.id).with_for_update()))
     connection = db.session.connection().connection.driver_connection
     assert connection is not None
     for job_id in ids:   # procrastinate's own statement, on the transaction's connection
@@ -105,7 +137,7 @@ def retry(job_ids: Iterable[int], now: datetime) -> int:
 
 
 def all_failed() -> list[int]:
-    return list(db.session.scalars(text("SELECT id FROM procrastinate_jobs WHERE status = 'failed'")))
+    return list(db.session.scalars(select(jobs.c.id).where(jobs.c.status == "failed")))
 
 
 def not_the_engines(_object, name: str | None, _type, _reflected, _compare_to) -> bool:

@@ -5,8 +5,9 @@
 
 For each count of workers: a PostgreSQL schema of its own (dropped afterwards), migrated;
 --games games of Babel in which a computer of --level plays the first turn against a person;
-then that many `flask --app pbem worker --queues bots` processes, as an operator runs them on
-machines of their own. The clock runs from the first decision appended to the last (so the
+each game's creation defers its computer's `think` job (procrastinate, `pbem.jobs.engine`);
+then that many `flask --app pbem worker --queues bots` processes (each running --concurrency jobs at
+once, 2 by default), as an operator runs them on machines of their own. The clock runs from the first decision appended to the last (so the
 workers' start is not counted), and the rate is the decisions made in between per minute.
 Mail is not sent (no worker of the `mail` queue runs): only thinking is measured.
 """
@@ -28,7 +29,7 @@ sys.path[:0] = [str(ROOT)]
 SECRET = "fleet-benchmark-key-" + "0" * 32
 
 
-def measure(database: str, games: int, workers: int, level: str) -> float:
+def measure(database: str, games: int, workers: int, level: str, concurrency: int = 2) -> float:
     """Decisions per minute of `workers` bot workers over `games` decisions owed."""
     import psycopg
     from flask_migrate import upgrade
@@ -55,7 +56,7 @@ def measure(database: str, games: int, workers: int, level: str) -> float:
                                              {"sumerians": "top-run"}, 0, bots=(level, None)))
         running = [subprocess.Popen(
             [sys.executable, "-m", "flask", "--app", "pbem", "worker", "--queues", "bots",
-             "--bots-every", "0.2"], cwd=ROOT, env={**os.environ, **config},
+             "--concurrency", str(concurrency)], cwd=ROOT, env={**os.environ, **config},
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for _ in range(workers)]
         with psycopg.connect(database, autocommit=True) as conn:
             conn.execute(f'SET search_path = "{schema}"')
@@ -88,11 +89,13 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=120)
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--level", default="easy")
+    parser.add_argument("--concurrency", type=int, default=2, help="jobs a worker runs at once")
     parser.add_argument("--database", default="postgresql://postgres@127.0.0.1:5432/test")
     args = parser.parse_args()
     for workers in args.workers:
-        rate = measure(args.database, args.games, workers, args.level)
-        print(f"{workers} bot worker(s), {args.games} decisions of level {args.level}: "
+        rate = measure(args.database, args.games, workers, args.level, args.concurrency)
+        print(f"{workers} bot worker(s) of {args.concurrency} jobs at once, {args.games} decisions "
+              f"of level {args.level}: "
               f"{rate:.0f} decisions/min", flush=True)
 
 

@@ -7,7 +7,8 @@ For each number of running games: a fresh PostgreSQL schema, migrated, filled in
 (`generate_series`: each game two seats, a 7-day clock, its first seat to act, and its `dues`
 row somewhere in the next two days, as the commit hooks would have written it); then
 
-- a reminders round (`pbem.jobs.reminders.run`) and the computers' look (`computers.owed`)
+- the `due` queue's round (`pbem.jobs.tasks.round_of_dues`: time-outs, reminders, digests, as
+  the job engine's periodic `round` runs it) and the computers' look (`computers.owed`)
   with nothing due: the median of --rounds rounds, wall and CPU;
 - the same round with --due of the games due (their rows moved to a minute ago): one round,
   which looks at each of them and rewrites its row;
@@ -65,7 +66,7 @@ def measure(base: str, running: int, due_share: float, rounds: int) -> dict:
 
     from pbem import create_app
     from pbem.extensions import db
-    from pbem.jobs import computers, reminders
+    from pbem.jobs import computers, tasks
     from pbem.policy import deadlines
 
     plain = base.replace("postgresql+psycopg://", "postgresql://")
@@ -86,14 +87,14 @@ def measure(base: str, running: int, due_share: float, rounds: int) -> dict:
                                      .replace(":count", "%(count)s"),
                                      {"now": now, "count": running})
             filled = time.perf_counter() - started
-            idle = [timed(lambda: reminders.run(now)) for _ in range(rounds)]
+            idle = [timed(lambda: tasks.round_of_dues(now)) for _ in range(rounds)]
             bots = [timed(computers.owed) for _ in range(rounds)]
             db.session.execute(text(
                 "UPDATE dues SET due_at = :past WHERE game_id IN (SELECT game_id FROM dues "
                 "ORDER BY game_id LIMIT :n)"), {"past": now - timedelta(minutes=1),
                                                   "n": int(running * due_share)})
             db.session.commit()
-            busy = timed(lambda: reminders.run(now))
+            busy = timed(lambda: tasks.round_of_dues(now))
             scan = timed(lambda: len(deadlines.waiting())) if running <= 100_000 else None
         return {"running": running, "fill_s": filled,
                 "idle_wall_ms": statistics.median(w for w, _, _ in idle),

@@ -87,7 +87,9 @@ def run_migrations_online():
 
     connectable = get_engine()
 
+    from pbem.store.jobqueue import not_the_engines
     from pbem.store.waits import unlimited
+    conf_args.setdefault("include_object", not_the_engines)   # its own schema, migration 0018
 
     with connectable.connect() as connection, unlimited(connection):
         context.configure(

@@ -39,6 +39,9 @@
 | NOTES_MAX_CHARS      | 10000                                | a player's private notes on a game       |
 | VACATION_DAYS_PER_YEAR | 30                                 | days an address's clocks may stop a year |
 | COMPUTER_CLAIM_SECONDS | 120                                | a computer's decision is one worker's |
+| JOBS_HEARTBEAT_SECONDS | 5                                  | PostgreSQL: a worker says it lives     |
+| JOBS_STALLED_SECONDS | 20                                   | silent this long: its jobs go to others |
+| JOBS_POLL_SECONDS    | 2                                    | a worker looks for jobs NOTIFY missed  |
 
 Refusals. Settings that would make the server unsafe stop it before it serves anything, with
 one line on standard error (`pbem: ...`) and exit status 78 (EX_CONFIG), whatever the entry
@@ -177,6 +180,11 @@ def from_environment(instance_path: str, env=os.environ) -> dict:
         "REPLY_ADDRESS": env.get("REPLY_ADDRESS", ""),
         "REMIND_AFTER_HOURS": _number(env, "REMIND_AFTER_HOURS", "48", float),
         "COMPUTER_CLAIM_SECONDS": _number(env, "COMPUTER_CLAIM_SECONDS", "120", float, minimum=1),
+        # The job engine on PostgreSQL (pbem.jobs.engine): a worker's heartbeat, how long a
+        # silent one is taken for dead (its jobs retried by others), its look for missed jobs.
+        "JOBS_HEARTBEAT_SECONDS": _number(env, "JOBS_HEARTBEAT_SECONDS", "5", float, minimum=0.2),
+        "JOBS_STALLED_SECONDS": _number(env, "JOBS_STALLED_SECONDS", "20", float, minimum=1),
+        "JOBS_POLL_SECONDS": _number(env, "JOBS_POLL_SECONDS", "2", float, minimum=0.1),
         "REMIND_BEFORE_HOURS": _number(env, "REMIND_BEFORE_HOURS", "24", float),
         "DIGEST_INTERVAL_HOURS": _number(env, "DIGEST_INTERVAL_HOURS", "24", float),
         "PROXY_FIX": _number(env, "PROXY_FIX", "0"),

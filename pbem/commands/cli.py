@@ -13,7 +13,7 @@
     check-mail-dns  SPF, DKIM, DMARC and reverse DNS of the sending domain, in plain words
     ratings rebuild  recompute every rating from the finished rated games
     league ...       leagues by mail: create, tend, list (pbem/commands/league.py)
-    jobs         what the background work has before it: mail to send, people and computers due
+    jobs         the job queues (due, running, failed, stalled), mail to send, people and computers due
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from pbem.commands.serving import serve_production
 from pbem.errors import BadInput
 from pbem.extensions import this_app
 from pbem.inbound.ingest import Transient, ingest_bytes, ingest_maildir
-from pbem.jobs import digest, reminders
+from pbem.jobs import engine, tasks
 from pbem.jobs import worker as jobs_worker
 from pbem.jobs.worker import start_in_background, work
 from pbem.mail import deliver as delivery
@@ -75,25 +75,36 @@ def serve(host: str, port: int):
 
 
 @click.command("worker")
-@click.option("--deliver-every", default=2.0, show_default=True, help="seconds between deliveries")
-@click.option("--remind-every", default=300.0, show_default=True, help="seconds between reminder runs")
+@click.option("--deliver-every", default=2.0, show_default=True,
+              help="SQLite: seconds between deliveries (PostgreSQL: a commit defers the job)")
+@click.option("--remind-every", default=300.0, show_default=True,
+              help="SQLite: seconds between reminder runs (PostgreSQL: every 30 s, once per fleet)")
 @click.option("--bots-every", default=1.0, show_default=True,
-              help="seconds between the computers' rounds (0: computers do not play here)")
+              help="SQLite: seconds between the computers' rounds (0: computers do not play here)")
 @click.option("--queues", "names", default=",".join(jobs_worker.QUEUES), show_default=True,
               help="the work this worker takes: mail (delivery), due (reminders, time limits, "
                    "digests), bots (the computers' decisions); comma-separated")
+@click.option("--concurrency", default=2, show_default=True, type=click.IntRange(1, 64),
+              help="PostgreSQL: jobs this process runs at once")
 @with_appcontext
-def worker(deliver_every: float, remind_every: float, bots_every: float, names: str):
+def worker(deliver_every: float, remind_every: float, bots_every: float, names: str,
+           concurrency: int):
     """Deliver mail, send reminders, enforce time limits and play the computers' decisions
-    until interrupted."""
+    until interrupted. On PostgreSQL it is one of a fleet (procrastinate's worker); on SQLite,
+    the one process's loop."""
     try:
         serving = jobs_worker.queues(names)
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="--queues") from None
-    click.echo("pbem worker: " + ", ".join(q for q in jobs_worker.QUEUES if q in serving))
+    click.echo("pbem worker: " + ", ".join(jobs_worker.ordered(serving)))
     if not logging.getLogger().handlers:   # one line per failure and per computer's decision
         logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    work(this_app(), threading.Event(), deliver_every, remind_every, bots_every, serving)
+        logging.getLogger("procrastinate").setLevel(logging.WARNING)   # not a line per job
+    app = this_app()
+    if jobs_worker.on_postgresql(app):
+        engine.run_worker(app, jobs_worker.ordered(serving), concurrency)
+    else:
+        work(app, threading.Event(), deliver_every, remind_every, bots_every, serving)
 
 
 @click.command("new-game")
@@ -244,8 +255,7 @@ def remind(now: str | None):
         moment = datetime.fromisoformat(now) if now else datetime.now(UTC)
     except ValueError:
         raise click.UsageError(f"--now {now!r}: write a time like 2030-01-31T18:00") from None
-    report = reminders.run(moment)
-    digest.run(moment)   # the daily digests too: on cron, nothing else sends them
+    report = tasks.round_of_dues(moment)   # the `due` queue's round: digests too
     click.echo(f"timeouts {len(report.timeouts)}, reminders {len(report.reminded)}")
 
 
@@ -288,10 +298,24 @@ def check_mail_dns(address: str | None):
 
 
 @click.command("jobs")
+@click.option("--retry-failed", is_flag=True, help="put every failed job back in its queue first")
 @with_appcontext
-def jobs():
-    """What the background work has before it: the outbox and the index of what is due."""
+def jobs(retry_failed: bool):
+    """What the background work has before it: the job engine's queues (PostgreSQL), the
+    outbox and the index of what is due."""
     now = datetime.now(UTC)
+    if retry_failed:
+        click.echo(f"{operations.retry_jobs()} failed jobs queued again")
+    queues = operations.job_queues()
+    if queues is None:
+        click.echo("queues: none (SQLite: one process does the work in a loop)")
+    else:
+        click.echo(f"{'queue':<8}{'due':>6}{'later':>7}{'running':>9}{'failed':>8}{'stalled':>9}"
+                   "  oldest due")
+        for q in queues:
+            oldest = f"{max(0, int((now - q.oldest_due).total_seconds()))} s" if q.oldest_due else "-"
+            click.echo(f"{q.name:<8}{q.due:>6}{q.later:>7}{q.running:>9}{q.failed:>8}{q.stalled:>9}"
+                       f"  {oldest}")
     mail, due_now = operations.background(now)
     click.echo(f"mail: {mail.due} to send now{_since(mail.oldest_due, now)}, {mail.later} "
                f"waiting to be tried again, {mail.failed} failed")

@@ -29,6 +29,7 @@ from pbem import bots
 from pbem.errors import AlreadySubmitted
 from pbem.extensions import db
 from pbem.games.errors import GameError
+from pbem.mail import wakeup
 from pbem.play import turns
 from pbem.policy import due
 from pbem.policy.deadlines import Waiting, waiting
@@ -61,15 +62,18 @@ class Played:
     text: str
 
 
-def play(game_id: str, seat: int, seq: int, now: datetime | None = None) -> Played | None:
+def play(game_id: str, seat: int, seq: int, now: datetime | None = None,
+         exclusive: bool = False) -> Played | None:
     """The decision the computer at `seat` owes at `seq`, made and submitted; None when it
-    owes none there (decided meanwhile, by another worker too)."""
+    owes none there (decided meanwhile, by another worker too). `exclusive`: the job engine
+    gave it to this worker alone (its job's row lock), so the index's claim only marks it as
+    being thought about; a retry after a worker died thinks again though the claim stands."""
     loaded = gamelog.load(game_id)
     level = gamelog.bot_of(game_id, seat)
     if not level or loaded.seq != seq or loaded.decision_of(seat) is None:
         return None
     with transaction():   # one worker thinks about it: the others find it taken
-        if not due.claim(game_id, seat, now or utcnow()):
+        if not due.claim(game_id, seat, now or utcnow()) and not exclusive:
             return None
     log.info("computer (%s) of seat %s in game %s: thinking at %s", level, seat, game_id, seq)
     # Think outside any transaction (SQLite: an open read would hold up every writer), on a
@@ -113,4 +117,5 @@ def loop(app, stop: threading.Event, every: float = 1.0, budget: float = 10.0) -
             log.exception("the computers' round failed; trying again")
             played = []
         if not played:   # after a decision, at once: the next may be a computer's too
-            stop.wait(every)
+            wakeup.computers_owed.wait(every)   # a commit that makes one owed wakes it
+            wakeup.computers_owed.clear()

@@ -2,17 +2,19 @@
 computers' decisions.
 
 The work comes in three queues, so a fleet can split it: `mail` (delivering the outbox, and
-the notices of the other channels),
-`due` (reminders, time limits and digests, read from the index of what is due) and `bots` (the
-computers' decisions). `flask --app pbem worker --queues bots` on another machine thinks for
-the computers only; a worker runs all three unless told otherwise.
+the notices of the other channels), `due` (reminders, time limits and digests, read from the
+index of what is due) and `bots` (the computers' decisions). `flask --app pbem worker --queues
+bots` on another machine thinks for the computers only; a worker runs all three unless told
+otherwise.
 
-A commit that queues mail wakes the sender at once (`pbem.mail.wakeup`); otherwise it looks
-every few seconds. `flask --app pbem worker` runs it in the foreground (one per deployment, or
-several: senders claim mails with SKIP LOCKED on PostgreSQL, a computer's decision is
-thought about by the worker that claimed it, and appended once, by the database key);
-`serve` runs it in a thread of the web process on one machine. The computers play in a thread
-of their own (`pbem.jobs.computers.loop`), so a computer that thinks never holds up a mail.
+Two runners, one set of tasks (`pbem.jobs.tasks`):
+- On PostgreSQL, procrastinate (`pbem.jobs.engine`): jobs deferred by the commits that cause
+  them, taken by any number of workers on any machines, each job by one worker.
+- On SQLite (one process, `make run`), the loop below in threads: a commit that queues mail or
+  makes a computer's decision owed wakes it at once (`pbem.mail.wakeup`), else it looks every
+  few seconds. The computers play in a thread of their own (`pbem.jobs.computers.loop`), so a
+  computer that thinks never holds up a mail.
+`serve` and `serve-production` run their database's runner in a thread of the web process.
 """
 
 from __future__ import annotations
@@ -20,11 +22,10 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from datetime import UTC, datetime
 
 from pbem.extensions import db
-from pbem.jobs import computers, digest, reminders
-from pbem.mail.channel_send import deliver_notices
-from pbem.mail.deliver import deliver_due
+from pbem.jobs import computers, engine, tasks
 from pbem.mail.wakeup import Waker
 
 log = logging.getLogger(__name__)
@@ -42,11 +43,20 @@ def queues(text: str) -> frozenset[str]:
     return frozenset(names)
 
 
+def on_postgresql(app) -> bool:
+    with app.app_context():
+        return db.engine.dialect.name == "postgresql"
+
+
+def ordered(serving: frozenset[str]) -> list[str]:
+    return [name for name in QUEUES if name in serving]
+
+
 def work(app, stop: threading.Event, deliver_every: float = 2.0, remind_every: float = 300.0,
          bots_every: float = 1.0, serving: frozenset[str] = frozenset(QUEUES)) -> None:
-    """Deliver every few seconds and run reminders every few minutes, until `stop` is set; the
-    computers play in a thread beside it (every `bots_every` seconds; 0: not here). `serving`
-    says which queues this worker takes: the others are left to other workers."""
+    """The loop of one process (SQLite): deliver every few seconds and run reminders every few
+    minutes, until `stop` is set; the computers play in a thread beside it (every `bots_every`
+    seconds; 0: not here). `serving` says which queues this worker takes."""
     if BOTS not in serving:
         bots_every = 0
     players = None
@@ -73,25 +83,26 @@ def _deliver_and_remind(app, stop: threading.Event, deliver_every: float,
         try:
             with app.app_context():
                 if MAIL in serving:
-                    deliver_due()
-                    deliver_notices()   # the other channels' notices, after their mails
+                    tasks.deliver()
                 if DUE in serving and time.monotonic() >= next_remind:
-                    reminders.run()
-                    digest.run()   # daily digests for addresses that asked for them
+                    tasks.round_of_dues(datetime.now(UTC))
                     next_remind = time.monotonic() + remind_every
-                waker = waker or Waker(db.engine)
+                waker = waker or Waker()
             waker.wait(deliver_every)   # until a commit queues mail, or the next poll
         except Exception:   # keep working: the mail stays in the outbox, the next round retries
             log.exception("background work failed; trying again")
-            if waker is not None:   # (its connection may be what failed: a new one next round)
-                waker.close()
-                waker = None
             stop.wait(deliver_every)
 
 
 def start_in_background(app, **intervals) -> threading.Event:
-    """The same loop in a daemon thread; set the returned event to stop it."""
+    """The database's runner in a daemon thread (on PostgreSQL a procrastinate worker of every
+    queue: the intervals are the loop's); set the returned event to stop it."""
     stop = threading.Event()
-    threading.Thread(target=work, args=(app, stop), kwargs=intervals, name="pbem-worker",
-                     daemon=True).start()
+    if on_postgresql(app):
+        thread = threading.Thread(target=engine.run_worker, args=(app, QUEUES),
+                                  kwargs={"stop": stop}, name="pbem-worker", daemon=True)
+    else:
+        thread = threading.Thread(target=work, args=(app, stop), kwargs=intervals,
+                                  name="pbem-worker", daemon=True)
+    thread.start()
     return stop

@@ -1,24 +1,28 @@
-"""Mail leaves at once: a commit that queued mail (or a channel's notice) wakes the
-senders, so a turn's next mail does not wait for the worker's next poll.
+"""Work leaves at once: a commit that queued mail (or a channel's notice), or made a
+computer's decision owed, wakes the workers, so a turn's next mail and a computer's answer do
+not wait for a poll.
 
-On PostgreSQL the commit carries `NOTIFY pbem_mail` (sent by the database when, and only if,
-the transaction commits) and every worker, on any machine, LISTENs on its own connection; on
-SQLite (one process) an event in memory does the same. The poll stays as the safety net: a
-mail whose wake-up was lost (a worker restarting) leaves at the next one.
+On PostgreSQL the commit carries the jobs themselves: a `deliver` job and a `think` job per
+decision owed, inserted on the transaction's connection (`pbem.jobs.engine`), so they exist if
+and only if the transaction commits; procrastinate's NOTIFY wakes a worker on any machine. On
+SQLite (one process) events in memory wake the loop's sender and its computers. The polls stay
+as the safety net: mail whose attempt was put off to later leaves at the next one.
 """
 
 from __future__ import annotations
 
 import threading
 
-from sqlalchemy import event, text
+from sqlalchemy import event
 from sqlalchemy.orm import Session
 
+from pbem.jobs import engine
+from pbem.policy import due
 from pbem.store.models import Mail, Notice
 
-CHANNEL = "pbem_mail"
 _QUEUED = "pbem.mail.queued"   # the session's info key: this transaction queued mail
 _here = threading.Event()       # a commit in this process queued mail
+computers_owed = threading.Event()   # ... or made a computer's decision owed
 
 
 def _note(session: Session, _context, _instances) -> None:
@@ -27,19 +31,28 @@ def _note(session: Session, _context, _instances) -> None:
 
 
 def _tell(session: Session) -> None:
-    """Before the commit: on PostgreSQL, the NOTIFY goes out with it."""
+    """Before the commit (after the dues' hook, which notes the computers owed): on
+    PostgreSQL, the jobs go in with it."""
     session.flush()
-    if session.info.get(_QUEUED) and session.get_bind().dialect.name == "postgresql":
-        session.execute(text(f"NOTIFY {CHANNEL}"))
+    if not engine.on_postgresql(session):
+        return
+    if session.info.pop(_QUEUED, False):
+        engine.defer_delivery(session)
+    owed = session.info.pop(due.COMPUTERS, None)
+    if owed:
+        engine.defer_thinking(session, owed)
 
 
 def _told(session: Session) -> None:
     if session.info.pop(_QUEUED, False):
         _here.set()
+    if session.info.pop(due.COMPUTERS, None):
+        computers_owed.set()
 
 
 def _forget(session: Session, *_args) -> None:
     session.info.pop(_QUEUED, None)
+    session.info.pop(due.COMPUTERS, None)
 
 
 def install(session_class) -> None:
@@ -52,33 +65,14 @@ def install(session_class) -> None:
 
 
 class Waker:
-    """What a sender waits on between rounds: mail queued by a commit, or `timeout` seconds."""
+    """What the loop's sender waits on between rounds (SQLite, one process): mail queued by a
+    commit, or `timeout` seconds."""
 
-    def __init__(self, engine):
+    def __init__(self):
         _here.clear()   # (what was queued before is sent by the round before the first wait)
-        self._listening = None
-        if engine.dialect.name == "postgresql":
-            raw = engine.raw_connection()
-            connection = raw.driver_connection
-            raw.detach()   # its own for as long as the worker runs, outside the pool
-            connection.rollback()
-            connection.autocommit = True
-            connection.execute(f"LISTEN {CHANNEL}")
-            self._listening = connection
 
     def wait(self, timeout: float) -> bool:
         """Whether mail was queued (False: the time ran out)."""
-        if _here.is_set():
-            _here.clear()
-            return True
-        if self._listening is None:
-            woke = _here.wait(timeout)
-            _here.clear()
-            return woke
-        woke = any(True for _ in self._listening.notifies(timeout=timeout, stop_after=1))
+        woke = _here.wait(timeout)
         _here.clear()
         return woke
-
-    def close(self) -> None:
-        if self._listening is not None:
-            self._listening.close()

@@ -32,7 +32,7 @@ from pbem.extensions import db
 from pbem.games.base import ABORT, ABORTED_REASON
 from pbem.mail import deliver, notify
 from pbem.policy import deadlines, due, limits, links
-from pbem.store import gamelog
+from pbem.store import gamelog, jobqueue
 from pbem.store.models import (
     UNDELIVERED,
     Clock,
@@ -431,3 +431,22 @@ def rebuild_dues(progress=None) -> int:
 def background(now: datetime) -> tuple[deliver.Outbox, due.Backlog]:
     """What the background work has before it: the outbox, and the index of what is due."""
     return deliver.outbox(now), due.backlog(now)
+
+
+def job_queues() -> list[jobqueue.Queue] | None:
+    """The job engine's queues (None on SQLite, where one process loops over the work)."""
+    return jobqueue.queues() if jobqueue.kept() else None
+
+
+def failed_jobs() -> list[jobqueue.FailedJob]:
+    return jobqueue.failed() if jobqueue.kept() else []
+
+
+def retry_jobs(job_ids: list[int] | None = None, now: datetime | None = None) -> int:
+    """Put failed jobs back in their queues, due now (all of them when `job_ids` is None);
+    how many."""
+    if not jobqueue.kept():
+        return 0
+    with transaction():
+        return jobqueue.retry(jobqueue.all_failed() if job_ids is None else job_ids,
+                              now or utcnow())

@@ -47,6 +47,8 @@ _OF_GAME = (Event, Game, GameResult, Reminder, Seat, Clock, Takeover)
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)   # the migration's "look at this game" (0013)
 _TOUCHED = "pbem.due.games"   # the session's info key: games whose dues the commit rewrites
 _AWAY = "pbem.due.addresses"   # and addresses whose vacations changed (all their games)
+#: The session's info key: the computers' decisions (game, seat, seq) its commit makes owed.
+COMPUTERS = "pbem.due.computers"
 
 
 def reminded(w: Waiting) -> set[str]:
@@ -85,23 +87,32 @@ def moment(w: Waiting, sent: set[str], after: timedelta, before: timedelta) -> d
 
 def rows(game_ids: list[str]) -> list[Due]:
     """These games' dues as their logs, seats, reminders and clocks say now."""
+    return [row for row, _ in _owed(game_ids)]
+
+
+def _owed(game_ids: list[str]) -> list[tuple[Due, Waiting]]:
     after, before = windows()
     out = []
     for w in waiting(among=game_ids):
         at = moment(w, set() if w.bot else reminded(w), after, before)
         if at is not None:
-            out.append(Due(game_id=w.game.id, seat=w.seat, bot=w.bot or None, due_at=at))
+            out.append((Due(game_id=w.game.id, seat=w.seat, bot=w.bot or None, due_at=at), w))
     return out
 
 
 def refresh(game_ids: Iterable[str]) -> None:
-    """Rewrite these games' dues in the session's transaction (the caller commits)."""
+    """Rewrite these games' dues in the session's transaction (the caller commits). The
+    computers' decisions owed among them are noted in the session (`COMPUTERS`): the commit
+    hands them to the job engine (`pbem.mail.wakeup`), in the same transaction."""
     ids = sorted(set(game_ids))
+    noted: set[tuple[str, int, int]] = db.session.info.setdefault(COMPUTERS, set())
     for start in range(0, len(ids), 500):
         chunk = ids[start:start + 500]
         db.session.execute(delete(Due).where(Due.game_id.in_(chunk))
                            .execution_options(synchronize_session=False))
-        db.session.add_all(rows(chunk))
+        owed = _owed(chunk)
+        db.session.add_all(row for row, _ in owed)
+        noted.update((w.game.id, w.seat, w.seq) for row, w in owed if row.bot)
     db.session.flush()
 
 
@@ -220,12 +231,14 @@ def _rewrite(session) -> None:
             .where(GameResult.game_id == Seat.game_id).exists())))
     if touched:
         refresh(touched)
-        _forget(session)   # (the rows just written touch nothing)
+        session.info.pop(_TOUCHED, None)   # (the rows just written touch nothing)
+        session.info.pop(_AWAY, None)
 
 
 def _forget(session, *_args) -> None:
     session.info.pop(_TOUCHED, None)
     session.info.pop(_AWAY, None)
+    session.info.pop(COMPUTERS, None)
 
 
 def install(session_class) -> None:

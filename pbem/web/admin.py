@@ -10,6 +10,7 @@
     POST /admin/games/<id>/seats/<n>/resend  mail a seat its turn mail again (else its links)
     GET|POST /admin/games/<id>/delete        what deleting would delete; its button deletes
     POST /admin/mail/retry                   queue every failed mail again
+    POST /admin/jobs/retry                   put failed jobs back in their queues (field `job`: one)
     POST /admin/suppressions/clear           mail an address again (field `address`)
     GET  /admin/quarantine/<n>               a quarantined incoming mail
 
@@ -185,6 +186,7 @@ def dashboard():
     return render_template(
         "admin/dashboard.html",
         outbox=outbox, backlog=backlog,
+        queues=operations.job_queues(), failed_jobs=operations.failed_jobs(),
         stalled=[s for s in running if s.stalled],
         waiting=running,
         finished=operations.summaries(operations.FINISHED, limit=RECENT_FINISHED),
@@ -279,6 +281,15 @@ def retry_failed():
     count = deliver.retry_failed()
     flash(f"{count} failed mail(s) queued again.", "ok")
     return redirect(url_for("admin.index", _anchor="mail"), 303)
+
+
+@bp.post("/jobs/retry")
+def retry_jobs():
+    """Every failed job back in its queue, or the one named by the field `job`."""
+    job = request.form.get("job", "")
+    count = operations.retry_jobs([int(job)] if job.isdigit() else None)
+    flash(f"{count} failed job(s) queued again.", "ok")
+    return redirect(url_for("admin.index", _anchor="background"), 303)
 
 
 @bp.post("/suppressions/clear")

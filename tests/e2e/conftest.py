@@ -7,12 +7,14 @@ Without Chromium these tests skip with a reason, unless PBEM_REQUIRE_BROWSER=1
 from __future__ import annotations
 
 import os
+import secrets
 import shutil
 import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 
@@ -82,6 +84,31 @@ def operated_server(tmp_path):
     live = LiveServer(tmp_path, ADMIN_EMAIL="operator@example.org")
     yield live
     live.stop()
+
+
+PG_URL = os.environ.get("PBEM_TEST_DATABASE_URL")
+
+
+@pytest.fixture
+def pg_operated_server(tmp_path):
+    """A live server with an operator on a PostgreSQL schema of its own (the job queues)."""
+    if not PG_URL:
+        pytest.skip("the job queues are PostgreSQL's (PBEM_TEST_DATABASE_URL)")
+    import psycopg
+    _need_browser()
+    plain = PG_URL.replace("postgresql+psycopg://", "postgresql://")
+    schema = "e2e_" + secrets.token_hex(5)
+    with psycopg.connect(plain, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+    url = f"{PG_URL}{'&' if '?' in PG_URL else '?'}options={quote(f'-csearch_path={schema}')}"
+    live = LiveServer(tmp_path, ADMIN_EMAIL="operator@example.org", DATABASE_URL=url,
+                      JOBS_POLL_SECONDS="0.5")
+    try:
+        yield live
+    finally:
+        live.stop()
+        with psycopg.connect(plain, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
 
 
 @pytest.fixture

@@ -150,3 +150,45 @@ def test_the_operator_signs_in_and_sees_the_server(operated_server, browser):
     assert page.get_by_text("Seat 0 now plays from hana.new@example.org").is_visible()
     detail = json.loads(server.flask("games", "show", ids["stalled"], "--json"))
     assert detail["players"][0]["address"] == "hana.new@example.org"
+
+
+# -- the job queues (PostgreSQL) ------------------------------------------------------------
+
+def a_failed_job(server) -> None:
+    from pbem import create_app
+    from pbem.extensions import db
+    from pbem.jobs import engine
+    app = create_app({"SECRET_KEY": server.env["SECRET_KEY"],
+                      "SQLALCHEMY_DATABASE_URI": server.env["DATABASE_URL"]})
+    with app.app_context():
+        engine.defer_thinking(db.session, [("no-such-game", 1, 0)])
+        db.session.commit()
+        db.engine.dispose()
+
+
+def test_the_operator_sees_the_queues_and_retries_a_failed_job(pg_operated_server, browser):
+    server = pg_operated_server
+    page = browser.new_page(viewport={"width": 360, "height": 780})
+    page.on("pageerror", lambda error: pytest.fail(f"script error: {error}"))
+    a_failed_job(server)
+    sign_in(page, server)
+    deadline = time.monotonic() + 30
+    while "bots · think" not in page.locator("#background").text_content():
+        assert time.monotonic() < deadline, "the job did not fail in time"
+        time.sleep(0.5)
+        page.reload()
+    background = page.locator("#background")
+    assert background.get_by_role("table").is_visible()
+    row = background.locator("tbody tr", has_text="bots")
+    assert row.locator("td").nth(3).text_content() == "1"   # failed (after due, later, running)
+    assert no_sideways_scroll(page)
+    background.screenshot(path=str(SHOTS / "admin-jobs-phone.png"))
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.reload()
+    assert no_sideways_scroll(page)
+    page.locator("#background").screenshot(path=str(SHOTS / "admin-jobs-desktop.png"))
+
+    with page.expect_navigation():
+        page.locator("#background").get_by_role("button", name="Retry", exact=True).click()
+    assert page.get_by_text("1 failed job(s) queued again.").is_visible()
+    assert Path(SHOTS / "admin-jobs-desktop.png").exists()

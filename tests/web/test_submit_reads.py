@@ -21,7 +21,8 @@ JSON = {"Accept": "application/json"}
 #: who plays a seat, its address, its language or its clock (13 times); two rate limits (a
 #: lock, a count and a row for both); the event; the game's vacations (twice); the addresses'
 #: settings (3); Bob's turn mail (its facts, the mail); the index of what is due (6, at the
-#: commit: `pbem.policy.due`); on PostgreSQL the NOTIFY that wakes the mail senders. A few
+#: commit: `pbem.policy.due`); on PostgreSQL the mail's `deliver` job besides, inserted by
+#: procrastinate on the transaction's connection (its own cursor: not counted here). A few
 #: milliseconds on PostgreSQL, against the 100 ms the load benchmark guards.
 SUBMIT_STATEMENTS = 34
 #: A turn page: the game's new events (the replay cache holds the rest), and the seat's facts.

@@ -45,6 +45,9 @@ class Variant:
     weights: dict[str, float] = field(default_factory=dict)
     #: no search: the best candidate by the (patched) evaluation
     greedy_only: bool = False
+    #: the candidates' beam: positions kept per place of the figure, steps deep
+    per_place: int = evaluate.PER_PLACE
+    depth: int = evaluate.DEPTH
 
 
 VARIANTS: dict[str, Variant] = {
@@ -57,6 +60,7 @@ VARIANTS: dict[str, Variant] = {
     # the evaluation alone (greedy with other weights): cheap to screen
     "g-points": Variant(greedy_only=True, weights=dict(
         W_ROW=0, W_READY=0, W_BUILDABLE=0, W_RUN=0, W_DESTROY=0, W_ROB=0, W_HAND=0)),
+    "g-wide": Variant(greedy_only=True, per_place=8, depth=14),
     # (g-next3/6/10, a term for the levels the side moving next can build from the column
     # tops it sees, were screened so and dropped: docs/games/computer-strength.md)
 }
@@ -108,7 +112,7 @@ def playout(engine: Any, model: Any, state: Any, seat: int, text: str, rng: Rng,
 def search(engine: Any, state: Any, seat: int, rng: Rng, v: Variant) -> str:
     model = model_for(engine)
     sample = engine.determinize(state, seat, rng)
-    candidates = list(evaluate.turns(sample, seat)[:v.candidates])
+    candidates = list(evaluate.turns(sample, seat, v.per_place, v.depth)[:v.candidates])
     if v.greedy_only or len(candidates) == 1:
         return candidates[0].text
     prior = [v.prior / (1 + math.exp(-c.value / model.scale)) for c in candidates]

@@ -42,6 +42,12 @@ class Model:
     #: the search levels search step by step (`search.py`): a game whose every decision is
     #: one step, with quick playouts to the end
     by_steps: bool = False
+    #: the search's candidates, when they come from a wider look than `greedy`'s (`turns`)
+    wide: Callable[[Any, int], Sequence[Candidate]] | None = None
+
+    def candidates(self, state: Any, seat: int) -> Sequence[Candidate]:
+        """The whole decisions the search levels compare, best first."""
+        return (self.wide or self.turns)(state, seat)
 
 
 _MODELS: dict[str, Model] = {}
@@ -61,6 +67,6 @@ def model_for(engine: Engine[Any]) -> Model:
         game = _evaluation(engine)
         model = _MODELS[engine.name] = Model(
             game.value, game.turns, game.reply, scale=game.SCALE,
-            rounds=getattr(game, "ROUNDS", 1),
+            rounds=getattr(game, "ROUNDS", 1), wide=getattr(game, "wide_turns", None),
             share=getattr(game, "PLAYOUT_SHARE", {}), by_steps=getattr(game, "BY_STEPS", False))
     return model

@@ -77,7 +77,7 @@ def search(engine: Engine[Any], model: Model, state: Any, seat: int, budget: Tur
     `sees_all`: the samples are the real state (hidden cards as they are): the arena's upper
     bound, never offered in play."""
     sample = state.copy() if sees_all else engine.determinize(state, seat, rng)
-    candidates = list(model.turns(sample, seat)[:budget.candidates])
+    candidates = list(model.candidates(sample, seat)[:budget.candidates])
     playouts = round(budget.playouts * model.share.get(engine.seat_count(state), 1.0))
     if len(candidates) == 1 or playouts == 0:
         return candidates[0].text

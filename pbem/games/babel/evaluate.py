@@ -37,6 +37,10 @@ DECIDED = 100.0
 PER_PLACE, DEPTH = 3, 12
 #: The widest beam tried before the rules' own random player stands in.
 WIDEST = 12
+#: The search levels' beam (`wide_turns`): `greedy` with this beam instead of its own beat
+#: `greedy` 0.71 over 60 games (docs/games/computer-strength.md): good turns fall out of the
+#: narrow beam.
+WIDE_PER_PLACE, WIDE_DEPTH = 8, 14
 RUNS = tuple(t * 3 for t in TRIBES)
 #: What a side's position promises beyond its points, in temple points (`_side`): a card in
 #: a row toward its temple's next level, a row ready for it, the next level on top of a
@@ -212,6 +216,11 @@ def _hand_fit(state: State, seat: int) -> float:
 
 
 
+def wide_turns(state: State, seat: int) -> list[Turn]:
+    """The search levels' candidates: the same beam, wider and deeper."""
+    return turns(state, seat, WIDE_PER_PLACE, WIDE_DEPTH)
+
+
 def reply(state: State, seat: int) -> str:
     """A quick greedy decision (the search's playouts): the best of a narrower beam."""
     return turns(state, seat, per_place=1, depth=8)[0].text
@@ -219,6 +228,3 @@ def reply(state: State, seat: int) -> str:
 
 #: The lead that makes about 73% for the search (pbem/bots/models.py).
 SCALE = 2.0
-#: Babel's playouts are quick (a narrow beam, one answer): 2.5 times a level's count keeps
-#: `normal` near 0.1 s and `strong` near 0.4 s of CPU a decision (pbem/bots/models.py).
-PLAYOUT_SHARE = {2: 2.5}

@@ -31,14 +31,23 @@ class Model:
     reply: Callable[[Any, int], str]
     #: the lead that makes about 73% (a logistic curve turns leads into rewards)
     scale: float
-    #: rounds of greedy answers a playout plays before it judges
+    #: rounds of greedy answers a playout plays before it judges: 1, the others answer the
+    #: candidate; 2, then the seat's own next turn (`reply`) and the others' answers again
     rounds: int = 1
+    #: the decision kind that is a seat's turn (`Engine.decision_kind`), for counting rounds
+    turn_kind: str = "turn"
     #: the share of a level's playouts this game affords, by the number of players (slower
     #: playouts: fewer), so that each level keeps to its CPU time by its count
     share: Mapping[int, float] = field(default_factory=dict)
     #: the search levels search step by step (`search.py`): a game whose every decision is
     #: one step, with quick playouts to the end
     by_steps: bool = False
+    #: the search's candidates, when they come from a wider look than `greedy`'s (`turns`)
+    wide: Callable[[Any, int], Sequence[Candidate]] | None = None
+
+    def candidates(self, state: Any, seat: int) -> Sequence[Candidate]:
+        """The whole decisions the search levels compare, best first."""
+        return (self.wide or self.turns)(state, seat)
 
 
 _MODELS: dict[str, Model] = {}
@@ -58,5 +67,6 @@ def model_for(engine: Engine[Any]) -> Model:
         game = _evaluation(engine)
         model = _MODELS[engine.name] = Model(
             game.value, game.turns, game.reply, scale=game.SCALE,
+            rounds=getattr(game, "ROUNDS", 1), wide=getattr(game, "wide_turns", None),
             share=getattr(game, "PLAYOUT_SHARE", {}), by_steps=getattr(game, "BY_STEPS", False))
     return model

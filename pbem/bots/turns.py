@@ -77,7 +77,7 @@ def search(engine: Engine[Any], model: Model, state: Any, seat: int, budget: Tur
     `sees_all`: the samples are the real state (hidden cards as they are): the arena's upper
     bound, never offered in play."""
     sample = state.copy() if sees_all else engine.determinize(state, seat, rng)
-    candidates = list(model.turns(sample, seat)[:budget.candidates])
+    candidates = list(model.candidates(sample, seat)[:budget.candidates])
     playouts = round(budget.playouts * model.share.get(engine.seat_count(state), 1.0))
     if len(candidates) == 1 or playouts == 0:
         return candidates[0].text
@@ -118,19 +118,27 @@ def search(engine: Engine[Any], model: Model, state: Any, seat: int, budget: Tur
 
 def playout(engine: Engine[Any], model: Model, state: Any, seat: int, text: str,
             rng: Rng, sees_all: bool = False) -> float | None:
-    """One sample: the candidate submitted, a round of greedy answers, the reward."""
+    """One sample: the candidate submitted, `model.rounds` rounds of greedy answers (every
+    other seat answers, then from the second round on the seat itself and the others
+    again), the reward before the seat's own next turn."""
     sample = state.copy() if sees_all else engine.determinize(state, seat, rng)
     try:
         engine.apply_in_place(sample, engine.decide(sample, seat, text))
     except GameError:
         return None
+    ours = 0
     seats = engine.seat_count(sample)
-    for _ in range(model.rounds * seats):
+    # each seat owes a decision a round, some two (an owed card, discards): room for both
+    # after the first round
+    for _ in range(seats + (model.rounds - 1) * 2 * seats):
         owed = engine.to_act(sample)
         if not owed:
             break
         mover = owed[0].seat
         if mover == seat:
-            break                       # the round is over: judge before our own next decision
+            if ours + 1 >= model.rounds:
+                break                   # judge before our own next decision
+            if engine.decision_kind(sample, seat) == model.turn_kind:
+                ours += 1
         engine.apply_in_place(sample, engine.decide(sample, mover, model.reply(sample, mover)))
     return reward(engine, model, sample, seat)

@@ -6,6 +6,7 @@ import io
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -121,3 +122,16 @@ def test_the_oracle_plays_in_the_arena_only(monkeypatch):
     monkeypatch.setitem(BUDGETS, "strong", TurnBudget(candidates=2, playouts=2, seconds=60.0))
     match = play("babel", ORACLE, "greedy", 1, 5)
     assert len(match.scores) == 1
+
+
+def test_the_babel_experiments_script_plays_a_variant_against_greedy():
+    """benchmarks/babel_bots.py keeps working: a cheap variant (the evaluation alone, points
+    only) plays two games and reports them as the arena does, under the variant's name."""
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "babel_bots.py"
+    done = subprocess.run([sys.executable, str(script), "g-points", "--games", "2", "--seed", "3"],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    report = json.loads(done.stdout)
+    assert report["a"] == "g-points" and report["b"] == "greedy" and report["games"] == 2
+    assert report["wins_a"] + report["wins_b"] + report["draws"] == 2
+    assert 0 <= report["score_a"] <= 1

@@ -8,12 +8,15 @@ docs/bots.md).
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from bot_positions import TABLES, positions, table_id
 from pbem.bots import BUDGETS, LEVELS, STEP_BUDGETS, choose
+from pbem.bots.models import model_for
 from pbem.bots.search import Budget
-from pbem.bots.turns import TurnBudget
+from pbem.bots.turns import TurnBudget, playout
 from pbem.games import get
 from pbem.games.babel import legal, notation, rules
 from pbem.games.babel.steps import Build, Jump, Move, Rob
@@ -146,3 +149,23 @@ def test_babel_the_owed_discards_are_chosen_by_what_is_left(small):
     seat = state.to_move
     for level in ("greedy", "strong"):
         assert engine.decide(state, seat, choose(engine, state, seat, level, 1))["type"] == "discard"
+
+
+@pytest.mark.parametrize("rounds, movers", [(1, [1]), (2, [1, 0, 1])])
+def test_a_playout_answers_the_rounds_its_game_asks_for(rounds, movers):
+    """One round: the other seat answers the candidate and the position is judged before our
+    next turn; two rounds: our own next turn and the other's answer to it are played too."""
+    engine = get("babel")
+    state = next(s for s in babel_turns(range(3)) if s.to_move == 0 and not s.pending_discard)
+    model = model_for(engine)
+    played: list[int] = []
+
+    def reply(sample, seat):
+        if engine.decision_kind(sample, seat) == "turn":
+            played.append(seat)
+        return model.reply(sample, seat)
+
+    text = model.turns(engine.determinize(state, 0, Rng(1)), 0)[0].text
+    result = playout(engine, replace(model, rounds=rounds, reply=reply), state, 0, text, Rng(2))
+    assert result is not None and 0 <= result <= 1
+    assert played == movers

@@ -37,7 +37,17 @@ DECIDED = 100.0
 PER_PLACE, DEPTH = 3, 12
 #: The widest beam tried before the rules' own random player stands in.
 WIDEST = 12
+#: The search levels' beam (`wide_turns`): `greedy` with this beam instead of its own beat
+#: `greedy` 0.71 over 60 games (docs/games/computer-strength.md): good turns fall out of the
+#: narrow beam.
+WIDE_PER_PLACE, WIDE_DEPTH = 8, 14
 RUNS = tuple(t * 3 for t in TRIBES)
+#: What a side's position promises beyond its points, in temple points (`_side`): a card in
+#: a row toward its temple's next level, a row ready for it, the next level on top of a
+#: column, a run of three, the other side's Assyrians and Hittites against a temple (per
+#: level), a card in hand.
+W_ROW, W_READY, W_BUILDABLE, W_RUN = 0.08, 0.15, 0.2, 0.25
+W_DESTROY, W_ROB, W_HAND = 0.35, 0.25, 0.2
 
 
 def _side(me: Player, other: Player) -> float:
@@ -52,24 +62,24 @@ def _side(me: Player, other: Player) -> float:
         top = temple[-1] if temple else 0
         need = top + 1
         if have:
-            value += 0.08 * (have if have < need else need)
+            value += W_ROW * (have if have < need else need)
             if have >= need:
-                value += 0.15
+                value += W_READY
                 if mine == need or theirs == need:
-                    value += 0.2
+                    value += W_BUILDABLE
             if have >= 3:
                 for run in RUNS:
                     if run in row:
-                        value += 0.25
+                        value += W_RUN
         # the other side's runs here threaten this temple
         if top:
             against = other.rows[t]
             if "AAA" in against:
-                value -= 0.35 * top
+                value -= W_DESTROY * top
             if "HHH" in against and len(against) >= top > other.temple_top(t):
-                value -= 0.25 * top
+                value -= W_ROB * top
     hand = me.hand_size
-    value += 0.2 * (hand if hand <= 8 else 8 + (hand - 8) * 0.5)
+    value += W_HAND * (hand if hand <= 8 else 8 + (hand - 8) * 0.5)
     return value
 
 
@@ -204,6 +214,11 @@ def _hand_fit(state: State, seat: int) -> float:
             fit += 0.05
     return fit
 
+
+
+def wide_turns(state: State, seat: int) -> list[Turn]:
+    """The search levels' candidates: the same beam, wider and deeper."""
+    return turns(state, seat, WIDE_PER_PLACE, WIDE_DEPTH)
 
 
 def reply(state: State, seat: int) -> str:

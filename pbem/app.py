@@ -25,6 +25,7 @@ from pbem.config import (
     warn_about,
 )
 from pbem.extensions import db, migrate
+from pbem.jobs import engine as job_engine
 from pbem.mail import wakeup
 from pbem.players import ratings
 from pbem.policy import due
@@ -114,6 +115,7 @@ def _make_app(test_config: dict | None, server: str | None) -> Flask:
     ratings.install(Session)   # a game's result moves its ratings (pbem.players.ratings)
     leagueview.install()   # player pages list their leagues (pbem.views.playerview.LEAGUES)
     wakeup.install(Session)   # and one that queues mail wakes the senders (pbem.mail.wakeup)
+    job_engine.install()   # on PostgreSQL, carrying its jobs (pbem.jobs.engine)
     with app.app_context():
         waits.guard(db.engine, app.config)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))

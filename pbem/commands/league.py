@@ -28,7 +28,7 @@ def league_group():
 
 @league_group.command("create")
 @click.option("--name", required=True, help="the league's name, shown on its page")
-@click.option("--game", "kind", required=True, help="the game's name, e.g. babel-tower")
+@click.option("--game", "kind", required=True, help="the game's name, as new-game takes it")
 @click.option("--players", default="4-8", show_default=True, help="LEAST-MOST players")
 @click.option("--starts", required=True, help="the start date, e.g. 2026-12-01 (midnight UTC)")
 @click.option("--clock", default="none", show_default=True,

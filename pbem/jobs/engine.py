@@ -140,6 +140,24 @@ def _driver(session):
     return session.connection().connection.driver_connection
 
 
+def carry(session, queued: bool, owed: set) -> bool:
+    """A commit's work as jobs in the commit (`pbem.mail.wakeup.CARRIERS`), on PostgreSQL."""
+    if not on_postgresql(session):
+        return False
+    if queued:
+        defer_delivery(session)
+    if owed:
+        defer_thinking(session, owed)
+    return True
+
+
+def install() -> None:
+    """Commits carry their jobs (once per process)."""
+    from pbem.mail import wakeup
+    if carry not in wakeup.CARRIERS:
+        wakeup.CARRIERS.append(carry)
+
+
 def defer_delivery(session) -> None:
     """A `deliver` job, in the session's transaction (one per commit that queued mail: a job
     that finds the mail already sent by another is one cheap look)."""

@@ -3,8 +3,9 @@ computer's decision owed, wakes the workers, so a turn's next mail and a compute
 not wait for a poll.
 
 On PostgreSQL the commit carries the jobs themselves: a `deliver` job and a `think` job per
-decision owed, inserted on the transaction's connection (`pbem.jobs.engine`), so they exist if
-and only if the transaction commits; procrastinate's NOTIFY wakes a worker on any machine. On
+decision owed, inserted on the transaction's connection by the job engine, which registers in
+`CARRIERS` (`pbem.jobs.engine.carry`: the jobs floor is above this one), so they exist if and
+only if the transaction commits; procrastinate's NOTIFY wakes a worker on any machine. On
 SQLite (one process) events in memory wake the loop's sender and its computers. The polls stay
 as the safety net: mail whose attempt was put off to later leaves at the next one.
 """
@@ -12,11 +13,11 @@ as the safety net: mail whose attempt was put off to later leaves at the next on
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 
 from sqlalchemy import event
 from sqlalchemy.orm import Session
 
-from pbem.jobs import engine
 from pbem.policy import due
 from pbem.store.models import Mail, Notice
 
@@ -30,17 +31,20 @@ def _note(session: Session, _context, _instances) -> None:
         session.info[_QUEUED] = True
 
 
+#: What carries a commit's work in the commit itself (the job engine on PostgreSQL): called
+#: with the session, whether it queued mail, and the computers' decisions it made owed; True
+#: when it took the work (then nothing is woken in this process).
+CARRIERS: list[Callable[[Session, bool, set], bool]] = []
+
+
 def _tell(session: Session) -> None:
-    """Before the commit (after the dues' hook, which notes the computers owed): on
-    PostgreSQL, the jobs go in with it."""
+    """Before the commit (after the dues' hook, which notes the computers owed): a carrier
+    puts the work in with it."""
     session.flush()
-    if not engine.on_postgresql(session):
-        return
-    if session.info.pop(_QUEUED, False):
-        engine.defer_delivery(session)
-    owed = session.info.pop(due.COMPUTERS, None)
-    if owed:
-        engine.defer_thinking(session, owed)
+    queued, owed = session.info.get(_QUEUED, False), session.info.get(due.COMPUTERS) or set()
+    if (queued or owed) and any(carry(session, queued, owed) for carry in CARRIERS):
+        session.info.pop(_QUEUED, None)
+        session.info.pop(due.COMPUTERS, None)
 
 
 def _told(session: Session) -> None:

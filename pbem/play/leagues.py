@@ -300,7 +300,8 @@ def tend(now: datetime | None = None) -> Tended:
 
 
 def _ordered(row: League, members: list[str]) -> list[str]:
-    """Babylonia's members strongest first (their rating at it; unrated: a new player's)."""
+    """A game for more than two's members strongest first (their rating at it; unrated: a new
+    player's)."""
     def strength(address: str) -> float:
         rated = ratings.rating_of(address, row.kind)
         return rated.rating if rated is not None else ratings.MU
@@ -308,8 +309,8 @@ def _ordered(row: League, members: list[str]) -> list[str]:
 
 
 def _tables(row: League, members: list[str]) -> list[tuple[list[str], int | None]]:
-    """(players seat by seat, who starts) of every game: a round robin, or Babylonia's groups
-    (who starts drawn)."""
+    """(players seat by seat, who starts) of every game: a round robin, or groups of 3-4 for a
+    game of more than two (who starts drawn)."""
     if games.get(row.kind).max_seats == 2:
         return [([first, second], 0) for first, second in pairings.round_robin(members)]
     return [(table, None) for table in pairings.groups(_ordered(row, members))]

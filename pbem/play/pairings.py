@@ -3,7 +3,7 @@
 - Two-player games: a **round robin**, every pairing once. Player i and player j (i < j) meet
   with i first when i + j is odd, j first when it is even: every player is first in half his
   games, give or take one (`firsts`; tests/web/test_leagues.py checks it for 2 to 12 players).
-- Babylonia: **groups of 3 or 4**, one game each. The members come strongest first (their
+- Games for more than two: **groups of 3 or 4**, one game each. The members come strongest first (their
   rating); g = ceil(n / 4) groups are dealt like cards, snaking (1 2 2 1 1 2 ...), so each group
   gets a strong and a weak player and sizes differ by one at most. Five players cannot split
   into groups of 3-4: they play five games of four instead, each sitting one out, so every
@@ -38,7 +38,8 @@ def firsts(pairs: Sequence[tuple[T, T]]) -> dict[T, tuple[int, int]]:
 
 
 def groups(members: Sequence[T]) -> list[list[T]]:
-    """Babylonia's tables, strongest first within each; fewer than 3 members: none."""
+    """The tables of a game for more than two, strongest first within each; fewer than 3
+    members: none."""
     n = len(members)
     if n < 3:
         return []

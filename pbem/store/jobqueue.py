@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 
 from flask import current_app
 from procrastinate import sql
@@ -30,7 +30,6 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import ENUM, JSONB
 
 from pbem.extensions import db
-from pbem.policy.deadlines import utc
 
 QUEUES = ("mail", "due", "bots", "fleet")   # pbem.jobs.engine's, in the order shown
 
@@ -111,7 +110,7 @@ def _queue(name: str, row) -> Queue:
     if row is None:
         return Queue(name, 0, 0, 0, 0, 0, None)
     _, due, later, running, failed_, stalled, oldest = row
-    return Queue(name, due, later, running, failed_, stalled, utc(oldest) if oldest else None)
+    return Queue(name, due, later, running, failed_, stalled, _utc(oldest) if oldest else None)
 
 
 def failed(limit: int = 50) -> list[FailedJob]:
@@ -144,3 +143,8 @@ def not_the_engines(_object, name: str | None, _type, _reflected, _compare_to) -
     """For Alembic's comparison of the models with the database: procrastinate's tables and
     indexes are its schema's (migration 0018), not the models'."""
     return not (name or "").startswith("procrastinate")
+
+
+def _utc(moment: datetime) -> datetime:
+    """The moment in UTC (naive: taken as UTC, as the driver may hand it back)."""
+    return moment.astimezone(UTC) if moment.tzinfo else moment.replace(tzinfo=UTC)

@@ -513,7 +513,8 @@ class LeagueMember(Model):
 
 
 class LeagueGame(Model):
-    """A game a league started, and which of its groups (Babylonia) or pairings it is."""
+    """A game a league started, and which of its groups (a game for three or more) or pairings
+    it is."""
     __tablename__ = "league_games"
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
     league_id: Mapped[str] = mapped_column(ForeignKey("leagues.id"), index=True)

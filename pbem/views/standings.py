@@ -2,8 +2,8 @@
 say the same (`pbem.views.leagueview` feeds it).
 
 Points: in each finished game a player scores the share of the other players he finished
-ahead of, a shared place counting half. Two players: a win 1, a draw ½, a loss 0; Babylonia
-for four: first 1, second ⅔, third ⅓, last 0 (a shared first of three: ¾ each). A player who
+ahead of, a shared place counting half. Two players: a win 1, a draw ½, a loss 0; a game
+of four: first 1, second ⅔, third ⅓, last 0 (a shared first of three: ¾ each). A player who
 left a game (resigned, ran out of time) finished below everybody in it. A game aborted (by
 the operator, or a declined invitation) counts for nobody.
 

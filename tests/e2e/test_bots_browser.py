@@ -5,6 +5,7 @@ his seat "Carl (bot from turn N)". Screenshots go to docs/screenshots/ (bots-*.p
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 
@@ -28,7 +29,7 @@ def test_a_computer_is_seated_from_the_start_page(server, browser):
     page = browser.new_page(viewport=WIDTHS["phone"])
     page.on("pageerror", lambda error: pytest.fail(f"script error: {error}"))
     page.goto(server.url + "/")
-    page.get_by_label("Babylonia").check()
+    page.locator("form.newgame").get_by_role("radio", name=re.compile("^Babylonia")).check()
     page.locator("input[name=name0]").fill("Anna")
     page.locator("input[name=email0]").fill("anna@example.org")
     page.locator("select[name=bot1]").select_option("strong")

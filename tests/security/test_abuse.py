@@ -118,6 +118,7 @@ def hammer(app, n: int, request) -> list[int]:
     return at_once(n, lambda i: request(app.test_client(), i))
 
 
+@pytest.mark.serial   # forty writers at once, each given 2.5 s: another test's load would time them out
 def test_forty_simultaneous_creations_for_one_address_do_not_pass_a_limit_of_twenty(make_app, smtp):
     app = make_app(PROPOSALS_PER_ADDRESS_PER_DAY=20)
     statuses = hammer(app, 40, lambda client, i: client.post(
@@ -126,6 +127,7 @@ def test_forty_simultaneous_creations_for_one_address_do_not_pass_a_limit_of_twe
     assert count(app, Proposal) == 20 and count(app, Mail) == 20
 
 
+@pytest.mark.serial   # forty writers at once, each given 2.5 s: another test's load would time them out
 def test_forty_simultaneous_confirmations_for_one_address_start_twenty_games(make_app, smtp):
     app = make_app(GAMES_PER_ADDRESS_PER_DAY=20)
     client = app.test_client()

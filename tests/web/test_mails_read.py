@@ -106,12 +106,14 @@ def every_challenge_mail(app, poster: str, stranger: str) -> None:
     """An open challenge posted (its poster's confirmation), and a stranger's offer to take it
     up (the link that seats him)."""
     from pbem.play import challenges
+    from pbem.players import settings
     from pbem.views import challengeview
     with app.app_context():
-        terms = challengeview.Terms("babylonia", 3, on_time=10)
+        language = settings.language_of(poster) or "en"   # (a challenge speaks its own language)
+        terms = challengeview.Terms("babylonia", 3, on_time=10, language=language)
         posted = challenges.post(terms, poster, LONG[0], "192.0.2.9").id
         challenges.confirm(posted)
-        challenges.ask_to_accept(posted, stranger, LONG[2], None, "192.0.2.9")
+        challenges.ask_to_accept(posted, stranger, LONG[2], language, "192.0.2.9")
 
 
 def test_every_mail_of_every_game_fits_80_columns(app, client):

@@ -134,6 +134,7 @@ def test_forty_simultaneous_pairs_pass_a_limit_of_twenty_exactly(app):
         assert counted("test-wide:x") == 20 and counted("test-narrow:y") == 20
 
 
+@pytest.mark.serial   # forty writers at once, each given 2.5 s: another test's load would time them out
 def test_forty_clients_for_one_address_pass_its_limit_of_twenty_exactly(app):
     """As submissions are counted: a key per client, all of them for one address."""
     address = limits.Limit("test-address", 20, timedelta(minutes=1), phrase("The address."))

@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import sys
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -67,19 +66,19 @@ def decide(engine: Any, state: Any, seat: int, rng: Rng, v: Variant) -> str:
     return turns.search(engine, model, state, seat, budget, rng)
 
 
-def run(name: str, b: str, players: int, games: int, seed: int) -> dict[str, Any]:
+def run(name: str, b: str, players: int, games: int, first: int) -> dict[str, Any]:
     v = VARIANTS[name]
     original = arena.decide
 
-    def measured(engine: Any, state: Any, seat: int, level: str, dseed: int) -> str:
+    def measured(engine: Any, state: Any, seat: int, level: str, seed: int) -> str:
         if level != arena.ORACLE:      # the measured side plays under the oracle's name
-            return original(engine, state, seat, level, dseed)
-        return decide(engine, state, seat, SearchRng.derived(dseed, f"bot:{seat}"), v)
+            return original(engine, state, seat, level, seed)
+        return decide(engine, state, seat, SearchRng.derived(seed, f"bot:{seat}"), v)
 
     arena.decide = measured
     try:
         started = time.time()
-        match = arena.play("babylonia", arena.ORACLE, b, games, seed, players)
+        match = arena.play("babylonia", arena.ORACLE, b, games, first, players)
     finally:
         arena.decide = original
     report = match.report()
@@ -101,4 +100,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from pbem.bots.__main__ import main
-from pbem.bots.arena import ArenaError, check, wilson
+from pbem.bots.arena import ArenaError, check, play, wilson
 
 KEYS = ["game", "a", "b", "games", "wins_a", "wins_b", "draws", "score_a", "ci95",
         "seconds_per_decision_a", "seconds_per_decision_b"]
@@ -112,7 +112,7 @@ def test_the_ladder_command_prints_every_level_rated():
 
 def test_the_oracle_plays_in_the_arena_only(monkeypatch):
     from pbem.bots import BUDGETS, LEVELS, UnknownLevel, choose
-    from pbem.bots.arena import ORACLE, play
+    from pbem.bots.arena import ORACLE
     from pbem.bots.turns import TurnBudget
     from pbem.games import get
     assert ORACLE not in LEVELS
@@ -135,3 +135,20 @@ def test_the_babel_experiments_script_plays_a_variant_against_greedy():
     assert report["a"] == "g-points" and report["b"] == "greedy" and report["games"] == 2
     assert report["wins_a"] + report["wins_b"] + report["draws"] == 2
     assert 0 <= report["score_a"] <= 1
+
+
+def test_the_babylonia_experiments_script_plays_greedy_as_the_arena_does():
+    """benchmarks/babylonia_bots.py keeps working, and its measured side goes through the
+    levels' own code: `g-base` (greedy's beam) plays three-player games exactly as the arena's
+    `greedy` does on the same seeds, and a wider beam plays them too."""
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "babylonia_bots.py"
+    done = subprocess.run([sys.executable, str(script), "g-base", "g-wide", "--players", "3",
+                           "--games", "2", "--seed", "3"],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    base, wide = (json.loads(line) for line in done.stdout.splitlines())
+    arena = play("babylonia", "greedy", "greedy", 2, 3, 3).report()
+    assert (base["wins_a"], base["wins_b"], base["draws"], base["score_a"]) == (
+        arena["wins_a"], arena["wins_b"], arena["draws"], arena["score_a"])
+    assert wide["a"] == "g-wide" and wide["games"] == 2
+    assert wide["wins_a"] + wide["wins_b"] + wide["draws"] == 2

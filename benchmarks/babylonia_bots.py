@@ -1,0 +1,103 @@
+"""Babylonia bot experiments: `greedy` and the whole-turn search with other candidate beams,
+played against `greedy` in the arena on fixed seeds, with 2, 3 or 4 players
+(docs/games/computer-strength.md).
+
+    python benchmarks/babylonia_bots.py VARIANT [VARIANT...] --players K --games N --seed S
+
+A variant is a name from VARIANTS: the beam its candidates come from (plays kept after each
+token, tokens looked at, plays judged at a glance per token) and whether it searches (a level's
+budget from `pbem.bots.BUDGETS`, through `turns.search` itself) or plays the best candidate
+(`greedy`'s way). Each prints one JSON line like `python -m pbem.bots arena --json`. The
+arena's own loop plays the games (`arena.decide` is replaced for the measured side only, which
+plays under the oracle's name and sees only what its seat may see).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from pbem.bots import BUDGETS, arena, turns
+from pbem.bots.models import model_for
+from pbem.games.babylonia import evaluate
+from pbem.games.rng import Rng, SearchRng
+
+
+@dataclass(frozen=True)
+class Variant:
+    #: the candidates' beam: plays kept after each token, tokens looked at, plays judged
+    beam: int = evaluate.BEAM
+    tokens: int = evaluate.TOKENS
+    plays: int = evaluate.PLAYS
+    #: the level whose search budget is spent on the candidates; None: the best candidate
+    level: str | None = None
+    #: candidates the search compares (None: the level's own)
+    candidates: int | None = None
+
+
+VARIANTS: dict[str, Variant] = {
+    "g-base": Variant(),                                # `greedy` itself (a check)
+    "g-wide": Variant(beam=8, plays=16),
+    "g-wider": Variant(beam=12, plays=20),
+    "g-deep": Variant(beam=8, tokens=5, plays=16),
+    "strong": Variant(level="strong"),                  # today's `strong`
+    "strong-wide": Variant(level="strong", beam=8, plays=16),
+    "normal-wide": Variant(level="normal", beam=8, plays=16),
+    # fewer candidates, so that the same playouts tell them apart better
+    "strong-c5": Variant(level="strong", candidates=5),
+    "strong-c3": Variant(level="strong", candidates=3),
+}
+
+
+def decide(engine: Any, state: Any, seat: int, rng: Rng, v: Variant) -> str:
+    def wide(sample: Any, s: int) -> Any:
+        return evaluate.turns(sample, s, v.beam, v.tokens, v.plays)
+
+    model = dataclasses.replace(model_for(engine), turns=wide, wide=None)
+    if v.level is None:
+        return turns.greedy(engine, model, state, seat, rng)
+    budget = BUDGETS[v.level]
+    if v.candidates is not None:
+        budget = dataclasses.replace(budget, candidates=v.candidates)
+    return turns.search(engine, model, state, seat, budget, rng)
+
+
+def run(name: str, b: str, players: int, games: int, first: int) -> dict[str, Any]:
+    v = VARIANTS[name]
+    original = arena.decide
+
+    def measured(engine: Any, state: Any, seat: int, level: str, seed: int) -> str:
+        if level != arena.ORACLE:      # the measured side plays under the oracle's name
+            return original(engine, state, seat, level, seed)
+        return decide(engine, state, seat, SearchRng.derived(seed, f"bot:{seat}"), v)
+
+    arena.decide = measured
+    try:
+        started = time.time()
+        match = arena.play("babylonia", arena.ORACLE, b, games, first, players)
+    finally:
+        arena.decide = original
+    report = match.report()
+    report["a"] = name
+    report["wall"] = round(time.time() - started, 1)
+    return report
+
+
+def main() -> None:
+    p = argparse.ArgumentParser()
+    p.add_argument("variants", nargs="+")
+    p.add_argument("--b", default="greedy")
+    p.add_argument("--players", type=int, default=3)
+    p.add_argument("--games", type=int, default=20)
+    p.add_argument("--seed", type=int, default=1002)
+    args = p.parse_args()
+    for name in args.variants:
+        print(json.dumps(run(name, args.b, args.players, args.games, args.seed)), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -242,6 +242,7 @@ PLAYERS = [f"p{i}@example.org" for i in range(5)]
 SENDERS = 6
 
 
+@pytest.mark.serial   # concurrent senders, each given 2.5 s: another test's load would time them out
 def test_several_senders_at_once_send_every_mail_exactly_once_in_order_per_recipient(app, client, smtp):
     """Six senders, each in its own app context (its own database session), work one outbox at
     once. On PostgreSQL they claim rows with FOR UPDATE SKIP LOCKED; on SQLite, which has no row

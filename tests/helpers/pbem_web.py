@@ -204,6 +204,28 @@ def outbox_rows(app) -> list:
                 for r in db.session.scalars(select(Mail).order_by(Mail.id))]
 
 
+def play_by_links(app, client, game_id: str, seed: int) -> None:
+    """Random legal decisions through the turn links (JSON), to the end of the game; a seat a
+    computer plays decides through the turn service, as the worker would."""
+    from pbem.games.rng import Rng
+    from pbem.play import turns
+    from pbem.store import gamelog
+    rng = Rng(seed)
+    while True:
+        with app.app_context():
+            loaded = gamelog.load(game_id)
+            if loaded.over:
+                return
+            seat = loaded.engine.to_act(loaded.state)[0].seat
+            text = loaded.engine.random_submission(loaded.state, seat, rng)
+            if gamelog.bot_of(game_id, seat):
+                turns.submit(game_id, seat, loaded.seq, text, turns.Origin(turns.BOT))
+                continue
+        response = client.post(turn_path(app, game_id, seat), json={"steps": text},
+                               headers={"Accept": "application/json"})
+        assert response.status_code == 200, response.data[:300]
+
+
 def play(app, game: str, seed: int, decisions: int | None = None) -> int:
     """Random legal decisions through the turn service (as the operator: no rate limits),
     to the end of the game or for `decisions`; how many were made."""

@@ -14,34 +14,17 @@ from openskill.models import PlackettLuce
 from sqlalchemy import func, select, update
 
 from pbem.extensions import db
-from pbem.games.rng import Rng
 from pbem.play import turns
 from pbem.players import public
 from pbem.store import gamelog
 from pbem.store.models import Challenge, Game, GameResult, Rating, Seat, utcnow
-from pbem_web import at_once, deliver, text_of, turn_path  # tests/helpers
+from pbem_web import at_once, deliver, play_by_links, text_of  # tests/helpers
 
 JSON = {"Accept": "application/json"}
 ANNA, BOB, CARL, DORA = "anna@example.org", "bob@example.org", "carl@example.org", "dora@example.org"
 LIBRARY = PlackettLuce(mu=1500.0, sigma=350.0, beta=175.0, tau=5.0)   # the ratings' scale
 URL = re.compile(r"http://pbem\.test(/(?:ch|cw|ca)/[A-Za-z0-9_.\-]+)")
 
-
-def play_by_links(app, client, game_id: str, seed: int) -> None:
-    """Random legal decisions through the turn links (JSON), to the end of the game."""
-    rng = Rng(seed)
-    while True:
-        with app.app_context():
-            loaded = gamelog.load(game_id)
-            if loaded.over:
-                return
-            seat = loaded.engine.to_act(loaded.state)[0].seat
-            text = loaded.engine.random_submission(loaded.state, seat, rng)
-            if gamelog.bot_of(game_id, seat):
-                turns.submit(game_id, seat, loaded.seq, text, turns.Origin(turns.BOT))
-                continue
-        response = client.post(turn_path(app, game_id, seat), json={"steps": text}, headers=JSON)
-        assert response.status_code == 200, response.data[:300]
 
 
 def result_of(app, game_id: str) -> GameResult | None:

@@ -14,12 +14,11 @@ import pytest
 from sqlalchemy import select
 
 from pbem.extensions import db
-from pbem.games.rng import Rng
 from pbem.play import leagues, pairings
 from pbem.players import public
 from pbem.store import gamelog
 from pbem.store.models import GameResult, LeagueGame, utcnow
-from pbem_web import outbox, seat_path, too_long, turn_path  # tests/helpers
+from pbem_web import outbox, play_by_links, seat_path, too_long  # tests/helpers
 
 JSON = {"Accept": "application/json"}
 PEOPLE = {"anna@example.org": "Anna", "bob@example.org": "Bob", "carl@example.org": "Carl",
@@ -52,19 +51,6 @@ def ask_and_join(app, client, league_id: str, address: str, name: str | None = N
     assert response.status_code == 303, response.data
     return link
 
-
-def play_by_links(app, client, game_id: str, seed: int) -> None:
-    """Random legal decisions through the turn links (JSON), to the end of the game."""
-    rng = Rng(seed)
-    while True:
-        with app.app_context():
-            loaded = gamelog.load(game_id)
-            if loaded.over:
-                return
-            seat = loaded.engine.to_act(loaded.state)[0].seat
-            text = loaded.engine.random_submission(loaded.state, seat, rng)
-        response = client.post(turn_path(app, game_id, seat), json={"steps": text}, headers=JSON)
-        assert response.status_code == 200, response.data[:300]
 
 
 def expected_points(app, league_id: str) -> dict[str, Fraction]:

@@ -140,6 +140,8 @@ def propose(terms: Terms, creator: str, client: str) -> League:
     terms, creator = checked(terms), email_address(creator)
     if public.name_of(creator) is None:
         raise BadInput(phrase("Choose a public name first: a league shows its players by it."))
+    if terms.rated:
+        _not_barred(creator)
     with transaction():
         limits.take_all([(limits.LEAGUES_CLIENT, client), (limits.LEAGUES_ADDRESS, creator)])
         row = _row(terms, PROPOSED, creator, client)
@@ -222,7 +224,8 @@ def read_link(token: str) -> tuple[League, LeagueMember]:
 
 def join(token: str, name: str | None = None, now: datetime | None = None) -> League:
     """The asker's yes from his mail: he is in. Without a public name he chooses one here
-    (`name`). Refused: the league closed or full, his on-time record below its minimum."""
+    (`name`). Refused: the league closed or full, his on-time record below its minimum, a
+    rated league while a loss on time bars him from rated play."""
     now = now or utcnow()
     row, member = read_link(token)
     if member.joined:
@@ -233,6 +236,8 @@ def join(token: str, name: str | None = None, now: datetime | None = None) -> Le
             raise BadInput(phrase("Choose a public name to join: the league shows its players "
                                   "by it, never by their addresses."))
         public.choose(member.address, name or "", now)   # (its own decision, and transaction)
+    if row.rated:
+        _not_barred(member.address, now)
     share = record.on_time(member.address).percent
     if row.min_on_time is not None and share is not None and share < row.min_on_time:
         raise BadInput(phrase("This league asks for {least}% of decisions on time; your record "
@@ -249,6 +254,14 @@ def join(token: str, name: str | None = None, now: datetime | None = None) -> Le
             raise TicketGone(phrase("This link is used up."))
         again.joined, again.joined_at = True, now
     return row
+
+
+def _not_barred(address: str, now: datetime | None = None) -> None:
+    """A loss on time bars rated leagues as it bars rated challenges (`RATED_BAN_DAYS`)."""
+    until = record.barred_until(address, now)
+    if until is not None:
+        raise BadInput(phrase("A loss on time bars you from rated leagues until {date}.",
+                              date=until.date().isoformat()))
 
 
 def leave(token: str, now: datetime | None = None) -> League:

@@ -13,6 +13,7 @@ from fractions import Fraction
 import pytest
 from sqlalchemy import select
 
+from pbem.errors import BadInput
 from pbem.extensions import db
 from pbem.play import leagues, pairings
 from pbem.players import public
@@ -265,6 +266,34 @@ def test_a_league_refuses_a_player_below_its_on_time_minimum(app, client):
     refused = client.post(join_link(app, "eve@example.org"), json={"action": "join"}, headers=JSON)
     assert refused.status_code == 400 and "50% of decisions on time" in refused.get_json()["error"]
     assert client.get(f"/leagues/{league}", headers=JSON).get_json()["members"] == []
+
+
+def test_a_loss_on_time_bars_rated_leagues_as_it_bars_rated_challenges(app, client):
+    from pbem.play import turns
+    with app.app_context():
+        public.choose("eve@example.org", "Eve")
+        game = turns.create_game(turns.Spec("babel", [("Eve", "eve@example.org"),
+                                                      ("Fay", "fay@example.org")],
+                                            {"sumerians": "top-run"}, 0, 1)).id
+        assert turns.time_out(game, 0, 0, utcnow() + timedelta(days=2)) is not None   # lost on time
+    unrated, rated = make_league(app), make_league(app, rated=True)
+    for league in (unrated, rated):
+        asked = client.post(f"/leagues/{league}/join", json={"email": "eve@example.org"},
+                            headers=JSON)
+        assert asked.status_code == 202
+        answer = client.post(join_link(app, "eve@example.org"), json={"action": "join"},
+                             headers=JSON)
+        members = client.get(f"/leagues/{league}", headers=JSON).get_json()["members"]
+        if league == unrated:
+            assert answer.status_code < 400 and len(members) == 1
+        else:
+            assert answer.status_code == 400
+            assert "bars you from rated leagues until" in answer.get_json()["error"]
+            assert members == []
+    with app.app_context(), pytest.raises(BadInput, match="rated leagues"):
+        leagues.propose(leagues.Terms("Eve's own", "babel-tower", 4, 8,
+                                      utcnow() + timedelta(days=2), "move:3", rated=True),
+                        "eve@example.org", "test")
 
 
 def test_standings_of_games_of_four_count_shares_shared_places_and_leavers():

@@ -1,8 +1,9 @@
 """One use case, one transaction: everything a use case writes commits together, or nothing does.
 
-The use cases (`turns`, `addresses`, `inbox`, `operations`) write inside `transaction()`; no
-other code commits. So an event and the mails it causes, a mail reply and its effect, a
-counted request and its refusal are committed together by construction, not by convention.
+The use cases (`pbem.play`, `pbem.players`, and the background work in `pbem.jobs`) write
+inside `transaction()`; no other code commits (tests/contract/test_floors.py checks it). So
+an event and the mails it causes, a mail reply and its effect, a counted request and its
+refusal are committed together by construction, not by convention.
 """
 
 from __future__ import annotations

@@ -2,14 +2,18 @@
 
 - `lobby`: the start page, asking for games and confirming them;
 - `play`: turn and seat links (pages and JSON): view, preview, submit, resign, renew;
-- `addresses`: links mailed to an address, replacing leaked links, unsubscribing;
+- `talk`: a seat's messages, private notes and vacation;
+- `address_pages`: links mailed to an address, replacing leaked links, unsubscribing;
 - `record`: a game's record with its score chart;
 - `home`: a player's home: all his games, his settings, his public name, rematches;
 - `players`: a player page per public name, each game's ladder;
+- `challenges`: open challenges: posting, the list, confirming, taking a seat;
+- `leagues`: leagues by mail: proposing, joining, leaving, the standings;
 - `feeds`: the home's Atom feed of notices and iCalendar feed of deadlines;
 - `outbox`: the local outbox page (only when OUTBOX_PAGE is on);
 - `admin`: the operator's page (only when ADMIN_EMAIL is set);
 - `gamestatic`: each game's own stylesheet and script, kept beside its templates;
+- `access`, `pages`, `chart`, `hexmap`: what a link opens, and the seat's pages drawn from its view;
 - `errors`: one handler turning every error into a page or JSON;
 - `security`: response headers.
 """

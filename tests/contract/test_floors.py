@@ -101,3 +101,29 @@ def test_an_upward_import_is_caught(tmp_path):
     bad.write_text("def f():\n    from pbem.play import turns\n    from .. import web\n")
     assert upward(bad, tmp_path / "pbem") == ["pbem.store.probe (store) imports pbem.play (play)",
                                                "pbem.store.probe (store) imports pbem.web (web)"]
+
+
+#: The one place that commits a use case's work, and the connection's session settings made
+#: when a connection opens (before any use case runs on it).
+COMMITTERS = {"store/transaction.py", "store/waits.py"}
+
+
+def commits(path: Path) -> list[int]:
+    """The lines of `path` that call some `.commit()`."""
+    tree = ast.parse(path.read_text(), str(path))
+    return [node.lineno for node in ast.walk(tree)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "commit"]
+
+
+def test_only_the_transaction_commits():
+    """Use cases write inside `store.transaction.transaction()`; no other module commits."""
+    found = {str(p.relative_to(PBEM)): commits(p) for p in SOURCES}
+    assert {name: lines for name, lines in found.items()
+            if lines and name not in COMMITTERS} == {}
+
+
+def test_a_stray_commit_is_caught(tmp_path):
+    stray = tmp_path / "stray.py"
+    stray.write_text("def f(session):\n    session.add(1)\n    session.commit()\n")
+    assert commits(stray) == [3]

@@ -32,7 +32,10 @@ row about it: `operations.delete_game`.)
   `message_marks`: the last message each seat's mails carried.
 - `notes`: a player's private notes on a game.
 - `clocks`: a game's time bank; `vacations`: an address's vacations (0010).
+- `public_names`: the name a player chose to be shown by to strangers (0014).
 - `ratings`: each player's rating per game, and `games.rated` (0015).
+- `channels`, `notices`: the webhook and browsers an address chose beside mail, and each
+  notice to one of them, written with its mail and sent once by the background work (0019).
 - `challenges`, `challenge_seats`: open challenges and the seats taken in them (0016).
 - `leagues`, `league_members`, `league_games`: slow tournaments by mail (`pbem.play.leagues`):
   a league as created, who asked to join or is in it, and the games it started (0017).
@@ -41,8 +44,8 @@ row about it: `operations.delete_game`.)
   moves that moment, so a worker's round reads what is due, not every running game (0013).
 
 `owed` (on games for the start, on events for after each event) records the
-seats that owe a decision then, as the engine said when the row was written:
-reminders and time limits find waiting players without replaying every game.
+seats that owe a decision then, as the engine said when the row was written: pages, the
+home and `dues` find waiting players without replaying every game.
 """
 
 from __future__ import annotations

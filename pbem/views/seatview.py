@@ -245,6 +245,7 @@ class SeatView:
             "turn_link": self.turn_link, "bot": self.bot, "clock": self.clock,
             "messages": [m.to_json() for m in self.messages], "notes": self.notes,
             "away": [a.to_json() for a in self.away],
+            "resting": [r.to_json() for r in self.resting],
             "vacation": ({k: v for k, v in self.vacation.items() if k != "at"}
                          if self.vacation is not None else None),
             "left": self.left, "can_talk": self.can_talk,

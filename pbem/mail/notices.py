@@ -57,8 +57,9 @@ def for_mail(mail: Mail, url: str | None) -> int:
     return len(live)
 
 
-#: What a game's webhook hears of: its start, each turn of a person, its end, a seat taken over.
-GAME_KINDS = ("start", "turn", "over", "taken_over")
+#: What a game's webhook hears of: each turn of a person, its end, a seat taken over. (Not its
+#: start: the webhook is set on a seat page, so the game has begun before it exists.)
+GAME_KINDS = ("turn", "over", "taken_over")
 
 
 def public_line(loaded: Loaded, kind: str, seat: int | None = None) -> Phrase | None:
@@ -76,8 +77,6 @@ def public_line(loaded: Loaded, kind: str, seat: int | None = None) -> Phrase | 
               if d.seat not in computers]
     if not acting:
         return None
-    if kind == "start":
-        return phrase("{game}: the game begins; {names} to play", game=game, names=listing(acting))
     return phrase("{game}: {names} to play", game=game, names=listing(acting))
 
 

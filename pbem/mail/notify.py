@@ -200,11 +200,9 @@ def confirm_game(proposal, spec) -> None:
 
 
 def game_created(loaded: Loaded) -> None:
-    facts = []
     for seat in range(len(loaded.seats)):
         what = phrase("your turn") if loaded.decision_of(seat) else phrase("you are invited")
-        facts.append(_to_seat("invite", loaded, seat, what, root=True))   # (with its decline link)
-    _to_game(loaded, "start", facts)
+        _to_seat("invite", loaded, seat, what, root=True)   # (with its decline link)
 
 
 def event_appended(loaded: Loaded, actor: int | None) -> None:

@@ -236,3 +236,22 @@ def test_a_failing_game_webhook_takes_nothing_from_the_mail(hook_app, receiver, 
                for address in (ANNA, BOB, CLEO) for m in smtp.to(address))
     page_text = page(client, seat_path(hook_app, game, 2))
     assert "The last notice failed" in page_text and "HTTP 500" in page_text
+
+
+def test_a_seat_taken_over_is_told_and_the_computer_s_turns_are_no_news(hook_app, receiver):
+    from pbem.play import turns
+    client = hook_app.test_client()
+    game = three(hook_app)
+    set_hook(client, seat_path(hook_app, game, 0), receiver.url)
+    with hook_app.app_context():
+        turns.resign(game, 2)   # Cleo leaves; a computer plays her seat
+    play_by_links(hook_app, client, game, seed=5)
+    with hook_app.app_context():
+        sent = deliver_notices().sent
+    said = [json.loads(r.body)["notice"] for r in receiver.wait_for(sent)]
+    assert said[0]["kind"] == "taken_over"
+    assert said[0]["subject"] == ("Babylonia with Anna, Bob and Cleo: Cleo left; a computer "
+                                  "plays that seat now")
+    assert said[-1]["kind"] == "over"
+    turns_told = [n["subject"] for n in said if n["kind"] == "turn"]
+    assert turns_told and not [t for t in turns_told if t.endswith("Cleo to play")]

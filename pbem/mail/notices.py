@@ -63,7 +63,7 @@ GAME_KINDS = ("turn", "over", "taken_over")
 
 
 def public_line(loaded: Loaded, kind: str, seat: int | None = None) -> Phrase | None:
-    """The game's change in words anybody may read ("Babylonia with Anna, Bob and Cleo: Bob to
+    """The game's change in words anybody may read ("Babel with Anna and Bob: Bob to
     play"); None: nothing worth a notice (only computers to act: they answer at once)."""
     game = phrase("{game} with {players}", game=loaded.engine.title, players=listing(loaded.names))
     if kind == "over":

@@ -19,7 +19,7 @@ def upgrade():
     with op.batch_alter_table('channels') as table:
         table.add_column(sa.Column('game_id', sa.String(length=16), nullable=True))
         table.add_column(sa.Column('set_by', sa.Integer(), nullable=True))
-        table.create_index('ix_channels_game_id', ['game_id'])
+        table.create_index('ix_channels_game_id', ['game_id'], unique=True)   # one a game
 
 
 def downgrade():

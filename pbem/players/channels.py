@@ -22,7 +22,7 @@ from datetime import datetime
 
 from sqlalchemy import delete, select
 
-from pbem.errors import BadInput
+from pbem.errors import AlreadySubmitted, BadInput
 from pbem.extensions import db
 from pbem.games.phrases import phrase
 from pbem.policy import targets
@@ -181,6 +181,13 @@ def set_game_hook(game_id: str, seat: int, url: str | None = None, new_key: bool
     that is not a person's, or a game that is over."""
     checked = targets.checked_url(url) if url is not None else None
     _may_change(game_id, seat, setting=True)
+    try:
+        return _set_game_hook(game_id, seat, checked, new_key)
+    except AlreadySubmitted:   # another player made the game's row first: change that one
+        return _set_game_hook(game_id, seat, checked, new_key)
+
+
+def _set_game_hook(game_id: str, seat: int, checked: str | None, new_key: bool) -> Channel:
     with transaction():
         hook = game_hook(game_id)
         if hook is None:

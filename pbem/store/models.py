@@ -407,7 +407,7 @@ class Channel(Model):
     __tablename__ = "channels"
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     address: Mapped[str] = mapped_column(String(254), index=True)   # lower-cased; "": a game's
-    game_id: Mapped[str | None] = mapped_column(String(16), index=True)   # (0021)
+    game_id: Mapped[str | None] = mapped_column(String(16), index=True, unique=True)   # one a game (0021)
     set_by: Mapped[int | None] = mapped_column(Integer)   # the seat that set a game's webhook
     kind: Mapped[str] = mapped_column(String(16))
     target: Mapped[str] = mapped_column(String(2000))   # the URL, or the push endpoint

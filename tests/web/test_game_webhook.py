@@ -255,3 +255,20 @@ def test_a_seat_taken_over_is_told_and_the_computer_s_turns_are_no_news(hook_app
     assert said[-1]["kind"] == "over"
     turns_told = [n["subject"] for n in said if n["kind"] == "turn"]
     assert turns_told and not [t for t in turns_told if t.endswith("Cleo to play")]
+
+
+def test_players_setting_it_at_once_leave_the_game_one_webhook(hook_app, receiver):
+    """The game's row is unique (0021): a player whose insert loses to another's changes the
+    row the other made, and neither gets an error."""
+    from pbem.players import channels
+    from pbem_web import at_once
+    game = three(hook_app)
+
+    def set_by(seat: int) -> int:
+        with hook_app.app_context():
+            channels.set_game_hook(game, seat, f"{receiver.url}?by={seat}")
+        return seat   # (no error)
+    assert sorted(at_once(3, set_by)) == [0, 1, 2]
+    with hook_app.app_context():
+        [hook] = db.session.scalars(select(Channel).where(Channel.game_id == game)).all()
+        assert hook.target == f"{receiver.url}?by={hook.set_by}"

@@ -1,16 +1,21 @@
 """A notice's latency: a turn committed → the next player's notice at his channels' endpoints.
 
     .venv/bin/python benchmarks/notices.py [--turns 100] [--poll 2]
-        [--database postgresql://postgres@127.0.0.1:5432/test]
+        [--database postgresql://postgres@127.0.0.1:5432/test | --database sqlite]
 
-A PostgreSQL schema of its own (dropped afterwards), migrated; an SMTP server, a webhook
-receiver and a push endpoint on loopback (tests/helpers/receivers.py), each noting when what
-it gets arrives; `flask --app pbem worker` in a process of its own, polling every --poll
-seconds as deployed. Each second player has a webhook and a browser's push subscription. Then
+On PostgreSQL a schema of its own (dropped afterwards), migrated, and `flask --app pbem worker`
+in a process of its own, as deployed; on SQLite (`--database sqlite`) a database file of its
+own, and the worker's loop as a thread of this process, polling every --poll seconds, as
+`serve` runs it (one process: the commit wakes it in memory). An SMTP server, a webhook
+receiver, a push endpoint and the game's webhook receiver on loopback
+(tests/helpers/receivers.py), each noting when what it gets arrives. Each second player has a
+webhook and a browser's push subscription, and each game a webhook of its own (set by its first
+player: the group's channel, told "Bob to play"). Then
 --turns games of Babel, one after another: the first player's turn is submitted
 (`turns.submit`, as a page or a reply does) and the clock runs from its commit to the moment
 each endpoint has the second player's turn notice (the push decrypted, as his browser would,
-to check it is the turn). Prints p50, p99 and max per channel; the commit wakes the worker
+to check it is the turn), and the game's webhook its public notice. Prints p50, p99 and max
+per channel; the commit wakes the worker
 (`pbem.mail.wakeup`), so they should be far below the poll. (The worker sends the mail first,
 then the notices.)
 """
@@ -77,8 +82,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--turns", type=int, default=100)
     parser.add_argument("--poll", type=float, default=2.0)
-    parser.add_argument("--database", default="postgresql://postgres@127.0.0.1:5432/test")
+    parser.add_argument("--database", default="postgresql://postgres@127.0.0.1:5432/test",
+                        help="a PostgreSQL URL, or 'sqlite' for a database file of its own")
     args = parser.parse_args()
+    sqlite = args.database == "sqlite"
 
     import psycopg
     from aiosmtpd.controller import Controller
@@ -92,23 +99,26 @@ def main() -> None:
     from receivers import Browser, WebhookReceiver
 
     schema = "notices_" + secrets.token_hex(4)
-    with psycopg.connect(args.database, autocommit=True) as conn:
-        conn.execute(f'CREATE SCHEMA "{schema}"')
-    url = f"{args.database}?options={quote(f'-csearch_path={schema}')}"
+    instance = Path(os.environ.get("TMPDIR", "/tmp")) / schema
+    instance.mkdir()
+    if sqlite:
+        url = f"sqlite:///{instance / 'bench.db'}"
+    else:
+        with psycopg.connect(args.database, autocommit=True) as conn:
+            conn.execute(f'CREATE SCHEMA "{schema}"')
+        url = f"{args.database}?options={quote(f'-csearch_path={schema}')}"
     arrivals = Arrivals()
     with socket.socket() as probe:   # a free port (aiosmtpd's controller wants one named)
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     smtp = Controller(arrivals, hostname="127.0.0.1", port=port)
     smtp.start()
-    hook, push = WebhookReceiver(204), WebhookReceiver(201)
-    instance = Path(os.environ.get("TMPDIR", "/tmp")) / schema
-    instance.mkdir()
+    hook, push, group = WebhookReceiver(204), WebhookReceiver(201), WebhookReceiver(204)
     config = {"SECRET_KEY": SECRET, "DATABASE_URL": url, "MAIL_URL": f"smtp://127.0.0.1:{port}",
               "BASE_URL": "http://pbem.bench", "MAIL_FROM": "pbem <turns@pbem.bench>",
               "WEBHOOK_ALLOW_PRIVATE": "1", "PBEM_INSTANCE_PATH": str(instance)}
     os.environ["PBEM_INSTANCE_PATH"] = str(instance)   # (this process's VAPID key: the worker's)
-    worker = None
+    worker, stop = None, None
     try:
         app = create_app({"SECRET_KEY": SECRET, "SQLALCHEMY_DATABASE_URI": url,
                           "MAIL_URL": config["MAIL_URL"], "BASE_URL": config["BASE_URL"],
@@ -118,12 +128,17 @@ def main() -> None:
                                                 "INVITES_PER_ADDRESS_PER_DAY")}})
         with app.app_context():
             upgrade()
-        worker = subprocess.Popen(
-            [sys.executable, "-m", "flask", "--app", "pbem", "worker", "--deliver-every",
-             str(args.poll), "--bots-every", "0"],
-            cwd=ROOT, env={**os.environ, **config}, stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL)
-        delays: dict[str, list[float]] = {"mail": [], "webhook": [], "push": []}
+        if sqlite:
+            from pbem.jobs.worker import start_in_background
+            stop = start_in_background(app, deliver_every=args.poll, remind_every=3600.0,
+                                       bots_every=0)
+        else:
+            worker = subprocess.Popen(
+                [sys.executable, "-m", "flask", "--app", "pbem", "worker", "--deliver-every",
+                 str(args.poll), "--bots-every", "0"],
+                cwd=ROOT, env={**os.environ, **config}, stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL)
+        delays: dict[str, list[float]] = {"mail": [], "webhook": [], "push": [], "game webhook": []}
         for i in range(args.turns):
             anna, bob = f"anna{i}@example.org", f"bob{i}@example.org"
             browser = Browser()
@@ -132,6 +147,7 @@ def main() -> None:
                 channels.add_push(bob, browser.subscription(push.url))
                 game = turns.create_game(turns.Spec("babel", [("Anna", anna), ("Bob", bob)],
                                                     {"sumerians": "top-run"}, 0))
+                channels.set_game_hook(game.id, 0, group.url)
             arrivals.wait(bob, 1)   # the invitations are out, and their notices
             arrived(hook, 2 * i + 1)
             arrived(push, 2 * i + 1)
@@ -144,22 +160,30 @@ def main() -> None:
             delays["mail"].append(arrivals.wait(bob, 2) - committed)
             delays["webhook"].append(arrived(hook, 2 * i + 2) - committed)
             delays["push"].append(arrived(push, 2 * i + 2) - committed)
+            delays["game webhook"].append(arrived(group, i + 1) - committed)
+            told = json.loads(group.received[i].body)["notice"]["subject"]
+            assert told == "Babel with Anna and Bob: Bob to play", told
             shown = json.loads(browser.decrypt(push.received[2 * i + 1].body))
             assert shown["title"].endswith("your turn, Bob"), shown
         for channel, measured in delays.items():
             measured.sort()
-            print(f"commit → {channel} at its endpoint, {len(measured)} turns, worker polling "
+            print(f"{'SQLite' if sqlite else 'PostgreSQL'}: commit → {channel} at its endpoint, "
+                  f"{len(measured)} turns, worker polling "
                   f"every {args.poll} s: p50 {statistics.median(measured) * 1000:.0f} ms, "
                   f"p99 {percentile(measured, 0.99) * 1000:.0f} ms, max {measured[-1] * 1000:.0f} ms")
     finally:
         if worker is not None:
             worker.terminate()
             worker.wait(10)
+        if stop is not None:
+            stop.set()
         smtp.stop()
         hook.close()
         push.close()
-        with psycopg.connect(args.database, autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+        group.close()
+        if not sqlite:
+            with psycopg.connect(args.database, autocommit=True) as conn:
+                conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
 
 
 if __name__ == "__main__":

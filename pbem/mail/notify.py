@@ -148,11 +148,13 @@ def carry_talk(game_id: str, seat: int, said: list | tuple) -> list[dict]:
              "lines": wrapped(m.text)} for m in talk if m.seat != seat]
 
 
-def _to_seat(kind: str, loaded: Loaded, seat: int, what: str, now: bool = False, **extra) -> None:
-    """`now`: sent at once, even to an address that takes a daily digest (the operator's)."""
+def _to_seat(kind: str, loaded: Loaded, seat: int, what: str, now: bool = False,
+             **extra) -> MailFacts | None:
+    """`now`: sent at once, even to an address that takes a daily digest (the operator's).
+    The facts the mail was written with (None: no mail, a computer's seat)."""
     address, bot = gamelog.player_of(loaded.id, seat)
     if not address or (bot and kind not in TO_LEAVERS):
-        return   # a computer's seat: nobody reads its mail
+        return None   # a computer's seat: nobody reads its mail
     language = language_for(address, loaded.id, seat)
     facts = mail_facts(loaded.id, seat, loaded.engine.name, address)
     with i18n.speaking(language):   # its dates and deadlines in the reader's words too
@@ -172,6 +174,16 @@ def _to_seat(kind: str, loaded: Loaded, seat: int, what: str, now: bool = False,
                  language=language, **extra)
     if facts.channels:   # (its other channels)
         notices.for_mail(mail, ctx.get("turn_url") or ctx.get("seat_url"))
+    return facts
+
+
+def _to_game(loaded: Loaded, kind: str, facts: list[MailFacts | None], seat: int | None = None) -> None:
+    """The change's public notice for the game's webhook (`notices.for_game`); whether the
+    game has one was read with its mails' facts, when any mail was written."""
+    known = next((f.hooked for f in facts if f is not None), None)
+    if known is None and kind == "turn":
+        return   # no turn mail: only computers act, which is no news for the group
+    notices.for_game(loaded, kind, seat, known)
 
 
 def confirm_game(proposal, spec) -> None:
@@ -198,24 +210,27 @@ def event_appended(loaded: Loaded, actor: int | None) -> None:
     one: a draft's last picker who places first, a card that plays again); when the
     game ends, to all."""
     if loaded.engine.outcome(loaded.state) is not None:
-        for seat in range(len(loaded.seats)):
-            _to_seat("over", loaded, seat, phrase("the game is over"))
+        _to_game(loaded, "over", [_to_seat("over", loaded, seat, phrase("the game is over"))
+                                  for seat in range(len(loaded.seats))])
         return
-    for decision in loaded.engine.to_act(loaded.state):
-        _to_seat("turn", loaded, decision.seat,
-                 phrase("your turn, {name}", name=loaded.names[decision.seat]))
+    _to_game(loaded, "turn", [_to_seat("turn", loaded, decision.seat,
+                                       phrase("your turn, {name}", name=loaded.names[decision.seat]))
+                              for decision in loaded.engine.to_act(loaded.state)])
 
 
 def taken_over(loaded: Loaded, seat: int) -> None:
     """Every player hears that a computer plays `seat` from now on (its player too)."""
     left = gamelog.takeovers(loaded.id)[seat]
     name = loaded.names[seat]
+    facts = []
     for other in range(len(loaded.seats)):
         what = (phrase("a computer plays your seat now") if other == seat
                 else phrase("{name} left; a computer plays that seat now", name=name))
-        _to_seat("taken_over", loaded, other, what,
-                 context={"left_name": name, "left_seat": seat, "left_reason": left.reason,
-                          "left_level": left.level, "left_turn": left.first_turn})
+        facts.append(_to_seat("taken_over", loaded, other, what,
+                              context={"left_name": name, "left_seat": seat,
+                                       "left_reason": left.reason, "left_level": left.level,
+                                       "left_turn": left.first_turn}))
+    _to_game(loaded, "taken_over", facts, seat)
 
 
 def vacation_started(loaded: Loaded, seat: int, away, days_left: int) -> None:

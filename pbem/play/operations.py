@@ -35,6 +35,7 @@ from pbem.policy import deadlines, due, limits, links
 from pbem.store import gamelog, jobqueue
 from pbem.store.models import (
     UNDELIVERED,
+    Channel,
     Clock,
     Due,
     Event,
@@ -299,7 +300,8 @@ class NotDeletable(ServerError):
 #: Every table that refers to a game, children first (PostgreSQL checks the foreign keys).
 TABLES = ((Event, Event.game_id), (Snapshot, Snapshot.game_id), (Reminder, Reminder.game_id),
           (GameResult, GameResult.game_id), (Rematch, Rematch.source),
-          (Takeover, Takeover.game_id), (Notice, Notice.game_id), (Mail, Mail.game_id),
+          (Takeover, Takeover.game_id), (Notice, Notice.game_id), (Channel, Channel.game_id),
+          (Mail, Mail.game_id),
           (SeatNonce, SeatNonce.game_id),
           (Seat, Seat.game_id), (Inbound, Inbound.game_id),
           (Message, Message.game_id), (MessageMark, MessageMark.game_id), (Note, Note.game_id),

@@ -45,6 +45,10 @@ def _messages_shown(game_id: str) -> ScalarSelect:
     return _count(Message, Message.game_id == game_id, Message.hidden_at.is_(None))
 
 
+def _game_hooked(game_id: str) -> ScalarSelect:
+    return _count(Channel, Channel.game_id == game_id)
+
+
 @dataclass(frozen=True)
 class PageFacts:
     nonce: str | None      # the seat's live seat-link nonce
@@ -58,6 +62,7 @@ class PageFacts:
     noted: int             # the seat's notes (0 or 1)
     away: int              # the players' vacations since `since` (days used, away now)
     others: int            # the other seats people play now (none: nobody to talk to)
+    hooked: int            # the game's webhook row (0 or 1: on, off or removed)
 
 
 def page_facts(game_id: str, seat: int, since: datetime) -> PageFacts:
@@ -73,7 +78,8 @@ def page_facts(game_id: str, seat: int, since: datetime) -> PageFacts:
         _messages_shown(game_id),
         _count(Note, Note.game_id == game_id, Note.seat == seat),
         _count(Vacation, Vacation.ends_at > since, Vacation.address.in_(players)),
-        _count(Seat, Seat.game_id == game_id, Seat.seat != seat, Seat.bot.is_(None)))
+        _count(Seat, Seat.game_id == game_id, Seat.seat != seat, Seat.bot.is_(None)),
+        _game_hooked(game_id))
     return PageFacts(*reading.rows(statement, {})[0])
 
 
@@ -83,6 +89,7 @@ class MailFacts:
     said: int           # the game's messages shown
     games: int          # the address's games of this kind (this one too)
     channels: int       # the address's channels that are on (webhook, browsers)
+    hooked: int         # the game's own webhook row (0 or 1), on or not
 
 
 def mail_facts(game_id: str, seat: int, kind: str, address: str) -> MailFacts:
@@ -93,5 +100,7 @@ def mail_facts(game_id: str, seat: int, kind: str, address: str) -> MailFacts:
         _live_nonce(game_id, seat),
         _messages_shown(game_id),
         _count(Game, Game.kind == kind, Game.id.in_(his_games)),
-        _count(Channel, Channel.address == address.strip().lower(), Channel.off_at.is_(None)))
+        _count(Channel, Channel.address == address.strip().lower(), Channel.game_id.is_(None),
+               Channel.off_at.is_(None)),
+        _game_hooked(game_id))
     return MailFacts(*db.session.execute(statement).one())

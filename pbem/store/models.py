@@ -402,10 +402,16 @@ class Channel(Model):
     """A way beside mail that an address chose on its home to hear of its notices: a webhook
     URL (`secret` signs each body) or a browser's push subscription. `failures` counts the
     deliveries that failed since the last one that arrived; `off_at`: turned off after too many
-    (its `last_error` says why), until the player sets it again."""
+    (its `last_error` says why), until the player sets it again.
+
+    A game's webhook (`game_id` set, `address` empty): one URL any of the game's players set
+    for the group (`set_by`: which seat, `created_at`: when; shown to all of them), sent only
+    the game's public facts (`pbem.mail.notices.for_game`)."""
     __tablename__ = "channels"
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    address: Mapped[str] = mapped_column(String(254), index=True)   # lower-cased
+    address: Mapped[str] = mapped_column(String(254), index=True)   # lower-cased; "": a game's
+    game_id: Mapped[str | None] = mapped_column(String(16), index=True, unique=True)   # one a game (0021)
+    set_by: Mapped[int | None] = mapped_column(Integer)   # the seat that set a game's webhook
     kind: Mapped[str] = mapped_column(String(16))
     target: Mapped[str] = mapped_column(String(2000))   # the URL, or the push endpoint
     secret: Mapped[str] = mapped_column(String(200))    # the HMAC key, or the push keys (JSON)

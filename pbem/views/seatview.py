@@ -22,7 +22,7 @@ from pbem import i18n
 from pbem.games.base import ABORT, ABORTED, GENERIC_NOTATION, Decision, Draft, Outcome, StepOption
 from pbem.games.errors import GameError
 from pbem.games.phrases import phrase
-from pbem.players import messages, notes, settings
+from pbem.players import channels, messages, notes, settings
 from pbem.players.messages import Said
 from pbem.policy import clocks, deadlines, links, vacation
 from pbem.store import gamelog
@@ -140,6 +140,8 @@ class SeatView:
     #: The seat's player left the game: {"turn": the computer's first, "place": where it
     #: finished (None while the game runs)}; None: he plays it (or never left).
     left: dict[str, int | None] | None = None
+    #: The game's webhook, as every player of it sees it (pages and JSON; never a mail).
+    game_hook: channels.GameHook | None = None
 
     @property
     def marks(self) -> dict[str, Any]:
@@ -213,6 +215,10 @@ class SeatView:
             "messages": list(self.messages), "notes": self.notes,
             "away": [a.__dict__ for a in self.away], "vacation": self.vacation,
             "resting": self.resting, "rest_days": self.rest_days,
+            "game_hook": self.game_hook,
+            "game_hook_by": (self.names[self.game_hook.set_by]
+                             if self.game_hook and self.game_hook.set_by is not None
+                             and 0 <= self.game_hook.set_by < len(self.names) else None),
         }
 
     def to_json(self) -> dict[str, Any]:
@@ -239,9 +245,11 @@ class SeatView:
             "turn_link": self.turn_link, "bot": self.bot, "clock": self.clock,
             "messages": [m.to_json() for m in self.messages], "notes": self.notes,
             "away": [a.to_json() for a in self.away],
+            "resting": [r.to_json() for r in self.resting],
             "vacation": ({k: v for k, v in self.vacation.items() if k != "at"}
                          if self.vacation is not None else None),
             "left": self.left, "can_talk": self.can_talk,
+            "game_webhook": self.game_hook.to_json() if self.game_hook else None,
         }
 
 
@@ -249,11 +257,12 @@ class SeatView:
 class Present:
     """Which of a game's rows beyond the log there are to read (a page's facts count them in
     its one round trip), so the view reads only those: a time bank, messages, the seat's
-    notes, the players' vacations of the last year."""
+    notes, the players' vacations of the last year, the game's webhook."""
     bank: bool = True
     messages: bool = True
     notes: bool = True
     vacations: bool = True
+    hook: bool = True   # the game's webhook
 
 
 @dataclass(frozen=True)
@@ -330,6 +339,8 @@ def build(loaded: Loaded, seat: int | None, *, live: bool = False, steps: bool =
         vacation=(own_vacation(loaded, seat, present.vacations)
                   if seat is not None and not for_mail and not bot else None),
         told=told, can_talk=seat is not None and not bot and bool(others),
+        game_hook=(channels.game_hook_shown(loaded.id)
+                   if seat is not None and not for_mail and not bot and present.hook else None),
         left=(left_of(loaded, seat, seating.takeovers[seat], outcome is not None)
               if seat is not None and seat in seating.takeovers else None),
         # (a game called off says why in `why`, with the words every page has for it)

@@ -51,7 +51,8 @@ class Access:
         facts = self.facts
         seating = seatview.Seating(facts.bot, gamelog.takeovers(self.loaded.id) if facts.takeovers else {},
                                    seatview.Present(bool(facts.banked), bool(facts.said),
-                                                    bool(facts.noted), bool(facts.away)),
+                                                    bool(facts.noted), bool(facts.away),
+                                                    bool(facts.hooked)),
                                    others=facts.others, nonce=facts.nonce)
         return seatview.build(self.loaded, self.seat, live=self.live, steps=self.list_steps,
                               undelivered=self._undelivered(), seating=seating)

@@ -5,11 +5,13 @@
     POST /s/<token>/vacation   go on vacation for N days ({"days": N}), or come back
                                ({"end": true}; the form's action=end)
     POST /s/<token>/language   the language this seat's pages and mails speak: {"language": "de"}
+    POST /s/<token>/webhook    the game's webhook, for its group: {"url": "https://..."} sets it,
+                               {"action": "secret"} gives it a new secret, {"action": "remove"}
 
 Forms answer by going back to the seat's page (post/redirect/get; the page's anchor), which
 says what was saved (`?saved=`);
 JSON answers with the seat's view. What each does is its service's: `pbem.players.messages`,
-`pbem.players.notes`, `pbem.policy.vacation`.
+`pbem.players.notes`, `pbem.policy.vacation`, `pbem.players.channels` (the game's webhook).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from flask import Blueprint, jsonify, redirect, request
 
 from pbem.errors import BadInput
 from pbem.games.phrases import phrase
-from pbem.players import messages, notes, settings
+from pbem.players import channels, messages, notes, settings
 from pbem.policy import small, vacation
 from pbem.store import gamelog
 from pbem.web.access import Access, open_seat
@@ -43,7 +45,10 @@ SAVED = {"talk": phrase("Your message was posted."), "notes": phrase("Your notes
          "vacation": phrase("Your vacation has started: the clocks of all your games stand still."),
          "back": phrase("Welcome back: your vacation has ended and your clocks run again."),
          "not-away": phrase("You were not on vacation."),
-         "language": phrase("The language was saved.")}
+         "language": phrase("The language was saved."),
+         "hook": phrase("The game's webhook was saved; every player of the game sees it."),
+         "hook-secret": phrase("The game's webhook has a new secret."),
+         "hook-gone": phrase("The game's webhook was removed.")}
 
 
 def saved_notice(saved: str | None) -> str | None:
@@ -98,3 +103,19 @@ def choose_language(token: str):
     access = open_seat(token)
     settings.change_seat_language(access.loaded.id, access.seat, _field("language"))
     return _back(access, "language")
+
+
+@bp.post("/s/<token>/webhook")
+def game_webhook(token: str):
+    """Any player of the game sets, renews or removes its one webhook (the group's channel)."""
+    access = open_seat(token)
+    game, seat = access.loaded.id, access.seat
+    action = _field("action")
+    if action == "remove":
+        channels.remove_game_hook(game, seat)
+        return _back(access, "hook", "hook-gone")
+    if action == "secret":
+        channels.set_game_hook(game, seat, new_key=True)
+        return _back(access, "hook", "hook-secret")
+    channels.set_game_hook(game, seat, _field("url"))
+    return _back(access, "hook")

@@ -194,6 +194,12 @@ def test_real_answers_validate_against_the_description(api_app):
     api.post(seat + "/vacation", 400, json={"days": "many"})
     api.post(seat + "/language", json={"language": "de"})
     api.post(seat + "/language", json={"language": "en"})
+    # The game's webhook, for the group's channel: set, renewed, refused, removed, set again.
+    api.post(seat + "/webhook", json={"url": "http://127.0.0.1:9/game-hook"})
+    api.post(seat + "/webhook", json={"action": "secret"})
+    api.post(seat + "/webhook", 400, json={"url": "ftp://example.org/"})
+    api.post(seat + "/webhook", json={"action": "remove"})
+    api.post(seat + "/webhook", json={"url": "http://127.0.0.1:9/game-hook"})
 
     # Links: replaced, mailed again (a seat is mailed its links once in a few minutes), asked
     # for on the start page.

@@ -98,3 +98,38 @@ def test_a_webhook_set_on_the_home_gets_the_next_notice(hook_server, browser, re
         assert no_sideways_scroll(page), label
         section.screenshot(path=str(SHOTS / f"channels-{label}.png"))
     print("push in headless Chromium:", said)
+
+
+def seat_link_of(page, server, address: str) -> str:
+    """The seat link in the newest mail to `address` (its invitation), from the local outbox."""
+    page.goto(server.url + "/outbox")
+    page.locator("tr", has_text=address).first.locator("a").first.click()
+    return page.locator("pre.mailtext a[href*='/s/']").first.get_attribute("href")
+
+
+def test_a_game_s_webhook_set_by_one_player_is_shown_to_the_others(hook_server, browser, receiver):
+    """Bob sets the game's webhook on his seat page; Anna's page says where it posts, that Bob
+    set it and when, and its secret. Screenshots of her section: docs/screenshots/game-hook-*."""
+    hook_server.flask("new-game", "--game", "babylonia", "--first", "0", "--seed", "3",
+                      "--player", ANNA, "--player", "Bob <bob@example.org>",
+                      "--player", "Cleo <cleo@example.org>")
+    context = browser.new_context(viewport=WIDTHS["phone"])
+    page = context.new_page()
+    page.on("pageerror", lambda error: pytest.fail(f"script error: {error}"))
+    bob = seat_link_of(page, hook_server, "bob@example.org")
+    anna = seat_link_of(page, hook_server, "anna@example.org")
+    page.goto(bob)
+    page.locator("#hook summary").click()
+    page.fill("#game-hook-url", receiver.url)
+    with page.expect_navigation():
+        page.locator("#hook").get_by_role("button", name="Save webhook").click()
+    assert page.get_by_text("The game's webhook was saved; every player of the game sees it.").is_visible()
+    page.goto(anna)
+    section = page.locator("#hook")
+    assert section.get_attribute("open") is not None
+    assert "set by Bob" in section.text_content() and receiver.url in section.text_content()
+    assert section.locator("code.secret").text_content()
+    for label, size in WIDTHS.items():
+        page.set_viewport_size(size)
+        assert no_sideways_scroll(page), label
+        section.screenshot(path=str(SHOTS / f"game-hook-{label}.png"))

@@ -80,6 +80,8 @@ def test_a_replaced_home_link_kills_its_feeds(app, client):
         assert client.get(f"{home_path(app, ANNA)}/{kind}").status_code == 200
     forged = old[:-3] + ("AAA" if not old.endswith("AAA") else "BBB")
     assert client.get(f"{forged}/feed.atom").status_code == 403
+    for kind in ("feed.atom", "deadlines.ics"):   # read-only: nothing a feed's link may change
+        assert client.post(f"{home_path(app, ANNA)}/{kind}").status_code == 405
 
 
 def test_feeds_are_rate_limited_per_address(app, client):

@@ -123,6 +123,10 @@ def test_the_others_see_that_his_deadline_falls_after_his_rest_days(app, client)
     said = re.search(r'<p class="resting">([^<]*)</p>', page)
     assert said and "Anna's time runs out" in said.group(1)
     assert "Saturday and Sunday" in said.group(1)
+    # His JSON says it too, for a program of his.
+    [rest] = client.get(seat_path(app, game, 1), headers={"Accept": "application/json"}).get_json()["resting"]
+    assert (rest["seat"], rest["name"], rest["days"]) == (0, "Anna", "Saturday and Sunday")
+    assert rest["deadline"].endswith(" UTC")
     anna = client.get(seat_path(app, game, 0)).get_data(as_text=True)
     assert 'class="resting"' not in anna            # her own deadline says it on her home
     strict = game_at(app, datetime.now(UTC), rest_days=False)

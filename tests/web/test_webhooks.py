@@ -262,3 +262,37 @@ def test_a_webhook_is_called_at_the_address_its_check_resolved(hook_app, receive
     [invited] = receiver.wait_for(1)
     assert invited.headers["Host"] == f"hooks.invalid:{port}"
     assert looked_up == ["hooks.invalid", "hooks.invalid"]   # set, then checked before sending
+
+
+def test_mail_is_the_fallback_every_notice_mail_goes_while_the_webhook_fails(hook_app, receiver, smtp):
+    """A whole game with Bob's webhook answering 500 until it is turned off: each of his notice
+    mails (invitation, turns, the end) still reaches his mailbox, the same subjects his webhook
+    was sent while it was on; none waited for the webhook."""
+    from pbem.mail.notices import NOTICE_KINDS
+    from pbem.store.models import Mail
+    from pbem_web import play
+    client = hook_app.test_client()
+    receiver.status = 500
+    set_webhook(hook_app, client, BOB, receiver.url)
+    game = create(client, first=0)
+    moment = utcnow()
+    while True:
+        made = play(hook_app, game, seed=9, decisions=1)
+        deliver(hook_app)
+        moment += timedelta(hours=1)   # (past every backoff: each notice tried again)
+        with hook_app.app_context():
+            deliver_notices(moment)
+        if not made:
+            break
+    with hook_app.app_context():
+        mails = db.session.scalars(select(Mail).where(Mail.to_addr == BOB,
+                                                      Mail.kind.in_(NOTICE_KINDS))).all()
+        assert {m.kind for m in mails} >= {"invite", "turn", "over"}
+        assert {m.status for m in mails} == {SENT}
+        [channel] = db.session.scalars(select(Channel)).all()
+        assert channel.off_at is not None   # (CHANNEL_FAILURE_LIMIT: 3)
+        assert FAILED in set(db.session.scalars(select(Notice.status)))
+    got = [m["Subject"] for m in smtp.to(BOB)]
+    assert all(m.subject in got for m in mails)
+    tried = {json.loads(r.body)["notice"]["subject"] for r in receiver.received}
+    assert tried and tried <= {m.subject for m in mails}

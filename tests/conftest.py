@@ -25,15 +25,16 @@ import os
 import re
 import secrets
 import threading
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from urllib.parse import quote
 
 import pytest
 from aiosmtpd.controller import Controller
 
-from pbem_web import free_port, text_of  # tests/helpers
+from backends import BACKENDS, PG_URL  # tests/helpers
+from pbem_web import free_port, text_of
 
-PG_URL = os.environ.get("PBEM_TEST_DATABASE_URL")
 #: Folders whose tests time real processes against each other (worker fleets, kill -9, a
 #: database held silent): marked `serial`, so that `make test` runs them alone, after the
 #: parallel pass, where another test's load cannot stretch their clocks.
@@ -45,7 +46,6 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if os.path.relpath(str(item.path), tests).split(os.sep)[0] in SERIAL_FOLDERS:
             item.add_marker(pytest.mark.serial)
-BACKENDS = ["sqlite"] + (["postgresql"] if PG_URL else [])
 BASE_URL = "http://pbem.test"
 
 
@@ -166,13 +166,14 @@ def spare_schemas():
         _pg_drop(schema)
 
 
-@pytest.fixture(params=BACKENDS)
-def database_url(request, tmp_path, templates, spare_schemas):
-    """A migrated database of the test's own: a copy of the session's template (PostgreSQL:
-    made from its dump, or a passed test's schema emptied back to it)."""
-    if request.param == "sqlite":
+@contextmanager
+def _database(backend: str, folder, templates: Templates, spare_schemas: list[str], reusable):
+    """A migrated database: a copy of the session's template (PostgreSQL: made from its dump, or
+    a spare schema emptied back to it). A PostgreSQL schema is kept as a spare afterwards if
+    `reusable()` says so, else dropped."""
+    if backend == "sqlite":
         import shutil
-        path = tmp_path / "pbem.sqlite3"
+        path = folder / "pbem.sqlite3"
         shutil.copyfile(templates.sqlite_file(), path)
         yield f"sqlite:///{path}"
         return
@@ -190,10 +191,18 @@ def database_url(request, tmp_path, templates, spare_schemas):
     try:
         yield f"{PG_URL}{sep}options={quote(f'-csearch_path={schema}')}"
     finally:
-        if request.node.stash.get(FAILED, False):
-            _pg_drop(schema)
-        else:
+        if reusable():
             spare_schemas.append(schema)
+        else:
+            _pg_drop(schema)
+
+
+@pytest.fixture(params=BACKENDS)
+def database_url(request, tmp_path, templates, spare_schemas):
+    """A migrated database of the test's own (its schema handed on only if the test passed)."""
+    with _database(request.param, tmp_path, templates, spare_schemas,
+                   lambda: not request.node.stash.get(FAILED, False)) as url:
+        yield url
 
 
 # -- a real SMTP server on loopback -----------------------------------------
@@ -222,8 +231,8 @@ class Inbox:
             self.raw.clear()
 
 
-@pytest.fixture
-def smtp():
+@contextmanager
+def _smtp_server():
     inbox = Inbox()
     inbox.port = free_port()
     controller = Controller(inbox, hostname="127.0.0.1", port=inbox.port)
@@ -234,6 +243,12 @@ def smtp():
         controller.stop()
 
 
+@pytest.fixture
+def smtp():
+    with _smtp_server() as inbox:
+        yield inbox
+
+
 # -- the app ------------------------------------------------------------------
 
 CREATION_LIMITS = ("PROPOSALS_PER_CLIENT_PER_DAY", "PROPOSALS_PER_ADDRESS_PER_DAY",
@@ -241,9 +256,9 @@ CREATION_LIMITS = ("PROPOSALS_PER_CLIENT_PER_DAY", "PROPOSALS_PER_ADDRESS_PER_DA
                    "INVITES_PER_ADDRESS_PER_DAY")
 
 
-@pytest.fixture
-def make_app(database_url, smtp):
-    """Apps on the test's database and SMTP server, migrated, with settings of the test's choosing."""
+@contextmanager
+def _app_maker(database_url: str, smtp: Inbox):
+    """Apps on a database and SMTP server, migrated, with settings of the caller's choosing."""
     from flask_migrate import upgrade
 
     from pbem import create_app
@@ -275,18 +290,44 @@ def make_app(database_url, smtp):
                 upgrade()
         return app
 
-    yield make
-    for app in made:
-        with app.app_context():
-            db.session.remove()
-            db.engine.dispose()
+    try:
+        yield make
+    finally:
+        for app in made:
+            with app.app_context():
+                db.session.remove()
+                db.engine.dispose()
+
+
+@pytest.fixture
+def make_app(database_url, smtp):
+    """Apps on the test's database and SMTP server, migrated, with settings of the test's choosing."""
+    with _app_maker(database_url, smtp) as make:
+        yield make
+
+
+#: The `app` fixture's settings. Tests submit far faster than people; the rate-limit tests
+#: lower these themselves.
+APP_SETTINGS = dict(OUTBOX_PAGE=True, SUBMISSIONS_PER_CLIENT_PER_MINUTE=100_000,
+                    SUBMISSIONS_PER_ADDRESS_PER_MINUTE=100_000, PREVIEWS_PER_CLIENT_PER_MINUTE=100_000)
 
 
 @pytest.fixture
 def app(make_app):
-    # Tests submit far faster than people; the rate-limit tests lower these themselves.
-    return make_app(OUTBOX_PAGE=True, SUBMISSIONS_PER_CLIENT_PER_MINUTE=100_000,
-                    SUBMISSIONS_PER_ADDRESS_PER_MINUTE=100_000, PREVIEWS_PER_CLIENT_PER_MINUTE=100_000)
+    return make_app(**APP_SETTINGS)
+
+
+@pytest.fixture(scope="session")
+def own_app(tmp_path_factory, templates, spare_schemas):
+    """For a set-up that several tests only read (module-scoped fixtures): `with own_app(backend)
+    as app:` an app as the `app` fixture makes it, on a database and SMTP server of its own."""
+    @contextmanager
+    def made(backend: str, **config):
+        folder = tmp_path_factory.mktemp("own-app")
+        with (_database(backend, folder, templates, spare_schemas, lambda: False) as url,
+              _smtp_server() as inbox, _app_maker(url, inbox) as make):
+            yield make(**{**APP_SETTINGS, **config})
+    return made
 
 
 @pytest.fixture

@@ -25,7 +25,7 @@ import os
 import re
 import secrets
 import threading
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from urllib.parse import quote
 
@@ -318,9 +318,24 @@ def app(make_app):
 
 
 @pytest.fixture(scope="session")
+def once():
+    """Set-ups that several tests only read, made once per test process: `once(key, context)`
+    enters `context()` the first time it is asked for `key` and gives what it gave every time;
+    all are left when the process's session ends. (Not a module-scoped fixture: pytest-xdist may
+    interleave the tests of two parameters, which would make a module-scoped one anew.)"""
+    made: dict = {}
+    with ExitStack() as stack:
+        def get(key, context):
+            if key not in made:
+                made[key] = stack.enter_context(context())
+            return made[key]
+        yield get
+
+
+@pytest.fixture(scope="session")
 def own_app(tmp_path_factory, templates, spare_schemas):
-    """For a set-up that several tests only read (module-scoped fixtures): `with own_app(backend)
-    as app:` an app as the `app` fixture makes it, on a database and SMTP server of its own."""
+    """For a set-up that several tests only read (see `once`): `with own_app(backend) as app:` an
+    app as the `app` fixture makes it, on a database and SMTP server of its own."""
     @contextmanager
     def made(backend: str, **config):
         folder = tmp_path_factory.mktemp("own-app")

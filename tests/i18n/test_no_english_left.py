@@ -17,6 +17,7 @@ English words found in it and their context.
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -287,19 +288,23 @@ def checked(reads: list[Read], what: str, language: str) -> None:
 
 # -- the tests ------------------------------------------------------------------------------------
 
-@pytest.fixture(scope="module", params=[(backend, language) for backend in BACKENDS
-                                         for language in LANGUAGES], ids="-".join)
-def played(request, own_app):
-    """The games of every kind, played once per database and language for the four tests below,
-    which read them (the pages' test also posts forms that change nothing they read: previews,
-    refused steps, a lost-links request)."""
+@pytest.fixture(ids="-".join, params=[(backend, language) for backend in BACKENDS
+                                       for language in LANGUAGES])
+def played(request, once, own_app):
+    """The games of every kind, played once per test process, database and language for the four
+    tests below, which read them (the pages' test also posts forms that change nothing they
+    read: previews, refused steps, a lost-links request)."""
     backend, language = request.param
-    with own_app(backend) as app:
-        client = app.test_client()
-        speak(app, EMAILS, language)
-        # The creator's browser speaks it too: the start page's game gets its seats' language.
-        client.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
-        yield app, client, language, every_kind_of_game(app, client)
+
+    @contextmanager
+    def playing():
+        with own_app(backend) as app:
+            client = app.test_client()
+            speak(app, EMAILS, language)
+            # The creator's browser speaks it too: the start page's game gets its seats' language.
+            client.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
+            yield app, client, language, every_kind_of_game(app, client)
+    return once(("no-english", backend, language), playing)
 
 
 def test_every_kind_of_mail_is_read(played):

@@ -2,8 +2,8 @@
 
 The suite runs on SQLite; when PBEM_TEST_DATABASE_URL is set, every test that
 uses the `app` fixture runs again on that PostgreSQL server, each in a schema
-of its own made for it and dropped after it. A PostgreSQL server that does
-not answer fails those tests: it is never skipped.
+of its own while it runs (made for it, or a passed test's emptied; see below).
+A PostgreSQL server that does not answer fails those tests: it is never skipped.
 
 The migrations run once per test session and backend, into a template: each test's
 database is a copy of it (SQLite: the file; PostgreSQL: the template schema's dump, its
@@ -15,6 +15,9 @@ procrastinate's functions), so a test process keeps the schemas of its passed te
 the next test one of them emptied back to the template's rows (every table's rows deleted,
 the template's rows and sequences restored: ~2 ms). A schema whose test failed is dropped,
 never handed on: whatever the failure left in it goes with it.
+
+Set-ups that several tests only read are made `once` per test process (see that fixture).
+docs/testing.md says what the suite costs and where the time goes.
 """
 
 from __future__ import annotations

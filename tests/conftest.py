@@ -109,8 +109,9 @@ class Templates:
 
     def pg_reset(self, schema: str) -> str:
         """The SQL that empties `schema`, a copy of the template, back to the template's rows:
-        every table's rows deleted (foreign keys and triggers off meanwhile: replica mode), then
-        the dump's own rows and sequence values."""
+        every table's rows deleted (foreign keys and triggers off meanwhile: replica mode, which
+        needs a superuser, as .ci/run's `postgres` is), then the dump's own rows and sequence
+        values."""
         if self._pg_script is None:
             self._pg_script = self._dump_pg_template()
         tables = re.findall(rf"^CREATE TABLE {self.PG_TEMPLATE}\.(\w+) \(", self._pg_script, re.M)

@@ -2,13 +2,22 @@
 
 The suite runs on SQLite; when PBEM_TEST_DATABASE_URL is set, every test that
 uses the `app` fixture runs again on that PostgreSQL server, each in a schema
-of its own made for it and dropped after it. A PostgreSQL server that does
-not answer fails those tests: it is never skipped.
+of its own while it runs (made for it, or a passed test's emptied; see below).
+A PostgreSQL server that does not answer fails those tests: it is never skipped.
 
 The migrations run once per test session and backend, into a template: each test's
 database is a copy of it (SQLite: the file; PostgreSQL: the template schema's dump, its
 name replaced), which takes milliseconds where running the migrations took a second.
 `tests/web/test_migrations.py` still runs them, down and up, on its own database.
+
+On PostgreSQL making a schema from the dump still costs ~70 ms (37 tables, their indexes,
+procrastinate's functions), so a test process keeps the schemas of its passed tests and gives
+the next test one of them emptied back to the template's rows (every table's rows deleted,
+the template's rows and sequences restored: ~2 ms). A schema whose test failed is dropped,
+never handed on: whatever the failure left in it goes with it.
+
+Set-ups that several tests only read are made `once` per test process (see that fixture).
+docs/testing.md says what the suite costs and where the time goes.
 """
 
 from __future__ import annotations
@@ -19,15 +28,16 @@ import os
 import re
 import secrets
 import threading
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from urllib.parse import quote
 
 import pytest
 from aiosmtpd.controller import Controller
 
-from pbem_web import free_port, text_of  # tests/helpers
+from backends import BACKENDS, PG_URL  # tests/helpers
+from pbem_web import free_port, text_of
 
-PG_URL = os.environ.get("PBEM_TEST_DATABASE_URL")
 #: Folders whose tests time real processes against each other (worker fleets, kill -9, a
 #: database held silent): marked `serial`, so that `make test` runs them alone, after the
 #: parallel pass, where another test's load cannot stretch their clocks.
@@ -39,7 +49,6 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if os.path.relpath(str(item.path), tests).split(os.sep)[0] in SERIAL_FOLDERS:
             item.add_marker(pytest.mark.serial)
-BACKENDS = ["sqlite"] + (["postgresql"] if PG_URL else [])
 BASE_URL = "http://pbem.test"
 
 
@@ -98,6 +107,21 @@ class Templates:
     #: Unique enough that replacing it in the dump touches nothing else.
     PG_TEMPLATE = "pbem_template_" + secrets.token_hex(8)
 
+    def pg_reset(self, schema: str) -> str:
+        """The SQL that empties `schema`, a copy of the template, back to the template's rows:
+        every table's rows deleted (foreign keys and triggers off meanwhile: replica mode, which
+        needs a superuser, as .ci/run's `postgres` is), then the dump's own rows and sequence
+        values."""
+        if self._pg_script is None:
+            self._pg_script = self._dump_pg_template()
+        tables = re.findall(rf"^CREATE TABLE {self.PG_TEMPLATE}\.(\w+) \(", self._pg_script, re.M)
+        rows = [line for line in self._pg_script.splitlines()
+                if line.startswith(("INSERT INTO ", "SELECT pg_catalog.setval("))]
+        script = "\n".join(["SET session_replication_role = replica;",
+                            *(f"DELETE FROM {self.PG_TEMPLATE}.{table};" for table in tables),
+                            *rows, "SET session_replication_role = DEFAULT;"])
+        return script.replace(self.PG_TEMPLATE, schema)
+
     def _dump_pg_template(self) -> str:
         import subprocess
         url = _pg_schema_url(self.PG_TEMPLATE)
@@ -119,23 +143,51 @@ class Templates:
             if not line.startswith(("SET ", "SELECT pg_catalog.set_config", "\\")))
 
 
+#: A test's report failed (setup or call): its PostgreSQL schema is dropped, not reused.
+FAILED = pytest.StashKey[bool]()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    if report.failed:
+        item.stash[FAILED] = True
+    return report
+
+
 @pytest.fixture(scope="session")
 def templates(tmp_path_factory):
     return Templates(tmp_path_factory.mktemp("templates"))
 
 
-@pytest.fixture(params=BACKENDS)
-def database_url(request, tmp_path, templates):
-    """A migrated database of the test's own: a copy of the session's template."""
-    if request.param == "sqlite":
+@pytest.fixture(scope="session")
+def spare_schemas():
+    """This process's PostgreSQL schemas whose tests passed, each ready to be emptied for the
+    next test; dropped when the session ends."""
+    spare: list[str] = []
+    yield spare
+    for schema in spare:
+        _pg_drop(schema)
+
+
+@contextmanager
+def _database(backend: str, folder, templates: Templates, spare_schemas: list[str], reusable):
+    """A migrated database: a copy of the session's template (PostgreSQL: made from its dump, or
+    a spare schema emptied back to it). A PostgreSQL schema is kept as a spare afterwards if
+    `reusable()` says so, else dropped."""
+    if backend == "sqlite":
         import shutil
-        path = tmp_path / "pbem.sqlite3"
+        path = folder / "pbem.sqlite3"
         shutil.copyfile(templates.sqlite_file(), path)
         yield f"sqlite:///{path}"
         return
     import psycopg
-    schema = "t_" + secrets.token_hex(6)
-    script = templates.pg_script(schema)
+    if spare_schemas:
+        schema = spare_schemas.pop()
+        script = templates.pg_reset(schema)
+    else:
+        schema = "t_" + secrets.token_hex(6)
+        script = templates.pg_script(schema)
     with psycopg.connect(PG_URL.replace("postgresql+psycopg://", "postgresql://"),
                          autocommit=True, connect_timeout=5) as conn:
         conn.execute(script)
@@ -143,7 +195,18 @@ def database_url(request, tmp_path, templates):
     try:
         yield f"{PG_URL}{sep}options={quote(f'-csearch_path={schema}')}"
     finally:
-        _pg_drop(schema)
+        if reusable():
+            spare_schemas.append(schema)
+        else:
+            _pg_drop(schema)
+
+
+@pytest.fixture(params=BACKENDS)
+def database_url(request, tmp_path, templates, spare_schemas):
+    """A migrated database of the test's own (its schema handed on only if the test passed)."""
+    with _database(request.param, tmp_path, templates, spare_schemas,
+                   lambda: not request.node.stash.get(FAILED, False)) as url:
+        yield url
 
 
 # -- a real SMTP server on loopback -----------------------------------------
@@ -172,8 +235,8 @@ class Inbox:
             self.raw.clear()
 
 
-@pytest.fixture
-def smtp():
+@contextmanager
+def _smtp_server():
     inbox = Inbox()
     inbox.port = free_port()
     controller = Controller(inbox, hostname="127.0.0.1", port=inbox.port)
@@ -184,6 +247,12 @@ def smtp():
         controller.stop()
 
 
+@pytest.fixture
+def smtp():
+    with _smtp_server() as inbox:
+        yield inbox
+
+
 # -- the app ------------------------------------------------------------------
 
 CREATION_LIMITS = ("PROPOSALS_PER_CLIENT_PER_DAY", "PROPOSALS_PER_ADDRESS_PER_DAY",
@@ -191,9 +260,9 @@ CREATION_LIMITS = ("PROPOSALS_PER_CLIENT_PER_DAY", "PROPOSALS_PER_ADDRESS_PER_DA
                    "INVITES_PER_ADDRESS_PER_DAY")
 
 
-@pytest.fixture
-def make_app(database_url, smtp):
-    """Apps on the test's database and SMTP server, migrated, with settings of the test's choosing."""
+@contextmanager
+def _app_maker(database_url: str, smtp: Inbox):
+    """Apps on a database and SMTP server, migrated, with settings of the caller's choosing."""
     from flask_migrate import upgrade
 
     from pbem import create_app
@@ -225,18 +294,59 @@ def make_app(database_url, smtp):
                 upgrade()
         return app
 
-    yield make
-    for app in made:
-        with app.app_context():
-            db.session.remove()
-            db.engine.dispose()
+    try:
+        yield make
+    finally:
+        for app in made:
+            with app.app_context():
+                db.session.remove()
+                db.engine.dispose()
+
+
+@pytest.fixture
+def make_app(database_url, smtp):
+    """Apps on the test's database and SMTP server, migrated, with settings of the test's choosing."""
+    with _app_maker(database_url, smtp) as make:
+        yield make
+
+
+#: The `app` fixture's settings. Tests submit far faster than people; the rate-limit tests
+#: lower these themselves.
+APP_SETTINGS = dict(OUTBOX_PAGE=True, SUBMISSIONS_PER_CLIENT_PER_MINUTE=100_000,
+                    SUBMISSIONS_PER_ADDRESS_PER_MINUTE=100_000, PREVIEWS_PER_CLIENT_PER_MINUTE=100_000)
 
 
 @pytest.fixture
 def app(make_app):
-    # Tests submit far faster than people; the rate-limit tests lower these themselves.
-    return make_app(OUTBOX_PAGE=True, SUBMISSIONS_PER_CLIENT_PER_MINUTE=100_000,
-                    SUBMISSIONS_PER_ADDRESS_PER_MINUTE=100_000, PREVIEWS_PER_CLIENT_PER_MINUTE=100_000)
+    return make_app(**APP_SETTINGS)
+
+
+@pytest.fixture(scope="session")
+def once():
+    """Set-ups that several tests only read, made once per test process: `once(key, context)`
+    enters `context()` the first time it is asked for `key` and gives what it gave every time;
+    all are left when the process's session ends. (Not a module-scoped fixture: pytest-xdist may
+    interleave the tests of two parameters, which would make a module-scoped one anew.)"""
+    made: dict = {}
+    with ExitStack() as stack:
+        def get(key, context):
+            if key not in made:
+                made[key] = stack.enter_context(context())
+            return made[key]
+        yield get
+
+
+@pytest.fixture(scope="session")
+def own_app(tmp_path_factory, templates, spare_schemas):
+    """For a set-up that several tests only read (see `once`): `with own_app(backend) as app:` an
+    app as the `app` fixture makes it, on a database and SMTP server of its own."""
+    @contextmanager
+    def made(backend: str, **config):
+        folder = tmp_path_factory.mktemp("own-app")
+        with (_database(backend, folder, templates, spare_schemas, lambda: False) as url,
+              _smtp_server() as inbox, _app_maker(url, inbox) as make):
+            yield make(**{**APP_SETTINGS, **config})
+    return made
 
 
 @pytest.fixture

@@ -69,19 +69,26 @@ class LiveServer:
         self.log.close()
 
 
+def migrated(tmp: Path, templates) -> Path:
+    """`tmp` with the session's migrated SQLite template in it as the server's database: `serve`
+    still upgrades it (to where it is), without running the migrations anew for each server."""
+    shutil.copyfile(templates.sqlite_file(), tmp / "pbem.sqlite3")
+    return tmp
+
+
 @pytest.fixture
-def server(tmp_path):
+def server(tmp_path, templates):
     _need_browser()
-    live = LiveServer(tmp_path)
+    live = LiveServer(migrated(tmp_path, templates))
     yield live
     live.stop()
 
 
 @pytest.fixture
-def operated_server(tmp_path):
+def operated_server(tmp_path, templates):
     """A live server with an operator (ADMIN_EMAIL), for the operator's page."""
     _need_browser()
-    live = LiveServer(tmp_path, ADMIN_EMAIL="operator@example.org")
+    live = LiveServer(migrated(tmp_path, templates), ADMIN_EMAIL="operator@example.org")
     yield live
     live.stop()
 
@@ -111,14 +118,43 @@ def pg_operated_server(tmp_path):
             conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
 
 
-@pytest.fixture
-def browser():
+@pytest.fixture(scope="session")
+def chromium():
+    """One Chromium per test process (launching one costs about a second); each test has its own
+    browser contexts in it (the `browser` fixture), so no cookie or page outlives its test."""
     _need_browser()
     from playwright.sync_api import sync_playwright
     with sync_playwright() as p:
-        chromium = p.chromium.launch(
+        launched = p.chromium.launch(
             executable_path=CHROMIUM, headless=True,
             args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                   "--disable-component-update", "--disable-sync", "--no-first-run"])
-        yield chromium
-        chromium.close()
+        yield launched
+        launched.close()
+
+
+class BrowserOfATest:
+    """The process's Chromium as a test sees it: the contexts and pages it opens, closed after it."""
+
+    def __init__(self, launched):
+        self.launched = launched
+        self.contexts: list = []
+
+    def new_context(self, **options):
+        context = self.launched.new_context(**options)
+        self.contexts.append(context)
+        return context
+
+    def new_page(self, **options):
+        return self.new_context(**options).new_page()
+
+    def close_all(self):
+        for context in self.contexts:
+            context.close()
+
+
+@pytest.fixture
+def browser(chromium):
+    opened = BrowserOfATest(chromium)
+    yield opened
+    opened.close_all()

@@ -10,14 +10,14 @@ import sys
 
 import pytest
 
-from .conftest import ROOT, LiveServer
+from .conftest import ROOT, LiveServer, migrated
 
 CLIENT = ROOT / "examples" / "api_player.py"
 
 
 @pytest.fixture
-def live(tmp_path):
-    server = LiveServer(tmp_path, PREVIEWS_PER_CLIENT_PER_MINUTE="100000",
+def live(tmp_path, templates):
+    server = LiveServer(migrated(tmp_path, templates), PREVIEWS_PER_CLIENT_PER_MINUTE="100000",
                         SUBMISSIONS_PER_CLIENT_PER_MINUTE="100000",
                         SUBMISSIONS_PER_ADDRESS_PER_MINUTE="100000")
     yield server

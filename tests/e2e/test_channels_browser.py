@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
-from tests.e2e.conftest import LiveServer, _need_browser
+from tests.e2e.conftest import LiveServer, _need_browser, migrated
 from tests.helpers.browser_pages import no_sideways_scroll
 
 from receivers import WebhookReceiver  # tests/helpers
@@ -26,9 +26,9 @@ ANNA = "Anna <anna@example.org>"
 
 
 @pytest.fixture
-def hook_server(tmp_path):
+def hook_server(tmp_path, templates):
     _need_browser()
-    live = LiveServer(tmp_path, WEBHOOK_ALLOW_PRIVATE="1")
+    live = LiveServer(migrated(tmp_path, templates), WEBHOOK_ALLOW_PRIVATE="1")
     yield live
     live.stop()
 

@@ -102,6 +102,18 @@ def reply_to(mail, steps: str, names: Mapping[str, str], *, quote: str = "header
     return reply.as_bytes()
 
 
+def new_game(app, players=(("Anna", ANNA), ("Bob", BOB)), first: int | None = 0,
+             time_limit: int | None = None, kind: str = "babel", **spec) -> str:
+    """A game made as the operator's `new-game` makes it (invitations queued, no confirmation):
+    `players` as (name, address) seat by seat, Babel with the Sumerians' top run unless `kind`
+    says otherwise; `spec` the rest of a turns.Spec (bots, bank, options, rated…)."""
+    from pbem.play import turns
+    options = spec.pop("options", {"sumerians": "top-run"} if kind == "babel" else {})
+    with app.app_context():
+        return turns.create_game(turns.Spec(kind, list(players), options, first, time_limit,
+                                            **spec)).id
+
+
 def create(client, names=("Anna", "Bob"), emails=(ANNA, BOB), first=0, time_limit=None) -> str:
     """A game of Babel as the operator's `new-game` makes it (its invitations queued, and no
     confirmation: the start page's way is tested on its own); its id."""

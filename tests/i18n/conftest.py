@@ -152,3 +152,17 @@ def speak(app, addresses, language: str, confirm_replies: bool = True) -> None:
         for address in addresses:
             settings.change(address, "Europe/Berlin" if language == "de" else "Europe/Prague",
                             language, settings.EACH, confirm_replies)
+
+
+def pytest_collection_modifyitems(items):
+    """The tests that read one set-up made `once` (test_no_english_left's `played`) side by side,
+    so that pytest-xdist, which hands out neighbouring tests together, gives them one process."""
+    def played(item) -> tuple:
+        callspec = getattr(item, "callspec", None)
+        if item.path.name != "test_no_english_left.py" or callspec is None:
+            return ()
+        return tuple(callspec.params.get("played", ()))
+    positions = [i for i, item in enumerate(items) if played(item)]
+    ordered = sorted((items[i] for i in positions), key=played)   # stable: a test's order kept
+    for i, item in zip(positions, ordered):
+        items[i] = item

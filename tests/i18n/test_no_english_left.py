@@ -17,12 +17,14 @@ English words found in it and their context.
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
-from league_mails import every_league_mail  # tests/helpers
+from backends import BACKENDS  # tests/helpers
+from league_mails import every_league_mail
 from pbem_web import link_mails, outbox_rows, play, reply_to
 
 from .conftest import Read, english_in, plain, report, speak, visible
@@ -286,16 +288,28 @@ def checked(reads: list[Read], what: str, language: str) -> None:
 
 # -- the tests ------------------------------------------------------------------------------------
 
-@pytest.fixture(params=LANGUAGES)
-def played(request, app, client):
-    speak(app, EMAILS, request.param)
-    # The creator's browser speaks it too: the start page's game gets its seats' language.
-    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = request.param
-    return request.param, every_kind_of_game(app, client)
+@pytest.fixture(ids="-".join, params=[(backend, language) for backend in BACKENDS
+                                       for language in LANGUAGES])
+def played(request, once, own_app):
+    """The games of every kind, played once per test process, database and language for the four
+    tests below, which read them (the pages' test also posts forms that change nothing they
+    read: previews, refused steps, a lost-links request)."""
+    backend, language = request.param
+
+    @contextmanager
+    def playing():
+        with own_app(backend) as app:
+            client = app.test_client()
+            speak(app, EMAILS, language)
+            # The creator's browser speaks it too: the start page's game gets its seats' language.
+            client.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
+            yield app, client, language, every_kind_of_game(app, client)
+    return once(("no-english", backend, language), playing)
 
 
-def test_every_kind_of_mail_is_read(app, played):
+def test_every_kind_of_mail_is_read(played):
     """The games above send every kind of mail a player gets (so the tests below read them all)."""
+    app, _client, _language, _games = played
     kinds = {m.kind for m in outbox_rows(app)}
     templates = {p.stem for p in (ROOT / "templates" / "mail").glob("*.txt") if not p.stem.startswith("_")}
     assert templates - OPERATORS <= kinds, templates - OPERATORS - kinds
@@ -303,18 +317,18 @@ def test_every_kind_of_mail_is_read(app, played):
     assert games == {"babel", "babel-tower", "babylonia"}
 
 
-def test_no_mail_has_english_left(app, played):
-    language, _games = played
+def test_no_mail_has_english_left(played):
+    app, _client, language, _games = played
     checked(mails_read(app), "mails", language)
 
 
-def test_no_page_has_english_left(app, client, played):
-    language, games = played
+def test_no_page_has_english_left(played):
+    app, client, language, games = played
     checked(pages_read(app, client, games, language), "pages", language)
 
 
-def test_no_json_answer_has_english_left(app, client, played):
-    language, games = played
+def test_no_json_answer_has_english_left(played):
+    app, client, language, games = played
     reads = json_read(app, client, games, language)
     assert len(reads) > 200 and any(".told" in read.where for read in reads)   # labels, last turns…
     checked(reads, "JSON fields", language)

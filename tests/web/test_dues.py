@@ -23,18 +23,10 @@ from pbem.policy.deadlines import utc
 from pbem.store import gamelog
 from pbem.store.models import Due
 from pbem.store.transaction import transaction
-from pbem_web import deliver, turn_path  # tests/helpers
+from pbem_web import deliver, new_game, turn_path  # tests/helpers
 
 ANNA, BOB, CAROL = (f"{n}@example.org" for n in ("anna", "bob", "carol"))
 HOUR, DAY = timedelta(hours=1), timedelta(days=1)
-
-
-def new_game(app, kind="babel", players=(("Anna", ANNA), ("Bob", BOB)), limit=None, bank=None,
-             bots=()):
-    with app.app_context():
-        options = {"sumerians": "top-run"} if kind == "babel" else {}
-        return turns.create_game(turns.Spec(kind, list(players), options, 0, limit,
-                                            bank=bank, bots=bots)).id
 
 
 def stored(app) -> set[tuple]:
@@ -64,7 +56,7 @@ def play_one(app, client, game_id: str, rng: Rng) -> bool:
 
 
 def test_a_new_game_owes_its_first_seat_a_row_and_a_game_without_clock_none_after_reminding(app, smtp):
-    timed = new_game(app, limit=3)
+    timed = new_game(app, time_limit=3)
     untimed = new_game(app)
     assert stored(app) == {(timed, 0, None), (untimed, 0, None)}
     agree(app)
@@ -94,8 +86,8 @@ def test_every_commit_keeps_the_rows_as_the_logs_say(app, client, smtp):
     """Turns, reminders, time-outs, vacations, rest days and quiet hours in changing time zones,
     and a computer's seat, in a random walk."""
     app.config["VACATION_DAYS_PER_YEAR"] = 30
-    games = [new_game(app, limit=2), new_game(app, kind="babel-tower"),
-             new_game(app, kind="babylonia", limit=1,
+    games = [new_game(app, time_limit=2), new_game(app, kind="babel-tower"),
+             new_game(app, kind="babylonia", time_limit=1,
                       players=(("Anna", ANNA), ("", ""), ("Carol", CAROL)), bots=(None, "easy", None)),
              new_game(app, bank=(2, 1, 5))]
     agree(app)
@@ -176,17 +168,17 @@ def statements(app, now: datetime) -> list[str]:
 
 def test_a_round_with_nothing_due_reads_the_same_whatever_is_stored(app, smtp):
     now = datetime.now(UTC) + HOUR
-    new_game(app, limit=7)
+    new_game(app, time_limit=7)
     few = statements(app, now)
     for _ in range(12):
-        new_game(app, limit=7)
+        new_game(app, time_limit=7)
     many = statements(app, now)
     assert len(many) == len(few)
     assert not any("FROM games" in s for s in many), "a round scanned the games"
 
 
 def test_verify_finds_rows_that_disagree_and_dues_rebuild_rewrites_them(app, smtp):
-    game_id = new_game(app, limit=3)
+    game_id = new_game(app, time_limit=3)
     other = new_game(app)
     with app.app_context():
         db.session.execute(update(Due).where(Due.game_id == game_id)

@@ -18,17 +18,10 @@ from pbem.jobs import digest
 from pbem.play import turns
 from pbem.players import settings
 from pbem.store.models import PENDING, SENT, Mail
-from pbem_web import ANNA, BOB, deliver, reply_to, text_of  # tests/helpers
+from pbem_web import ANNA, BOB, deliver, new_game, reply_to, text_of  # tests/helpers
 
 NAMES = {ANNA: "Anna", BOB: "Bob"}
 TURN_LINK = re.compile(r"http://pbem\.test(/t/[A-Za-z0-9_.\-]+)")
-
-
-def new_game(app, names=("Anna", "Bob"), emails=(ANNA, BOB), first=0, time_limit=None) -> str:
-    with app.app_context():
-        spec = turns.Spec("babel", list(zip(names, emails)), {"sumerians": "top-run"}, first,
-                          time_limit)
-        return turns.create_game(spec).id
 
 
 def first_turn(app, game_id: str, seat: int) -> str:
@@ -62,7 +55,7 @@ def statuses(app, address: str, kind: str = "turn") -> list[str]:
 
 def test_a_digest_player_gets_one_mail_a_day_for_all_games_waiting_for_him(app, smtp):
     choose(app, BOB, settings.DIGEST)
-    games = [new_game(app, ("Anna", "Bob")), new_game(app, ("Anna", "Bob"), time_limit=3)]
+    games = [new_game(app), new_game(app, time_limit=3)]
     for game in games:   # Anna plays: Bob's turn in both
         play(app, game, 0)
     assert statuses(app, BOB) == [settings.HELD, settings.HELD]

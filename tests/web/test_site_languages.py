@@ -21,7 +21,7 @@ from pbem.policy import clocks
 from pbem.store.models import Mail, Proposal, Seat
 from pbem.views import homeview
 from pbem.views.words import listing
-from pbem_web import confirm, text_of  # tests/helpers
+from pbem_web import confirm, new_game, text_of  # tests/helpers
 
 ANNA, BOB, CARL = (f"{n}@example.org" for n in ("anna", "bob", "carl"))
 JSON = {"Accept": "application/json"}
@@ -154,12 +154,6 @@ def test_the_confirmation_page_speaks_the_browser_s_language(app, client):
 
 
 # -- the home ------------------------------------------------------------------------------
-
-def new_game(app, players, first=0, time_limit=None) -> str:
-    with app.app_context():
-        spec = turns.Spec("babel", list(players), {"sumerians": "top-run"}, first, time_limit)
-        return turns.create_game(spec).id
-
 
 def test_the_home_speaks_the_address_s_language(app, client):
     with app.app_context():

@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[2]
 FLASK = str(Path(sys.executable).parent / "flask")
 THINKING = re.compile(r"in game ([\w-]+): thinking at (\d+)")
 HEARTBEAT, STALLED = 1, 4   # seconds: a worker's heartbeat, and the silence taken for its death
-RECOVER_EVERY = 5          # pbem.jobs.engine.RECOVER_CRON
+RECOVER_EVERY = 5          # JOBS_RECOVER_SECONDS (pbem.config), its default
 
 
 class Worker:

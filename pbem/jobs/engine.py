@@ -211,7 +211,10 @@ def conninfo(url: URL) -> str:
 
 class FleetWorker(Worker):
     """procrastinate's worker, deferring the periodic tasks of its own `schedule` (the
-    intervals of its app's settings) instead of the tasks' app's registry."""
+    intervals of its app's settings) instead of the tasks' app's registry. procrastinate 3
+    reads the registry in one place, `_periodic_deferrer`, overridden here (a private method:
+    tests/web/test_job_intervals.py reads the ticks a running worker deferred, and fails if
+    another version stops calling it)."""
 
     def __init__(self, schedule: periodic.PeriodicRegistry, **options) -> None:
         super().__init__(**options)

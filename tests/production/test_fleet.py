@@ -142,8 +142,9 @@ def test_a_worker_killed_while_it_thinks_leaves_the_decision_to_another(deployme
             thinker.kill9()
             killed = time.monotonic()
             if count(deployment, "SELECT count(*) FROM events WHERE game_id = %s", game):
-                # It decided before the kill landed: a new worker in its place, and again.
-                running[running.index(thinker)] = fleet(deployment, 1)[0]
+                # It decided before the kill landed: a new worker in its place, and again (a log
+                # of its own: sharing worker-0's, it would be taken for the other worker-0).
+                running[running.index(thinker)] = Worker(deployment, f"replacement-{attempt}", ENV)
                 continue
             [other] = [w for w in running if w is not thinker]
             until(lambda game=game: count(deployment, "SELECT count(*) FROM events WHERE game_id = %s",

@@ -22,6 +22,8 @@
    processes (procrastinate, every queue) run beside the servers for the whole run, sending
    each submission's mail (its commit defers the `deliver` job) to an SMTP server on loopback
    that keeps nothing, and running their periodic jobs (the round, the sweep, the recovery);
+   the mail a run without workers left in the outbox is sent between runs (`flask --app pbem
+   deliver`), so each run's workers send only their run's mail;
 3. prints, per route, the median of the runs and their range: requests per second and
    p50/p95/p99 latency; the offered load (players / think time), the load served and the
    capacity, so a reader sees whether a run was saturated (also as JSON with --json); with
@@ -492,6 +494,9 @@ def main(argv=None) -> int:
                 before = sink.count
                 result, capacity, owed = one_run(run, owed, env, args, count)
                 sent[count] += sink.count - before
+                if not count and max(counts):   # what no worker sent is not the next run's work
+                    subprocess.run([str(BIN / "flask"), "--app", "pbem", "deliver"], cwd=ROOT,
+                                   env=env, check=True, capture_output=True)
                 runs[count].append(result)
                 if capacity is not None:
                     capacities[count].append(capacity)

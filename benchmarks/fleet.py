@@ -1,15 +1,18 @@
 """The computers as a pool: decisions per minute with 1 and 2 bot workers.
 
     .venv/bin/python benchmarks/fleet.py [--games 120] [--workers 1 2] [--level easy]
-        [--database postgresql://postgres@127.0.0.1:5432/test]
+        [--repeat 2] [--database postgresql://postgres@127.0.0.1:5432/test]
 
 For each count of workers: a PostgreSQL schema of its own (dropped afterwards), migrated;
 --games games of Babel in which a computer of --level plays the first turn against a person;
 each game's creation defers its computer's `think` job (procrastinate, `pbem.jobs.engine`);
-then that many `flask --app pbem worker --queues bots` processes (each running --concurrency jobs at
-once, 2 by default), as an operator runs them on machines of their own. The clock runs from the first decision appended to the last (so the
-workers' start is not counted), and the rate is the decisions made in between per minute.
-Mail is not sent (no worker of the `mail` queue runs): only thinking is measured.
+then that many `flask --app pbem worker --queues bots` processes (each running --concurrency
+jobs at once, 2 by default), as an operator runs them on machines of their own. The clock runs
+from the first decision appended to the last (so the workers' start is not counted), and the
+rate is the decisions made in between per minute. Mail is not sent (no worker of the `mail`
+queue runs): only thinking is measured. --repeat times over the counts of workers in turn
+(1, 2, 1, 2, ...), each line with the machine's load average (`/proc/loadavg`, 1 minute)
+before and after, since on a shared machine the other work moves the rate.
 """
 
 from __future__ import annotations
@@ -90,13 +93,24 @@ def main() -> None:
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--level", default="easy")
     parser.add_argument("--concurrency", type=int, default=2, help="jobs a worker runs at once")
+    parser.add_argument("--repeat", type=int, default=1, help="runs of each count, in turn")
     parser.add_argument("--database", default="postgresql://postgres@127.0.0.1:5432/test")
     args = parser.parse_args()
-    for workers in args.workers:
-        rate = measure(args.database, args.games, workers, args.level, args.concurrency)
-        print(f"{workers} bot worker(s) of {args.concurrency} jobs at once, {args.games} decisions "
-              f"of level {args.level}: "
-              f"{rate:.0f} decisions/min", flush=True)
+    for run in range(args.repeat):
+        for workers in args.workers:
+            before = load_average()
+            rate = measure(args.database, args.games, workers, args.level, args.concurrency)
+            print(f"run {run + 1}: {workers} bot worker(s) of {args.concurrency} jobs at once, "
+                  f"{args.games} decisions of level {args.level}: {rate:.0f} decisions/min "
+                  f"(load average {before} before, {load_average()} after)", flush=True)
+
+
+def load_average() -> str:
+    """The machine's load average over the last minute."""
+    try:
+        return Path("/proc/loadavg").read_text().split()[0]
+    except OSError:
+        return "?"
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/load.py [--games 10000] [--long 200] [--players 50]
         [--duration 60] [--runs 3] [--capacity-seconds 15] [--think 0.25] [--workers 4]
-        [--database-url postgresql://...] [--json]
+        [--job-workers 0,2] [--database-url postgresql://...] [--json]
 
 1. makes a schema of its own in the database (dropped afterwards unless --keep),
    upgrades it, and fills it with --games games in bulk (`filling.py`: 100,000 in a
@@ -17,9 +17,17 @@
      composes a turn step by step through the preview (as clicks do), and submits it;
      a game's first turn page since the servers started is "cold" (no worker has it),
      later ones "again"; then the same players hit the hello route for as long;
+   with --job-workers (a comma-separated list of counts, e.g. 0,2), each run is done once per
+   count, one after the other on the same games: that many `flask --app pbem worker`
+   processes (procrastinate, every queue) run beside the servers for the whole run, sending
+   each submission's mail (its commit defers the `deliver` job) to an SMTP server on loopback
+   that keeps nothing, and running their periodic jobs (the round, the sweep, the recovery);
+   the mail a run without workers left in the outbox is sent between runs (`flask --app pbem
+   deliver`), so each run's workers send only their run's mail;
 3. prints, per route, the median of the runs and their range: requests per second and
    p50/p95/p99 latency; the offered load (players / think time), the load served and the
-   capacity, so a reader sees whether a run was saturated (also as JSON with --json).
+   capacity, so a reader sees whether a run was saturated (also as JSON with --json); with
+   --job-workers, one such report per count, and the mails the workers sent.
 
 Everything stays on 127.0.0.1. Players wait --think seconds between requests
 (a person reads the page); --think 0 measures the server saturated.
@@ -113,6 +121,35 @@ def gunicorn(app: str, port: int, workers: int, env: dict, cwd: Path) -> subproc
 def stop(process: subprocess.Popen) -> None:
     os.killpg(process.pid, signal.SIGTERM)
     process.wait(15)
+
+
+def job_worker(env: dict, log: Path) -> subprocess.Popen:
+    """`flask --app pbem worker` (procrastinate on PostgreSQL, every queue), its output in `log`."""
+    with open(log, "a") as out:
+        process = subprocess.Popen([str(BIN / "flask"), "--app", "pbem", "worker"], cwd=ROOT,
+                                   env=env, stdout=out, stderr=subprocess.STDOUT,
+                                   start_new_session=True)
+    deadline = time.monotonic() + 30
+    while "pbem worker:" not in log.read_text():
+        if process.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError(f"the worker did not start: {log.read_text()[-2000:]}")
+        time.sleep(0.2)
+    return process
+
+
+class MailSink:
+    """An SMTP server on loopback that counts the mails and keeps nothing."""
+
+    def __init__(self):
+        from aiosmtpd.controller import Controller
+        self.count = 0
+        self.port = free_port()
+        self.controller = Controller(self, hostname="127.0.0.1", port=self.port)
+        self.controller.start()
+
+    async def handle_DATA(self, server, session, envelope):
+        self.count += 1
+        return "250 OK"
 
 
 # -- the virtual players (the second process) -------------------------------------------
@@ -377,13 +414,18 @@ def drive_in_process(config: dict, label: str) -> dict:
     return json.loads(done.stdout)
 
 
-def one_run(run: int, owed: list, env: dict, args) -> tuple[dict, float | None, list]:
-    """Fresh servers (every game cold in them), a short saturated phase for the capacity,
-    then the measured load and the hello route; the decisions still owed after it."""
+def one_run(run: int, owed: list, env: dict, args,
+            job_workers: int = 0) -> tuple[dict, float | None, list]:
+    """Fresh servers (every game cold in them) and `job_workers` workers beside them, a short
+    saturated phase for the capacity, then the measured load and the hello route; the
+    decisions still owed after it."""
     app_port, hello_port = free_port(), free_port()
     env = {**env, "BASE_URL": f"http://127.0.0.1:{app_port}"}
-    servers = [gunicorn("wsgi:app", app_port, args.workers, env, ROOT),
-               gunicorn("hello:app", hello_port, args.workers, env, ROOT / "benchmarks")]
+    logs = Path(tempfile.gettempdir())
+    servers = [job_worker(env, logs / f"pbem-load-worker-{os.getpid()}-{i}.log")
+               for i in range(job_workers)]
+    servers += [gunicorn("wsgi:app", app_port, args.workers, env, ROOT),
+                gunicorn("hello:app", hello_port, args.workers, env, ROOT / "benchmarks")]
     try:
         config = {"app": f"http://127.0.0.1:{app_port}", "hello": None, "owed": owed, "seen": [],
                   "players": args.players, "duration": args.capacity_seconds, "think": 0.0,
@@ -393,8 +435,8 @@ def one_run(run: int, owed: list, env: dict, args) -> tuple[dict, float | None, 
             print(f"run {run + 1}: capacity, saturated for {args.capacity_seconds:.0f} s", file=sys.stderr)
             saturated = drive_in_process(config, "capacity")
             capacity, config["owed"], config["seen"] = served(saturated), saturated["owed"], saturated["seen"]
-        print(f"run {run + 1}: {args.players} players for {args.duration:.0f} s, then the hello route",
-              file=sys.stderr)
+        print(f"run {run + 1}: {args.players} players for {args.duration:.0f} s, then the hello route"
+              f" ({job_workers} job workers beside)", file=sys.stderr)
         config.update(hello=f"http://127.0.0.1:{hello_port}", duration=args.duration, think=args.think,
                       warmup=args.warmup)
         result = drive_in_process(config, "load")
@@ -417,6 +459,8 @@ def main(argv=None) -> int:
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds not measured at the start")
     parser.add_argument("--think", type=float, default=0.25, help="seconds a player waits between requests")
     parser.add_argument("--workers", type=int, default=4, help="gunicorn workers")
+    parser.add_argument("--job-workers", default="0",
+                        help="job workers beside the servers, e.g. 0,2: each run once per count")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--database-url", default=os.environ.get(
         "PBEM_BENCH_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test"))
@@ -431,27 +475,43 @@ def main(argv=None) -> int:
         parser.error("--runs, --games and --players must be at least 1")
 
     from pbem.config import database_url
+    counts = [int(n) for n in args.job_workers.split(",")]
     url = database_url(args.database_url)
     schema, schema_url = make_schema(url)
-    env = server_env(schema_url, "http://127.0.0.1")
+    sink = MailSink()
+    env = {**server_env(schema_url, "http://127.0.0.1"), "MAIL_URL": f"smtp://127.0.0.1:{sink.port}"}
     try:
         print(f"schema {schema}: migrating", file=sys.stderr)
         subprocess.run([str(BIN / "flask"), "--app", "pbem", "db", "upgrade"], cwd=ROOT, env=env,
                        check=True, capture_output=True)
         print(f"filling {args.games} games", file=sys.stderr)
         owed = fill(schema_url, args.games, args.long, args.seed)
-        runs, capacities = [], []
+        runs: dict[int, list] = {count: [] for count in counts}
+        capacities: dict[int, list] = {count: [] for count in counts}
+        sent: dict[int, int] = dict.fromkeys(counts, 0)
         for run in range(args.runs):
-            result, capacity, owed = one_run(run, owed, env, args)
-            runs.append(result)
-            if capacity is not None:
-                capacities.append(capacity)
-        data = report(runs, capacities, args)
-        print_report(data)
-        if args.json:
-            print(json.dumps(data, indent=1))
-        return 1 if any(r["errors"] for r in data["routes"].values()) else 0
+            for count in counts:
+                before = sink.count
+                result, capacity, owed = one_run(run, owed, env, args, count)
+                sent[count] += sink.count - before
+                if not count and max(counts):   # what no worker sent is not the next run's work
+                    subprocess.run([str(BIN / "flask"), "--app", "pbem", "deliver"], cwd=ROOT,
+                                   env=env, check=True, capture_output=True)
+                runs[count].append(result)
+                if capacity is not None:
+                    capacities[count].append(capacity)
+        failed = False
+        for count in counts:
+            data = report(runs[count], capacities[count], args)
+            data["job_workers"], data["mails_sent"] = count, sent[count]
+            print_report(data)
+            print(f"job workers beside the servers: {count}; mails they sent: {sent[count]}")
+            if args.json:
+                print(json.dumps(data, indent=1))
+            failed = failed or any(r["errors"] for r in data["routes"].values())
+        return 1 if failed else 0
     finally:
+        sink.controller.stop()
         if not args.keep:
             drop_schema(url, schema)
 

@@ -42,6 +42,19 @@
 | JOBS_HEARTBEAT_SECONDS | 5                                  | PostgreSQL: a worker says it lives     |
 | JOBS_STALLED_SECONDS | 20                                   | silent this long: its jobs go to others |
 | JOBS_POLL_SECONDS    | 2                                    | a worker looks for jobs NOTIFY missed  |
+| JOBS_ROUND_SECONDS   | 30                                   | the round of what is due (reminders,    |
+|                      |                                      | time-outs, digests), once per fleet    |
+| JOBS_OUTBOX_SECONDS  | 10                                   | PostgreSQL: mail put off to later is   |
+|                      |                                      | looked for again                       |
+| JOBS_SWEEP_SECONDS   | 15                                   | PostgreSQL: computers' decisions owed  |
+|                      |                                      | without a job are given one            |
+| JOBS_RECOVER_SECONDS | 5                                    | PostgreSQL: a dead worker's jobs are   |
+|                      |                                      | looked for                             |
+
+The four periodic intervals are ticks of the clock, the same on every machine of a fleet (a
+periodic job is deferred once per tick for the whole fleet): a whole number of seconds that
+divides a minute, or of minutes that divides an hour, or of hours that divides a day.
+JOBS_STALLED_SECONDS must be longer than JOBS_HEARTBEAT_SECONDS.
 
 Refusals. Settings that would make the server unsafe stop it before it serves anything, with
 one line on standard error (`pbem: ...`) and exit status 78 (EX_CONFIG), whatever the entry
@@ -133,6 +146,44 @@ def _number(env, name: str, default: str, kind=int, minimum: float | None = None
     return value
 
 
+def tick_cron(seconds: int) -> str:
+    """The cron line (croniter's, seconds last) of a tick every `seconds`, on the clock's
+    minutes, hours or days; ValueError for an interval that does not divide one of them (every
+    45 s would tick at :00 and :45 of each minute, 15 s apart once a minute)."""
+    minutes, hours = seconds // 60, seconds // 3600
+    if seconds < 1:
+        pass
+    elif 60 % seconds == 0:
+        return f"* * * * * */{seconds}" if seconds < 60 else "* * * * * 0"
+    elif seconds % 60 == 0 and 60 % minutes == 0:
+        return f"*/{minutes} * * * * 0" if minutes < 60 else "0 * * * * 0"
+    elif seconds % 3600 == 0 and 24 % hours == 0:
+        return f"0 */{hours} * * * 0" if hours < 24 else "0 0 * * * 0"
+    raise ValueError(f"{seconds} s does not divide a minute, an hour or a day")
+
+
+def _interval(env, name: str, default: str) -> int:
+    """A periodic job's interval in seconds (`tick_cron`)."""
+    raw = env.get(name) or default
+    try:
+        seconds = int(raw.strip())
+        tick_cron(seconds)
+    except ValueError:
+        raise ConfigError(f"{name} must be a whole number of seconds that divides a minute, an "
+                          f"hour or a day (e.g. 5, 15, 30, 60, 300, 3600), not {raw!r}") from None
+    return seconds
+
+
+def _jobs_timing(config: dict) -> dict:
+    """A worker taken for dead between two of its heartbeats would have its jobs done twice."""
+    heartbeat, stalled = config["JOBS_HEARTBEAT_SECONDS"], config["JOBS_STALLED_SECONDS"]
+    if stalled <= heartbeat:
+        raise ConfigError(f"JOBS_STALLED_SECONDS ({stalled:g}) must be longer than "
+                          f"JOBS_HEARTBEAT_SECONDS ({heartbeat:g}): a live worker would be taken "
+                          "for dead between its heartbeats")
+    return config
+
+
 def database_url(url: str) -> str:
     """Use psycopg 3 for PostgreSQL whatever spelling the URL has."""
     for prefix in ("postgres://", "postgresql://"):
@@ -144,7 +195,7 @@ def database_url(url: str) -> str:
 def from_environment(instance_path: str, env=os.environ) -> dict:
     debug = _flag(env.get("FLASK_DEBUG"), False)
     keys = [k.strip() for k in env.get("SECRET_KEY_FALLBACKS", "").split(",") if k.strip()]
-    return {
+    return _jobs_timing({
         "SECRET_KEY": env.get("SECRET_KEY") or None,
         "SECRET_KEY_FALLBACKS": keys,
         "SQLALCHEMY_DATABASE_URI": database_url(
@@ -185,6 +236,13 @@ def from_environment(instance_path: str, env=os.environ) -> dict:
         "JOBS_HEARTBEAT_SECONDS": _number(env, "JOBS_HEARTBEAT_SECONDS", "5", float, minimum=0.2),
         "JOBS_STALLED_SECONDS": _number(env, "JOBS_STALLED_SECONDS", "20", float, minimum=1),
         "JOBS_POLL_SECONDS": _number(env, "JOBS_POLL_SECONDS", "2", float, minimum=0.1),
+        # Its periodic jobs, each deferred once per tick for the whole fleet (`tick_cron`): the
+        # round of what is due (also the SQLite loop's), the outbox's look for mail put off to
+        # later, the computers' sweep, the recovery of a dead worker's jobs.
+        "JOBS_ROUND_SECONDS": _interval(env, "JOBS_ROUND_SECONDS", "30"),
+        "JOBS_OUTBOX_SECONDS": _interval(env, "JOBS_OUTBOX_SECONDS", "10"),
+        "JOBS_SWEEP_SECONDS": _interval(env, "JOBS_SWEEP_SECONDS", "15"),
+        "JOBS_RECOVER_SECONDS": _interval(env, "JOBS_RECOVER_SECONDS", "5"),
         "REMIND_BEFORE_HOURS": _number(env, "REMIND_BEFORE_HOURS", "24", float),
         "DIGEST_INTERVAL_HOURS": _number(env, "DIGEST_INTERVAL_HOURS", "24", float),
         "PROXY_FIX": _number(env, "PROXY_FIX", "0"),
@@ -211,7 +269,7 @@ def from_environment(instance_path: str, env=os.environ) -> dict:
         "MESSAGES_PER_SEAT_PER_HOUR": _number(env, "MESSAGES_PER_SEAT_PER_HOUR", "20"),
         "NOTES_MAX_CHARS": _number(env, "NOTES_MAX_CHARS", "10000"),
         "VACATION_DAYS_PER_YEAR": _number(env, "VACATION_DAYS_PER_YEAR", "30", minimum=0),
-    }
+    })
 
 
 NEW_KEY_HINT = "python3 -c 'import secrets; print(secrets.token_hex(32))'"

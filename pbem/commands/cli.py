@@ -77,8 +77,9 @@ def serve(host: str, port: int):
 @click.command("worker")
 @click.option("--deliver-every", default=2.0, show_default=True,
               help="SQLite: seconds between deliveries (PostgreSQL: a commit defers the job)")
-@click.option("--remind-every", default=300.0, show_default=True,
-              help="SQLite: seconds between reminder runs (PostgreSQL: every 30 s, once per fleet)")
+@click.option("--remind-every", type=float, default=None,
+              help="SQLite: seconds between rounds of what is due (default: JOBS_ROUND_SECONDS; "
+                   "PostgreSQL: always JOBS_ROUND_SECONDS, once per fleet)")
 @click.option("--bots-every", default=1.0, show_default=True,
               help="SQLite: seconds between the computers' rounds (0: computers do not play here)")
 @click.option("--queues", "names", default=",".join(jobs_worker.QUEUES), show_default=True,
@@ -87,7 +88,7 @@ def serve(host: str, port: int):
 @click.option("--concurrency", default=2, show_default=True, type=click.IntRange(1, 64),
               help="PostgreSQL: jobs this process runs at once")
 @with_appcontext
-def worker(deliver_every: float, remind_every: float, bots_every: float, names: str,
+def worker(deliver_every: float, remind_every: float | None, bots_every: float, names: str,
            concurrency: int):
     """Deliver mail, send reminders, enforce time limits and play the computers' decisions
     until interrupted. On PostgreSQL it is one of a fleet (procrastinate's worker); on SQLite,

@@ -10,17 +10,21 @@ key), and a dead worker is seen by its missing heartbeats. What each task does i
 
 The queues:
 - `mail`: `deliver`, deferred by every commit that queues mail or a notice (`pbem.mail.wakeup`),
-  and `deliver_poll` every POLL_SECONDS for the mail a failed attempt put off to later.
-- `due`: `round`, every ROUND_CRON tick, reads the index of what is due (`pbem.policy.due`):
+  and `deliver_poll` every JOBS_OUTBOX_SECONDS for the mail a failed attempt put off to later.
+- `due`: `round`, every JOBS_ROUND_SECONDS, reads the index of what is due (`pbem.policy.due`):
   time-outs, reminders, digests. A person's reminders and deadline move with every turn,
   vacation and rest day: the index keeps them where the commit that moves them writes them,
   so they are not copied into scheduled jobs that each such commit would have to find and move.
 - `bots`: `think`, one job per decision a computer owes (game, seat, point of the log), deferred
-  by the commit that makes it owed, with the game as its lock; `sweep` every SWEEP_CRON tick
+  by the commit that makes it owed, with the game as its lock; `sweep` every JOBS_SWEEP_SECONDS
   defers the decisions owed for longer without one (a computer put in a seat by hand, a job
   that failed for good).
-- `fleet`: `recover`, every RECOVER_CRON tick on any worker: a job whose worker sent no heartbeat
+- `fleet`: `recover`, every JOBS_RECOVER_SECONDS on any worker: a job whose worker sent no heartbeat
   for JOBS_STALLED_SECONDS (killed, its machine lost) goes back to `todo`, for another worker.
+
+The periodic jobs' intervals are settings (`pbem.config`), turned into ticks of the clock
+(`pbem.config.tick_cron`) when a worker starts (`schedule`): every worker of a fleet, given the
+same settings, defers the same ticks, and the database keeps one job per tick.
 """
 
 from __future__ import annotations
@@ -36,10 +40,12 @@ from datetime import UTC, datetime, timedelta
 import procrastinate
 from flask import Flask
 from procrastinate import exceptions as engine_errors
+from procrastinate import periodic
 from procrastinate.worker import Worker
 from sqlalchemy import select
 from sqlalchemy.engine import URL
 
+from pbem.config import tick_cron
 from pbem.extensions import db
 from pbem.store import jobqueue
 from pbem.store.transaction import transaction
@@ -47,10 +53,6 @@ from pbem.store.transaction import transaction
 log = logging.getLogger(__name__)
 
 MAIL, DUE, BOTS, FLEET = "mail", "due", "bots", "fleet"
-POLL_CRON = "* * * * * */10"      # the outbox's safety net: every 10 s (croniter: seconds last)
-ROUND_CRON = "* * * * * */30"     # the round of what is due: every 30 s
-SWEEP_CRON = "* * * * * */15"
-RECOVER_CRON = "* * * * * */5"
 SWEEP_AFTER = timedelta(seconds=10)   # a decision owed this long without a job gets one
 
 #: The tasks, as a worker runs them: the worker gives it a connector of its own and passes the
@@ -75,7 +77,6 @@ def deliver(context) -> None:
         tasks.deliver()
 
 
-@jobs.periodic(cron=POLL_CRON, periodic_id="deliver_poll")
 @jobs.task(name="deliver_poll", queue=MAIL, queueing_lock="deliver_poll", pass_context=True)
 def deliver_poll(context, timestamp: int) -> None:
     from pbem.jobs import tasks
@@ -83,7 +84,6 @@ def deliver_poll(context, timestamp: int) -> None:
         tasks.deliver()
 
 
-@jobs.periodic(cron=ROUND_CRON, periodic_id="round")
 @jobs.task(name="round", queue=DUE, lock="round", queueing_lock="round", pass_context=True)
 def round_of_dues(context, timestamp: int) -> None:
     from pbem.jobs import tasks
@@ -101,7 +101,6 @@ def think(context, game_id: str, seat: int, seq: int) -> None:
         tasks.think(game_id, seat, seq, exclusive=True)
 
 
-@jobs.periodic(cron=SWEEP_CRON, periodic_id="sweep")
 @jobs.task(name="sweep", queue=BOTS, queueing_lock="sweep", pass_context=True)
 def sweep(context, timestamp: int) -> None:
     from pbem.jobs import computers
@@ -116,7 +115,6 @@ def sweep(context, timestamp: int) -> None:
             log.info("sweep: %d decisions owed without a job given one", len(owed))
 
 
-@jobs.periodic(cron=RECOVER_CRON, periodic_id="recover")
 @jobs.task(name="recover", queue=FLEET, queueing_lock="recover", pass_context=True)
 async def recover(context, timestamp: int) -> None:
     manager = context.app.job_manager
@@ -126,6 +124,21 @@ async def recover(context, timestamp: int) -> None:
         log.warning("job %s (%s) of a worker that stopped answering: to be done again",
                     job.id, job.call_string)
         await manager.retry_job(job)
+
+
+#: The periodic tasks (each its own periodic id) and the settings of their intervals.
+PERIODIC = {"deliver_poll": "JOBS_OUTBOX_SECONDS", "round": "JOBS_ROUND_SECONDS",
+            "sweep": "JOBS_SWEEP_SECONDS", "recover": "JOBS_RECOVER_SECONDS"}
+
+
+def schedule(config) -> periodic.PeriodicRegistry:
+    """The periodic tasks at the intervals these settings give (a worker's own registry: the
+    tasks' module-level app keeps none, so two workers of one process may differ)."""
+    registry = periodic.PeriodicRegistry()
+    for name, setting in PERIODIC.items():
+        registry.register_task(task=jobs.tasks[name], cron=tick_cron(config[setting]),
+                               periodic_id=name, configure_kwargs={})
+    return registry
 
 
 # -- deferring, inside the transaction that causes the work ---------------------------------
@@ -196,16 +209,29 @@ def conninfo(url: URL) -> str:
     return url.set(drivername="postgresql").render_as_string(hide_password=False)
 
 
-def run_worker(app: Flask, queues: Iterable[str], concurrency: int = 2,
-               stop: threading.Event | None = None) -> None:
-    """Take jobs of these queues (and the fleet's housekeeping) until stopped: by SIGINT or
-    SIGTERM when `stop` is None (the main thread), else when `stop` is set; the jobs running
-    are finished first."""
+class FleetWorker(Worker):
+    """procrastinate's worker, deferring the periodic tasks of its own `schedule` (the
+    intervals of its app's settings) instead of the tasks' app's registry. procrastinate 3
+    reads the registry in one place, `_periodic_deferrer`, overridden here (a private method:
+    tests/web/test_job_intervals.py reads the ticks a running worker deferred, and fails if
+    another version stops calling it)."""
+
+    def __init__(self, schedule: periodic.PeriodicRegistry, **options) -> None:
+        super().__init__(**options)
+        self.schedule = schedule
+
+    async def _periodic_deferrer(self) -> None:
+        deferrer = periodic.PeriodicDeferrer(registry=self.schedule, **self.app.periodic_defaults)
+        return await deferrer.worker()
+
+
+def new_worker(app: Flask, queues: Iterable[str], concurrency: int = 2,
+               install_signal_handlers: bool = True) -> FleetWorker:
+    """A worker of these queues (and the fleet's housekeeping), as the app's settings say."""
     config = app.config
-    with app.app_context():
-        url = db.engine.url
     queues = list(queues)
-    options = dict(
+    return FleetWorker(
+        schedule=schedule(config), app=jobs,
         queues=[*queues, FLEET], concurrency=concurrency,
         name=f"{socket.gethostname()}:{'+'.join(queues)}",
         update_heartbeat_interval=config["JOBS_HEARTBEAT_SECONDS"],
@@ -213,11 +239,20 @@ def run_worker(app: Flask, queues: Iterable[str], concurrency: int = 2,
         fetch_job_polling_interval=config["JOBS_POLL_SECONDS"],
         delete_jobs="successful",   # a done job is in the log and the game, not kept here
         additional_context={"flask": app, "stalled_seconds": config["JOBS_STALLED_SECONDS"]},
-        install_signal_handlers=stop is None)
+        install_signal_handlers=install_signal_handlers)
+
+
+def run_worker(app: Flask, queues: Iterable[str], concurrency: int = 2,
+               stop: threading.Event | None = None) -> None:
+    """Take jobs of these queues (and the fleet's housekeeping) until stopped: by SIGINT or
+    SIGTERM when `stop` is None (the main thread), else when `stop` is set; the jobs running
+    are finished first."""
+    with app.app_context():
+        url = db.engine.url
 
     async def working() -> None:
         async with jobs.open_async():
-            worker = Worker(app=jobs, **options)
+            worker = new_worker(app, queues, concurrency, install_signal_handlers=stop is None)
             if stop is not None:
                 threading.Thread(target=lambda: (stop.wait(), worker.stop()), daemon=True,
                                  name="pbem-jobs-stop").start()

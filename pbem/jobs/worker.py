@@ -52,11 +52,14 @@ def ordered(serving: frozenset[str]) -> list[str]:
     return [name for name in QUEUES if name in serving]
 
 
-def work(app, stop: threading.Event, deliver_every: float = 2.0, remind_every: float = 300.0,
+def work(app, stop: threading.Event, deliver_every: float = 2.0, remind_every: float | None = None,
          bots_every: float = 1.0, serving: frozenset[str] = frozenset(QUEUES)) -> None:
-    """The loop of one process (SQLite): deliver every few seconds and run reminders every few
-    minutes, until `stop` is set; the computers play in a thread beside it (every `bots_every`
-    seconds; 0: not here). `serving` says which queues this worker takes."""
+    """The loop of one process (SQLite): deliver every few seconds and run the round of what
+    is due every `remind_every` seconds (default: JOBS_ROUND_SECONDS, the job engine's round),
+    until `stop` is set; the computers play in a thread beside it (every `bots_every` seconds;
+    0: not here). `serving` says which queues this worker takes."""
+    if remind_every is None:
+        remind_every = float(app.config["JOBS_ROUND_SECONDS"])
     if BOTS not in serving:
         bots_every = 0
     players = None

@@ -63,6 +63,14 @@ def test_a_missing_key_and_a_malformed_number_are_refused_in_one_line(environmen
     assert one_line(done.stderr) == "pbem: DATABASE_CONNECT_TIMEOUT must be at least 2, not '1'"
 
 
+def test_a_worker_refuses_an_interval_that_is_no_tick_of_the_clock_in_one_line(environment):
+    done = flask(environment(SECRET_KEY=KEY, JOBS_ROUND_SECONDS="45"), "worker")
+    assert done.returncode == 78, done
+    assert one_line(done.stderr) == (
+        "pbem: JOBS_ROUND_SECONDS must be a whole number of seconds that divides a minute, an "
+        "hour or a day (e.g. 5, 15, 30, 60, 300, 3600), not '45'")
+
+
 #: A folder that cannot be made (nobody may make one in /proc): what a read-only or missing
 #: parent does to the instance folder (systemd's ReadWritePaths, a typo in PBEM_INSTANCE_PATH).
 UNMAKEABLE = "/proc/pbem-nowhere/instance"

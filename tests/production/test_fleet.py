@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[2]
 FLASK = str(Path(sys.executable).parent / "flask")
 THINKING = re.compile(r"in game ([\w-]+): thinking at (\d+)")
 HEARTBEAT, STALLED = 1, 4   # seconds: a worker's heartbeat, and the silence taken for its death
-RECOVER_EVERY = 5          # pbem.jobs.engine.RECOVER_CRON
+RECOVER_EVERY = 5          # JOBS_RECOVER_SECONDS (pbem.config), its default
 
 
 class Worker:
@@ -142,8 +142,9 @@ def test_a_worker_killed_while_it_thinks_leaves_the_decision_to_another(deployme
             thinker.kill9()
             killed = time.monotonic()
             if count(deployment, "SELECT count(*) FROM events WHERE game_id = %s", game):
-                # It decided before the kill landed: a new worker in its place, and again.
-                running[running.index(thinker)] = fleet(deployment, 1)[0]
+                # It decided before the kill landed: a new worker in its place, and again (a log
+                # of its own: sharing worker-0's, it would be taken for the other worker-0).
+                running[running.index(thinker)] = Worker(deployment, f"replacement-{attempt}", ENV)
                 continue
             [other] = [w for w in running if w is not thinker]
             until(lambda game=game: count(deployment, "SELECT count(*) FROM events WHERE game_id = %s",

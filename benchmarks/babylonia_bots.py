@@ -37,6 +37,14 @@ class Variant:
     level: str | None = None
     #: candidates the search compares (None: the level's own)
     candidates: int | None = None
+    #: the search judges rivals one by one (`evaluate.chance`); False: the lead over the
+    #: best other seat (before 2026-11-29)
+    rivals: bool = True
+    #: the playouts' answers: a beam of one over this many tokens, judging this many plays
+    #: at a glance (None: `evaluate.reply`, 3 and 4)
+    reply: tuple[int, int] | None = None
+    #: the level's playouts times this
+    more: float = 1.0
 
 
 VARIANTS: dict[str, Variant] = {
@@ -45,6 +53,12 @@ VARIANTS: dict[str, Variant] = {
     "g-wider": Variant(beam=12, plays=20),
     "g-deep": Variant(beam=8, tokens=5, plays=16),
     "strong": Variant(level="strong"),                  # today's `strong`
+    "strong-max": Variant(level="strong", rivals=False),   # before: lead over the best other
+    "normal-max": Variant(level="normal", rivals=False),
+    "normal": Variant(level="normal"),
+    # cheaper answers in the playouts, and more playouts
+    "strong-r2": Variant(level="strong", reply=(2, 3), more=1.6),
+    "strong-r2x": Variant(level="strong", reply=(2, 3), more=1.0),
     "strong-wide": Variant(level="strong", beam=8, plays=16),
     "normal-wide": Variant(level="normal", beam=8, plays=16),
     # fewer candidates, so that the same playouts tell them apart better
@@ -58,9 +72,19 @@ def decide(engine: Any, state: Any, seat: int, rng: Rng, v: Variant) -> str:
         return evaluate.turns(sample, s, v.beam, v.tokens, v.plays)
 
     model = dataclasses.replace(model_for(engine), turns=wide, wide=None)
+    if not v.rivals:
+        model = dataclasses.replace(model, chance=None)
+    if v.reply is not None:
+        few, plays = v.reply
+
+        def reply(sample: Any, s: int) -> str:
+            return evaluate.turns(sample, s, beam=1, tokens=few, plays=plays)[0].text
+        model = dataclasses.replace(model, reply=reply)
     if v.level is None:
         return turns.greedy(engine, model, state, seat, rng)
     budget = BUDGETS[v.level]
+    if v.more != 1.0:
+        budget = dataclasses.replace(budget, playouts=round(budget.playouts * v.more))
     if v.candidates is not None:
         budget = dataclasses.replace(budget, candidates=v.candidates)
     return turns.search(engine, model, state, seat, budget, rng)

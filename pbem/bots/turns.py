@@ -58,8 +58,21 @@ def greedy(engine: Engine[Any], model: Model, state: Any, seat: int, rng: Rng) -
 
 def reward(engine: Engine[Any], model: Model, state: Any, seat: int) -> float:
     """A position's worth to the seat in [0, 1]: a finished game its share, else its lead
-    through a logistic curve (`Model.scale`: the lead that makes about 73%)."""
+    through a logistic curve (`Model.scale`: the lead that makes about 73%).
+
+    A game that judges rivals one by one (`Model.chance`) is worth the share of the other
+    seats the seat finishes ahead of (a level place half: the leagues' score), a finished game
+    by its places; with two players both ways are the same."""
     outcome = engine.outcome(state)
+    if model.chance is not None:
+        if outcome is None:
+            return model.chance(state, seat)
+        if outcome.winners:
+            places = engine.places(state)
+            mine = places[seat]
+            return sum(1.0 if mine < p else 0.5 if mine == p else 0.0
+                       for other, p in enumerate(places) if other != seat) / (len(places) - 1)
+        return 0.5
     if outcome is not None:
         return share(outcome, seat, engine.seat_count(state))
     return 1 / (1 + math.exp(-model.value(state, seat) / model.scale))
@@ -81,7 +94,8 @@ def search(engine: Engine[Any], model: Model, state: Any, seat: int, budget: Tur
     playouts = round(budget.playouts * model.share.get(engine.seat_count(state), 1.0))
     if len(candidates) == 1 or playouts == 0:
         return candidates[0].text
-    prior = [PRIOR / (1 + math.exp(-c.value / model.scale)) for c in candidates]
+    prior = [PRIOR * (reward(engine, model, c.state, seat) if model.chance is not None
+                      else 1 / (1 + math.exp(-c.value / model.scale))) for c in candidates]
     totals = list(prior)
     played = [0] * len(candidates)
     alive = list(range(len(candidates)))

@@ -59,6 +59,10 @@ VARIANTS: dict[str, Variant] = {
     # cheaper answers in the playouts, and more playouts
     "strong-r2": Variant(level="strong", reply=(2, 3), more=1.6),
     "strong-r2x": Variant(level="strong", reply=(2, 3), more=1.0),
+    # more playouts (the cheaper glances made room)
+    "strong-m14": Variant(level="strong", more=1.4),
+    "strong-m2": Variant(level="strong", more=2.0),
+    "strong-max-m14": Variant(level="strong", rivals=False, more=1.4),
     "strong-wide": Variant(level="strong", beam=8, plays=16),
     "normal-wide": Variant(level="normal", beam=8, plays=16),
     # fewer candidates, so that the same playouts tell them apart better

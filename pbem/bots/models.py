@@ -49,6 +49,10 @@ class Model:
     #: more than two players (the leagues' score: the share of the others it finishes ahead
     #: of); None: the lead over the best other seat through the logistic curve
     chance: Callable[[Any, int], float] | None = None
+    #: the most other seats that answer the candidate in a playout's first round, by the
+    #: number of players (absent: every one): a playout cut short is cheaper, so more of
+    #: them fit a level's CPU time
+    answers: Mapping[int, int] = field(default_factory=dict)
 
     def candidates(self, state: Any, seat: int) -> Sequence[Candidate]:
         """The whole decisions the search levels compare, best first."""
@@ -74,5 +78,5 @@ def model_for(engine: Engine[Any]) -> Model:
             game.value, game.turns, game.reply, scale=game.SCALE,
             rounds=getattr(game, "ROUNDS", 1), wide=getattr(game, "wide_turns", None),
             share=getattr(game, "PLAYOUT_SHARE", {}), by_steps=getattr(game, "BY_STEPS", False),
-            chance=getattr(game, "chance", None))
+            chance=getattr(game, "chance", None), answers=getattr(game, "ANSWERS", {}))
     return model

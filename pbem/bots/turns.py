@@ -134,14 +134,18 @@ def playout(engine: Engine[Any], model: Model, state: Any, seat: int, text: str,
             rng: Rng, sees_all: bool = False) -> float | None:
     """One sample: the candidate submitted, `model.rounds` rounds of greedy answers (every
     other seat answers, then from the second round on the seat itself and the others
-    again), the reward before the seat's own next turn."""
+    again), the reward before the seat's own next turn. With `model.answers` for this many
+    seats, only the first that many other seats answer the candidate: a cheaper playout,
+    judged earlier."""
     sample = state.copy() if sees_all else engine.determinize(state, seat, rng)
     try:
         engine.apply_in_place(sample, engine.decide(sample, seat, text))
     except GameError:
         return None
     ours = 0
+    answered: set[int] = set()
     seats = engine.seat_count(sample)
+    answers = model.answers.get(seats)
     # each seat owes a decision a round, some two (an owed card, discards): room for both
     # after the first round
     for _ in range(seats + (model.rounds - 1) * 2 * seats):
@@ -149,6 +153,10 @@ def playout(engine: Engine[Any], model: Model, state: Any, seat: int, text: str,
         if not owed:
             break
         mover = owed[0].seat
+        if answers is not None and mover != seat and ours == 0:
+            if mover not in answered and len(answered) >= answers:
+                break                   # a playout cut short: judge after the first answers
+            answered.add(mover)
         if mover == seat:
             if ours + 1 >= model.rounds:
                 break                   # judge before our own next decision

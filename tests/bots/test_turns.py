@@ -197,3 +197,25 @@ def test_babylonia_the_search_judges_rivals_one_by_one():
     lead = 1 / (1 + exp(-evaluate.value(three, 0) / evaluate.SCALE))
     assert lead < 0.2 < evaluate.chance(three, 0)      # second of three: not judged lost
     assert evaluate.chance(three, 2) < evaluate.chance(three, 0) < evaluate.chance(three, 1)
+
+
+@pytest.mark.parametrize("answers, movers", [({}, [1, 2, 3]), ({4: 1}, [1]), ({4: 2}, [1, 2])])
+def test_a_playout_cut_short_judges_after_the_first_answers(answers, movers):
+    """Babylonia with four players: every other seat answers the candidate, or only the
+    first few (`Model.answers`), so that more playouts fit a level's CPU time."""
+    engine = get("babylonia")
+    state = next(s for s in positions(engine, 4, 5)
+                 if engine.to_act(s)[0].seat == 0 and engine.decision_kind(s, 0) == "turn"
+                 and s.card_due is None)
+    model = model_for(engine)
+    played: list[int] = []
+
+    def reply(sample, seat):
+        if engine.decision_kind(sample, seat) == "turn":
+            played.append(seat)
+        return model.reply(sample, seat)
+
+    text = model.turns(engine.determinize(state, 0, Rng(1)), 0)[0].text
+    result = playout(engine, replace(model, answers=answers, reply=reply), state, 0, text, Rng(2))
+    assert result is not None and 0 <= result <= 1
+    assert played == movers

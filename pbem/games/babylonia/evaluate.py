@@ -337,5 +337,10 @@ SCALE = 6.0
 #: with more players). Set so that `strong` spends about 0.8 s of CPU a decision, within its
 #: 1 s: at 0.6 / 0.3 / 0.12 it spent 0.2-0.3 s and was no better than `greedy` (0.45 with two
 #: players, 20 games); at 2.5 / 1.2 / 0.5 it scores 0.75 / 0.58 / 0.38 against `greedy` with
-#: 2 / 3 / 4 players (docs/games/computer-strength.md).
-PLAYOUT_SHARE = {2: 2.5, 3: 1.2, 4: 0.5}
+#: 2 / 3 / 4 players (docs/games/computer-strength.md). With 4 players a playout is cut short
+#: (`ANSWERS`: only the next seat answers), so three times as many fit the same time.
+PLAYOUT_SHARE = {2: 2.5, 3: 1.2, 4: 1.5}
+#: With 4 players only the next seat answers the candidate in a playout (pbem/bots/turns.py):
+#: at 0.5 of the playouts with every seat answering `strong` did no better than `greedy`
+#: (docs/games/computer-strength.md).
+ANSWERS = {4: 1}

@@ -13,9 +13,10 @@ game says, in its own module (pbem/games/<game>/evaluate.py, gathered in `models
 (`search`) takes the best few of them and spends its playouts on those, by successive
 halving over common samples: each playout samples the hidden information, submits the
 candidate, lets every seat after it answer by `reply` for one round (the others' threats,
-the draws that follow), and judges the position by `value` (a finished game: its share);
-every candidate still in is played out on the same samples, so they are compared on equal
-luck, and the worse half drops out after each round. Each candidate starts with a few
+the draws that follow; with `Model.answers`, only the first few), and judges the position by
+`value` (a finished game: its share; a game of more than two players may judge each rival
+alone, `Model.chance`); every candidate still in is played out on the same samples, so they
+are compared on equal luck, and the worse half drops out after each round. Each candidate starts with a few
 virtual playouts at its own value, so little budget plays as `greedy`.
 
 Everything is computed from samples (`Engine.determinize`), which depend only on what the

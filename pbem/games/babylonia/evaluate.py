@@ -13,6 +13,9 @@ each side its score and what the board promises (BABYLONIA-RULINGS.md):
 - a field next to one of the seat's tokens is open to its farmers;
 - cards held and unused: each by what it does.
 
+`chance(state, seat)` judges the same worth against each rival alone (the search's reward
+with more than two players: the share of the others the seat is likely to finish ahead of).
+
 `turns(state, seat)` lists whole turns: a beam over the tokens played (the plays near a
 city, a ziggurat or a field, ranked by `value` after each), each complete way finished by
 the closing steps (scoring order, the card for an own ziggurat, `extra`) and ranked by

@@ -37,14 +37,45 @@ class Variant:
     level: str | None = None
     #: candidates the search compares (None: the level's own)
     candidates: int | None = None
+    #: the search judges rivals one by one (`evaluate.chance`); False: the lead over the
+    #: best other seat (before 2026-11-29)
+    rivals: bool = True
+    #: the playouts' answers: a beam of one over this many tokens, judging this many plays
+    #: at a glance (None: `evaluate.reply`, 3 and 4)
+    reply: tuple[int, int] | None = None
+    #: the level's playouts times this
+    more: float = 1.0
+    #: `greedy` only: its best candidate by `evaluate.chance` (the races with each rival),
+    #: not by `value` (the lead over the best other seat)
+    by_chance: bool = False
+    #: the most other seats that answer in a playout (None: every one, a whole round)
+    answers: int | None = None
 
 
 VARIANTS: dict[str, Variant] = {
     "g-base": Variant(),                                # `greedy` itself (a check)
+    "g-chance": Variant(by_chance=True),
+    # playouts cut short: only the next seat answers; more playouts (measured with the
+    # level's share 0.5 with 4 players, before `ANSWERS` and the share 1.5 were adopted)
+    "strong-a1": Variant(level="strong", answers=1, more=3.0),
+    "strong-a1x": Variant(level="strong", answers=1, more=1.5),
+    "strong-a1y": Variant(level="strong", answers=1, more=2.0),
+    # every seat answers (before 2026-11-29)
+    "strong-all": Variant(level="strong", answers=9, more=1 / 3),   # 4 players: as before
     "g-wide": Variant(beam=8, plays=16),
     "g-wider": Variant(beam=12, plays=20),
     "g-deep": Variant(beam=8, tokens=5, plays=16),
     "strong": Variant(level="strong"),                  # today's `strong`
+    "strong-max": Variant(level="strong", rivals=False),   # before: lead over the best other
+    "normal-max": Variant(level="normal", rivals=False),
+    "normal": Variant(level="normal"),
+    # cheaper answers in the playouts, and more playouts
+    "strong-r2": Variant(level="strong", reply=(2, 3), more=1.6),
+    "strong-r2x": Variant(level="strong", reply=(2, 3), more=1.0),
+    # more playouts (the cheaper glances made room)
+    "strong-m14": Variant(level="strong", more=1.4),
+    "strong-m2": Variant(level="strong", more=2.0),
+    "strong-max-m14": Variant(level="strong", rivals=False, more=1.4),
     "strong-wide": Variant(level="strong", beam=8, plays=16),
     "normal-wide": Variant(level="normal", beam=8, plays=16),
     # fewer candidates, so that the same playouts tell them apart better
@@ -58,9 +89,24 @@ def decide(engine: Any, state: Any, seat: int, rng: Rng, v: Variant) -> str:
         return evaluate.turns(sample, s, v.beam, v.tokens, v.plays)
 
     model = dataclasses.replace(model_for(engine), turns=wide, wide=None)
+    if not v.rivals:
+        model = dataclasses.replace(model, chance=None)
+    if v.reply is not None:
+        few, plays = v.reply
+
+        def reply(sample: Any, s: int) -> str:
+            return evaluate.turns(sample, s, beam=1, tokens=few, plays=plays)[0].text
+        model = dataclasses.replace(model, reply=reply)
+    if v.answers is not None:
+        model = dataclasses.replace(model, answers={k: v.answers for k in (2, 3, 4)})
+    if v.level is None and v.by_chance:
+        sample = engine.determinize(state, seat, rng)
+        return max(wide(sample, seat), key=lambda t: evaluate.chance(t.state, seat)).text
     if v.level is None:
         return turns.greedy(engine, model, state, seat, rng)
     budget = BUDGETS[v.level]
+    if v.more != 1.0:
+        budget = dataclasses.replace(budget, playouts=round(budget.playouts * v.more))
     if v.candidates is not None:
         budget = dataclasses.replace(budget, candidates=v.candidates)
     return turns.search(engine, model, state, seat, budget, rng)

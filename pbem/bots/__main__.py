@@ -45,11 +45,18 @@ def parser() -> argparse.ArgumentParser:
 
 def text_report(report: dict[str, Any], players: int) -> str:
     lo, hi = report["ci95"]
+    plo, phi = report["pair_ci95"]
+    pairs = [] if players == 2 else [
+        f"A against each B seat (the leagues' points, fair 0.5): {report['pair_wins_a']} ahead, "
+        f"{report['pair_losses_a']} behind, {report['pair_draws_a']} level; "
+        f"score {report['pair_score_a']:.3f} (95% CI {plo:.3f} to {phi:.3f})"]
     return "\n".join([
         f"{report['game']} ({players} players): {report['a']} (A) against {report['b']} (B), "
         f"{report['games']} games",
         f"A: {report['wins_a']} won, {report['wins_b']} lost, {report['draws']} drawn or shared",
-        f"A's score: {report['score_a']:.3f} (95% CI {lo:.3f} to {hi:.3f})",
+        f"A's score (wins; fair {1 / players:.2f}): {report['score_a']:.3f} "
+        f"(95% CI {lo:.3f} to {hi:.3f})",
+        *pairs,
         f"seconds per decision: A {report['seconds_per_decision_a']:.3f}, "
         f"B {report['seconds_per_decision_b']:.3f}",
     ])

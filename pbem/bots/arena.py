@@ -5,7 +5,13 @@ other; with K > 2, A takes seat i % K and B every other seat. A's score per game
 (`plans.share`: a win 1, a win shared by k seats 1/k, a draw 1/K); the report gives A's wins,
 B's wins (some B seat alone or with others wins and A does not), draws (the rest: no winner,
 or A shares the win), A's mean score with a 95% Wilson interval, and the mean seconds per
-decision of each side (CPU seconds of the thinking thread: `time.thread_time`). Every
+decision of each side (CPU seconds of the thinking thread: `time.thread_time`).
+
+With more than two players the win share's fair value is 1/K, and the report adds A's score
+as the leagues count it (pbem/views/standings.py): the share of the B seats A finished ahead
+of, a shared place half (fair value 0.5), with the pairs A finished ahead of, behind and
+level with (`pair_*`), and its Wilson interval over the games (the pairs of one game are not
+independent). With two players both scores are the same. Every
 decision of game i, number n, is chosen with its own seed, so a match is fixed by its
 arguments (up to the levels' CPU-time caps).
 """
@@ -51,14 +57,24 @@ class Match:
     wins_b: int = 0
     draws: int = 0
     seconds: dict[str, list[float]] = field(default_factory=lambda: {"a": [], "b": []})
+    #: A's score against the B seats one by one (the leagues' points), game by game
+    pair_scores: list[float] = field(default_factory=list)
+    pair_wins: int = 0          # B seats A finished ahead of, over all games
+    pair_losses: int = 0        # ... behind
+    pair_draws: int = 0         # ... level with
 
     def report(self) -> dict[str, Any]:
         n = len(self.scores)
         score = sum(self.scores) / n if n else 0.0
         lo, hi = wilson(score, n)
+        pair = sum(self.pair_scores) / n if n else 0.0
+        plo, phi = wilson(pair, n)
         return {"game": self.game, "a": self.a, "b": self.b, "games": n,
                 "wins_a": self.wins_a, "wins_b": self.wins_b, "draws": self.draws,
                 "score_a": round(score, 4), "ci95": [round(lo, 4), round(hi, 4)],
+                "pair_wins_a": self.pair_wins, "pair_losses_a": self.pair_losses,
+                "pair_draws_a": self.pair_draws, "pair_score_a": round(pair, 4),
+                "pair_ci95": [round(plo, 4), round(phi, 4)],
                 "seconds_per_decision_a": _mean(self.seconds["a"]),
                 "seconds_per_decision_b": _mean(self.seconds["b"])}
 
@@ -108,7 +124,11 @@ def play(game: str, a: str, b: str, games: int, seed: int, players: int | None =
     match = Match(game, a, b, seats, seed)
     for i in range(games):
         a_seat = i % seats
-        outcome = _one_game(engine, match, seed + i, seats, a_seat)
+        state = _one_game(engine, match, seed + i, seats, a_seat)
+        outcome = engine.outcome(state)
+        # an aborted game (the safety net) leaves every seat level
+        places = engine.places(state) if outcome and outcome.winners else [1] * seats
+        _count_pairs(match, places, a_seat)
         match.scores.append(share(outcome, a_seat, seats) if outcome else 1 / seats)
         winners = outcome.winners if outcome else ()
         if winners == (a_seat,):
@@ -120,6 +140,23 @@ def play(game: str, a: str, b: str, games: int, seed: int, players: int | None =
         if progress is not None:
             progress(i, match)
     return match
+
+
+def _count_pairs(match: Match, places: list[int], a_seat: int) -> None:
+    """A's place against each B seat's: ahead 1, level ½, behind 0 (the leagues' points)."""
+    mine, score = places[a_seat], 0.0
+    for other, place in enumerate(places):
+        if other == a_seat:
+            continue
+        if mine < place:
+            match.pair_wins += 1
+            score += 1
+        elif mine > place:
+            match.pair_losses += 1
+        else:
+            match.pair_draws += 1
+            score += 0.5
+    match.pair_scores.append(score / (len(places) - 1))
 
 
 def decide(engine: Engine[Any], state: Any, seat: int, level: str, seed: int) -> str:
@@ -134,11 +171,12 @@ def decide(engine: Engine[Any], state: Any, seat: int, level: str, seed: int) ->
 
 
 def _one_game(engine: Engine[Any], match: Match, seed: int, seats: int, a_seat: int) -> Any:
+    """The game played out: its last state."""
     state = engine.start(seed, {}, seats, None)
     for n in range(MAX_DECISIONS):
         owed = engine.to_act(state)
         if not owed:
-            return engine.outcome(state)
+            return state
         seat = owed[0].seat
         side = "a" if seat == a_seat else "b"
         level = match.a if side == "a" else match.b
@@ -146,5 +184,4 @@ def _one_game(engine: Engine[Any], match: Match, seed: int, seats: int, a_seat: 
         text = decide(engine, state, seat, level, seed * 1_000_003 + n)
         match.seconds[side].append(time.thread_time() - started)
         state = engine.apply(state, engine.decide(state, seat, text))
-    state = engine.apply(state, engine.abort_event("the arena's safety net: too many decisions"))
-    return engine.outcome(state)
+    return engine.apply(state, engine.abort_event("the arena's safety net: too many decisions"))

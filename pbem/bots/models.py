@@ -19,6 +19,7 @@ class Candidate(Protocol):
     @property
     def text(self) -> str: ...
     value: float
+    state: Any          # the position after it
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,14 @@ class Model:
     by_steps: bool = False
     #: the search's candidates, when they come from a wider look than `greedy`'s (`turns`)
     wide: Callable[[Any, int], Sequence[Candidate]] | None = None
+    #: a position's worth to the seat in [0, 1] against its rivals one by one, for games of
+    #: more than two players (the leagues' score: the share of the others it finishes ahead
+    #: of); None: the lead over the best other seat through the logistic curve
+    chance: Callable[[Any, int], float] | None = None
+    #: the most other seats that answer the candidate in a playout's first round, by the
+    #: number of players (absent: every one): a playout cut short is cheaper, so more of
+    #: them fit a level's CPU time
+    answers: Mapping[int, int] = field(default_factory=dict)
 
     def candidates(self, state: Any, seat: int) -> Sequence[Candidate]:
         """The whole decisions the search levels compare, best first."""
@@ -68,5 +77,6 @@ def model_for(engine: Engine[Any]) -> Model:
         model = _MODELS[engine.name] = Model(
             game.value, game.turns, game.reply, scale=game.SCALE,
             rounds=getattr(game, "ROUNDS", 1), wide=getattr(game, "wide_turns", None),
-            share=getattr(game, "PLAYOUT_SHARE", {}), by_steps=getattr(game, "BY_STEPS", False))
+            share=getattr(game, "PLAYOUT_SHARE", {}), by_steps=getattr(game, "BY_STEPS", False),
+            chance=getattr(game, "chance", None), answers=getattr(game, "ANSWERS", {}))
     return model

@@ -13,9 +13,10 @@ game says, in its own module (pbem/games/<game>/evaluate.py, gathered in `models
 (`search`) takes the best few of them and spends its playouts on those, by successive
 halving over common samples: each playout samples the hidden information, submits the
 candidate, lets every seat after it answer by `reply` for one round (the others' threats,
-the draws that follow), and judges the position by `value` (a finished game: its share);
-every candidate still in is played out on the same samples, so they are compared on equal
-luck, and the worse half drops out after each round. Each candidate starts with a few
+the draws that follow; with `Model.answers`, only the first few), and judges the position by
+`value` (a finished game: its share; a game of more than two players may judge each rival
+alone, `Model.chance`); every candidate still in is played out on the same samples, so they
+are compared on equal luck, and the worse half drops out after each round. Each candidate starts with a few
 virtual playouts at its own value, so little budget plays as `greedy`.
 
 Everything is computed from samples (`Engine.determinize`), which depend only on what the
@@ -58,8 +59,21 @@ def greedy(engine: Engine[Any], model: Model, state: Any, seat: int, rng: Rng) -
 
 def reward(engine: Engine[Any], model: Model, state: Any, seat: int) -> float:
     """A position's worth to the seat in [0, 1]: a finished game its share, else its lead
-    through a logistic curve (`Model.scale`: the lead that makes about 73%)."""
+    through a logistic curve (`Model.scale`: the lead that makes about 73%).
+
+    A game that judges rivals one by one (`Model.chance`) is worth the share of the other
+    seats the seat finishes ahead of (a level place half: the leagues' score), a finished game
+    by its places; with two players both ways are the same."""
     outcome = engine.outcome(state)
+    if model.chance is not None:
+        if outcome is None:
+            return model.chance(state, seat)
+        if outcome.winners:
+            places = engine.places(state)
+            mine = places[seat]
+            return sum(1.0 if mine < p else 0.5 if mine == p else 0.0
+                       for other, p in enumerate(places) if other != seat) / (len(places) - 1)
+        return 0.5
     if outcome is not None:
         return share(outcome, seat, engine.seat_count(state))
     return 1 / (1 + math.exp(-model.value(state, seat) / model.scale))
@@ -81,7 +95,8 @@ def search(engine: Engine[Any], model: Model, state: Any, seat: int, budget: Tur
     playouts = round(budget.playouts * model.share.get(engine.seat_count(state), 1.0))
     if len(candidates) == 1 or playouts == 0:
         return candidates[0].text
-    prior = [PRIOR / (1 + math.exp(-c.value / model.scale)) for c in candidates]
+    prior = [PRIOR * (reward(engine, model, c.state, seat) if model.chance is not None
+                      else 1 / (1 + math.exp(-c.value / model.scale))) for c in candidates]
     totals = list(prior)
     played = [0] * len(candidates)
     alive = list(range(len(candidates)))
@@ -120,14 +135,18 @@ def playout(engine: Engine[Any], model: Model, state: Any, seat: int, text: str,
             rng: Rng, sees_all: bool = False) -> float | None:
     """One sample: the candidate submitted, `model.rounds` rounds of greedy answers (every
     other seat answers, then from the second round on the seat itself and the others
-    again), the reward before the seat's own next turn."""
+    again), the reward before the seat's own next turn. With `model.answers` for this many
+    seats, only the first that many other seats answer the candidate: a cheaper playout,
+    judged earlier."""
     sample = state.copy() if sees_all else engine.determinize(state, seat, rng)
     try:
         engine.apply_in_place(sample, engine.decide(sample, seat, text))
     except GameError:
         return None
     ours = 0
+    answered: set[int] = set()
     seats = engine.seat_count(sample)
+    answers = model.answers.get(seats)
     # each seat owes a decision a round, some two (an owed card, discards): room for both
     # after the first round
     for _ in range(seats + (model.rounds - 1) * 2 * seats):
@@ -135,6 +154,10 @@ def playout(engine: Engine[Any], model: Model, state: Any, seat: int, text: str,
         if not owed:
             break
         mover = owed[0].seat
+        if answers is not None and mover != seat and ours == 0:
+            if mover not in answered and len(answered) >= answers:
+                break                   # a playout cut short: judge after the first answers
+            answered.add(mover)
         if mover == seat:
             if ours + 1 >= model.rounds:
                 break                   # judge before our own next decision

@@ -14,6 +14,7 @@ from pbem.bots.__main__ import main
 from pbem.bots.arena import ArenaError, check, play, wilson
 
 KEYS = ["game", "a", "b", "games", "wins_a", "wins_b", "draws", "score_a", "ci95",
+        "pair_wins_a", "pair_losses_a", "pair_draws_a", "pair_score_a", "pair_ci95",
         "seconds_per_decision_a", "seconds_per_decision_b"]
 
 
@@ -32,6 +33,18 @@ def test_json_report_has_exactly_its_keys_and_adds_up():
     lo, hi = report["ci95"]
     assert 0 <= lo <= report["score_a"] <= hi <= 1
     assert report["seconds_per_decision_a"] >= 0 and report["seconds_per_decision_b"] >= 0
+    # two players: the pairwise score is the score
+    assert report["pair_score_a"] == report["score_a"] and report["pair_ci95"] == report["ci95"]
+    assert report["pair_wins_a"] + report["pair_losses_a"] + report["pair_draws_a"] == 3
+
+
+def test_with_more_players_the_pairs_count_places_against_each_b_seat():
+    from pbem.bots.arena import Match, _count_pairs
+    match = Match("babylonia", "random", "random", 4, 1)
+    _count_pairs(match, [2, 1, 2, 4], a_seat=0)      # behind one, level with one, ahead of one
+    _count_pairs(match, [1, 2, 3, 4], a_seat=0)
+    assert (match.pair_wins, match.pair_losses, match.pair_draws) == (4, 1, 1)
+    assert match.pair_scores == [0.5, 1.0]
 
 
 def test_more_players_level_a_takes_one_seat_in_turn_and_the_match_is_fixed_by_its_seed():

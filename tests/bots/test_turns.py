@@ -169,3 +169,53 @@ def test_a_playout_answers_the_rounds_its_game_asks_for(rounds, movers):
     result = playout(engine, replace(model, rounds=rounds, reply=reply), state, 0, text, Rng(2))
     assert result is not None and 0 <= result <= 1
     assert played == movers
+
+
+def test_babylonia_the_search_judges_rivals_one_by_one():
+    """With two players the search's reward is the old one (the lead through the logistic
+    curve); with more, the mean of the races with each rival (the leagues' score): a seat
+    behind the leader but ahead of the rest is not judged lost."""
+    from math import exp
+
+    from pbem.bots.turns import reward
+    from pbem.games.babylonia import evaluate
+    engine = get("babylonia")
+    model = model_for(engine)
+    two = next(iter(positions(engine, 2, 3, every=6)))
+    for seat in (0, 1):
+        old = 1 / (1 + exp(-evaluate.value(two, seat) / evaluate.SCALE))
+        assert reward(engine, model, two, seat) == pytest.approx(old)
+    three = next(iter(positions(engine, 3, 3, every=6))).copy()
+    three.scores = [10, 20, 0]
+    worth = [s + p for s, p in zip(three.scores, evaluate._potential(three))]
+
+    def race(a: int, b: int) -> float:
+        return 1 / (1 + exp(-(worth[a] - worth[b]) / evaluate.SCALE))
+    assert evaluate.chance(three, 0) == pytest.approx((race(0, 1) + race(0, 2)) / 2)
+    assert reward(engine, model, three, 0) == evaluate.chance(three, 0)
+    assert worth[2] < worth[0] < worth[1]    # the start: the same promises for every seat
+    lead = 1 / (1 + exp(-evaluate.value(three, 0) / evaluate.SCALE))
+    assert lead < 0.2 < evaluate.chance(three, 0)      # second of three: not judged lost
+    assert evaluate.chance(three, 2) < evaluate.chance(three, 0) < evaluate.chance(three, 1)
+
+
+@pytest.mark.parametrize("answers, movers", [({}, [1, 2, 3]), ({4: 1}, [1]), ({4: 2}, [1, 2])])
+def test_a_playout_cut_short_judges_after_the_first_answers(answers, movers):
+    """Babylonia with four players: every other seat answers the candidate, or only the
+    first few (`Model.answers`), so that more playouts fit a level's CPU time."""
+    engine = get("babylonia")
+    state = next(s for s in positions(engine, 4, 5)
+                 if engine.to_act(s)[0].seat == 0 and engine.decision_kind(s, 0) == "turn"
+                 and s.card_due is None)
+    model = model_for(engine)
+    played: list[int] = []
+
+    def reply(sample, seat):
+        if engine.decision_kind(sample, seat) == "turn":
+            played.append(seat)
+        return model.reply(sample, seat)
+
+    text = model.turns(engine.determinize(state, 0, Rng(1)), 0)[0].text
+    result = playout(engine, replace(model, answers=answers, reply=reply), state, 0, text, Rng(2))
+    assert result is not None and 0 <= result <= 1
+    assert played == movers

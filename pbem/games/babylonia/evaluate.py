@@ -13,6 +13,9 @@ each side its score and what the board promises (BABYLONIA-RULINGS.md):
 - a field next to one of the seat's tokens is open to its farmers;
 - cards held and unused: each by what it does.
 
+`chance(state, seat)` judges the same worth against each rival alone (the search's reward
+with more than two players: the share of the others the seat is likely to finish ahead of).
+
 `turns(state, seat)` lists whole turns: a beam over the tokens played (the plays near a
 city, a ziggurat or a field, ranked by `value` after each), each complete way finished by
 the closing steps (scoring order, the card for an own ziggurat, `extra`) and ranked by
@@ -21,6 +24,7 @@ the closing steps (scoring order, the card for an own ziggurat, `extra`) and ran
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import cache
 
@@ -122,11 +126,30 @@ def _site(state: State, hex: str, held: list[int], extra: str | None = None,
     return out
 
 
-def _glance(state: State, seat: int, kind: str, hex: str) -> float:
+@cache
+def _symbols(tile: str) -> frozenset[str]:
+    """The kinds of noble a city tile scores (none for a field)."""
+    return frozenset(CITY_LETTERS[s] for s in tile.split()[1]) if tile[0] == "c" else frozenset()
+
+
+def _glance_key(state: State, kind: str, hex: str) -> tuple[object, ...]:
+    """What a glance at a play depends on beyond the hex: the cities next to it whose noble
+    the token would be (a token on the river is face down: none)."""
+    if state.board.is_river(hex):
+        return (hex,)
+    tiles = state.tiles
+    return (hex, *(m for m in _around(state.players)[hex][0]
+                   if m in tiles and kind in _symbols(tiles[m])))
+
+
+def _glance(state: State, seat: int, kind: str, hex: str,
+            before: dict[str, list[float]] | None = None) -> float:
     """A play's change to the seat's lead, judged on the sites next to it without making it
-    (to pick the plays worth making)."""
+    (to pick the plays worth making); `before`: the sites' worth as they are, kept between
+    the glances at one position."""
     b = state.board
     held = [len(c) for c in state.cities]
+    known = {} if before is None else before
     token = Token(seat, kind, down=b.is_river(hex))
     change = [0.0] * state.players
     sites = [m for m in _around(state.players)[hex][0]
@@ -136,9 +159,12 @@ def _glance(state: State, seat: int, kind: str, hex: str) -> float:
         tile = state.tiles[hex]
         change[seat] += sum(held) if tile.endswith("cities") else int(tile.split()[1])
     for m in sites:
-        before, after = _site(state, m, held), _site(state, m, held, hex, token)
+        was = known.get(m)
+        if was is None:
+            was = known[m] = _site(state, m, held)
+        after = _site(state, m, held, hex, token)
         for i in range(state.players):
-            change[i] += after[i] - before[i]
+            change[i] += after[i] - was[i]
     return change[seat] - max(c for i, c in enumerate(change) if i != seat)
 
 
@@ -152,6 +178,19 @@ def value(state: State, seat: int) -> float:
     potential = _potential(state)
     worth = [s + p for s, p in zip(state.scores, potential)]
     return worth[seat] - max(w for i, w in enumerate(worth) if i != seat)
+
+
+def chance(state: State, seat: int) -> float:
+    """The seat's expected share of the other seats it finishes ahead of (the leagues' score):
+    against each rival alone, its lead in points and what promises more through the logistic
+    curve (`SCALE`), averaged. With two players, the search's reward from `value`; with more,
+    a seat that trails the leader but leads the rest is not judged lost, and a race with
+    every rival counts, not only the one with the leader."""
+    potential = _potential(state)
+    worth = [s + p for s, p in zip(state.scores, potential)]
+    mine = worth[seat]
+    rivals = [w for i, w in enumerate(worth) if i != seat]
+    return sum(1 / (1 + math.exp(-(mine - w) / SCALE)) for w in rivals) / len(rivals)
 
 
 @dataclass
@@ -182,6 +221,8 @@ def _plays(state: State, seat: int, options: list[StepOption], keep: int) -> lis
     tiles = state.tiles
     judged: list[tuple[float, int, StepOption]] = []
     plain = None
+    before: dict[str, list[float]] = {}
+    glanced: dict[tuple[object, ...], float] = {}     # plays that differ by nothing judged
     for o in options:
         if o.ends:
             continue
@@ -189,7 +230,12 @@ def _plays(state: State, seat: int, options: list[StepOption], keep: int) -> lis
         if word in ("score", "card", "extra"):
             continue
         if hex in tiles or hot.get(hex, False):
-            judged.append((-_glance(state, seat, KIND_OF[word], hex), len(judged), o))
+            kind = KIND_OF[word]
+            key = _glance_key(state, kind, hex)
+            change = glanced.get(key)
+            if change is None:
+                change = glanced[key] = _glance(state, seat, kind, hex, before)
+            judged.append((-change, len(judged), o))
         elif plain is None:
             plain = o
     judged.sort(key=lambda j: j[:2])
@@ -294,5 +340,10 @@ SCALE = 6.0
 #: with more players). Set so that `strong` spends about 0.8 s of CPU a decision, within its
 #: 1 s: at 0.6 / 0.3 / 0.12 it spent 0.2-0.3 s and was no better than `greedy` (0.45 with two
 #: players, 20 games); at 2.5 / 1.2 / 0.5 it scores 0.75 / 0.58 / 0.38 against `greedy` with
-#: 2 / 3 / 4 players (docs/games/computer-strength.md).
-PLAYOUT_SHARE = {2: 2.5, 3: 1.2, 4: 0.5}
+#: 2 / 3 / 4 players (docs/games/computer-strength.md). With 4 players a playout is cut short
+#: (`ANSWERS`: only the next seat answers), so three times as many fit the same time.
+PLAYOUT_SHARE = {2: 2.5, 3: 1.2, 4: 1.5}
+#: With 4 players only the next seat answers the candidate in a playout (pbem/bots/turns.py):
+#: at 0.5 of the playouts with every seat answering `strong` did no better than `greedy`
+#: (docs/games/computer-strength.md).
+ANSWERS = {4: 1}

@@ -542,7 +542,8 @@ def test_delete_without_yes_shows_what_it_would_delete_and_deletes_nothing(app, 
     assert result.exit_code == 1
     assert result.output == (f"Would delete game {game}: events: 0, snapshots: 0, reminders: 0, "
                              "game_results: 0, rematches: 0, "
-                             "takeovers: 0, notices: 0, mails: 2, seat_nonces: 2, seats: 2, inbound: 0, "
+                             "takeovers: 0, notices: 0, channels: 0, mails: 2, seat_nonces: 2, seats: 2, "
+                             "inbound: 0, "
                              "messages: 0, message_marks: 0, notes: 0, clocks: 0, dues: 1, league_games: 0, "
                              "games: 1.\n"
                              "Nothing was deleted: run again with --yes to delete it.\n")

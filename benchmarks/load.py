@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/load.py [--games 10000] [--long 200] [--players 50]
         [--duration 60] [--runs 3] [--capacity-seconds 15] [--think 0.25] [--workers 4]
-        [--job-workers 0,2] [--database-url postgresql://...] [--json]
+        [--job-workers 0,2] [--job-workers-nice 10] [--database-url postgresql://...] [--json]
 
 1. makes a schema of its own in the database (dropped afterwards unless --keep),
    upgrades it, and fills it with --games games in bulk (`filling.py`: 100,000 in a
@@ -123,10 +123,12 @@ def stop(process: subprocess.Popen) -> None:
     process.wait(15)
 
 
-def job_worker(env: dict, log: Path) -> subprocess.Popen:
-    """`flask --app pbem worker` (procrastinate on PostgreSQL, every queue), its output in `log`."""
+def job_worker(env: dict, log: Path, nice: int = 0) -> subprocess.Popen:
+    """`flask --app pbem worker` (procrastinate on PostgreSQL, every queue), its output in `log`;
+    `nice`: its scheduling priority lowered by that much (as `Nice=` in its systemd unit)."""
     with open(log, "a") as out:
-        process = subprocess.Popen([str(BIN / "flask"), "--app", "pbem", "worker"], cwd=ROOT,
+        process = subprocess.Popen(["nice", "-n", str(nice), str(BIN / "flask"), "--app", "pbem",
+                                    "worker"], cwd=ROOT,
                                    env=env, stdout=out, stderr=subprocess.STDOUT,
                                    start_new_session=True)
     deadline = time.monotonic() + 30
@@ -422,8 +424,8 @@ def one_run(run: int, owed: list, env: dict, args,
     app_port, hello_port = free_port(), free_port()
     env = {**env, "BASE_URL": f"http://127.0.0.1:{app_port}"}
     logs = Path(tempfile.gettempdir())
-    servers = [job_worker(env, logs / f"pbem-load-worker-{os.getpid()}-{i}.log")
-               for i in range(job_workers)]
+    servers = [job_worker(env, logs / f"pbem-load-worker-{os.getpid()}-{i}.log",
+                          args.job_workers_nice) for i in range(job_workers)]
     servers += [gunicorn("wsgi:app", app_port, args.workers, env, ROOT),
                 gunicorn("hello:app", hello_port, args.workers, env, ROOT / "benchmarks")]
     try:
@@ -461,6 +463,8 @@ def main(argv=None) -> int:
     parser.add_argument("--workers", type=int, default=4, help="gunicorn workers")
     parser.add_argument("--job-workers", default="0",
                         help="job workers beside the servers, e.g. 0,2: each run once per count")
+    parser.add_argument("--job-workers-nice", type=int, default=0,
+                        help="the job workers' nice value (systemd's Nice=), 0: as the servers")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--database-url", default=os.environ.get(
         "PBEM_BENCH_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test"))

@@ -37,6 +37,7 @@ from aiosmtpd.controller import Controller
 
 from backends import BACKENDS, PG_URL  # tests/helpers
 from pbem_web import free_port, text_of
+from receivers import WebhookReceiver
 
 #: Folders whose tests time real processes against each other (worker fleets, kill -9, a
 #: database held silent): marked `serial`, so that `make test` runs them alone, after the
@@ -347,6 +348,14 @@ def own_app(tmp_path_factory, templates, spare_schemas):
               _smtp_server() as inbox, _app_maker(url, inbox) as make):
             yield make(**{**APP_SETTINGS, **config})
     return made
+
+
+@pytest.fixture
+def receiver():
+    """A webhook receiver on loopback (tests/helpers/receivers.py), closed after the test."""
+    made = WebhookReceiver()
+    yield made
+    made.close()
 
 
 @pytest.fixture

@@ -151,12 +151,9 @@ def test_babel_the_owed_discards_are_chosen_by_what_is_left(small):
         assert engine.decide(state, seat, choose(engine, state, seat, level, 1))["type"] == "discard"
 
 
-@pytest.mark.parametrize("rounds, movers", [(1, [1]), (2, [1, 0, 1])])
-def test_a_playout_answers_the_rounds_its_game_asks_for(rounds, movers):
-    """One round: the other seat answers the candidate and the position is judged before our
-    next turn; two rounds: our own next turn and the other's answer to it are played too."""
-    engine = get("babel")
-    state = next(s for s in babel_turns(range(3)) if s.to_move == 0 and not s.pending_discard)
+def movers_in_a_playout(engine, state, **changed) -> list[int]:
+    """The seats that played a whole turn in one playout of seat 0's first candidate, with the
+    model's fields `changed`; the playout's result checked to be a reward."""
     model = model_for(engine)
     played: list[int] = []
 
@@ -166,9 +163,18 @@ def test_a_playout_answers_the_rounds_its_game_asks_for(rounds, movers):
         return model.reply(sample, seat)
 
     text = model.turns(engine.determinize(state, 0, Rng(1)), 0)[0].text
-    result = playout(engine, replace(model, rounds=rounds, reply=reply), state, 0, text, Rng(2))
+    result = playout(engine, replace(model, reply=reply, **changed), state, 0, text, Rng(2))
     assert result is not None and 0 <= result <= 1
-    assert played == movers
+    return played
+
+
+@pytest.mark.parametrize("rounds, movers", [(1, [1]), (2, [1, 0, 1])])
+def test_a_playout_answers_the_rounds_its_game_asks_for(rounds, movers):
+    """One round: the other seat answers the candidate and the position is judged before our
+    next turn; two rounds: our own next turn and the other's answer to it are played too."""
+    engine = get("babel")
+    state = next(s for s in babel_turns(range(3)) if s.to_move == 0 and not s.pending_discard)
+    assert movers_in_a_playout(engine, state, rounds=rounds) == movers
 
 
 def test_babylonia_the_search_judges_rivals_one_by_one():
@@ -207,15 +213,4 @@ def test_a_playout_cut_short_judges_after_the_first_answers(answers, movers):
     state = next(s for s in positions(engine, 4, 5)
                  if engine.to_act(s)[0].seat == 0 and engine.decision_kind(s, 0) == "turn"
                  and s.card_due is None)
-    model = model_for(engine)
-    played: list[int] = []
-
-    def reply(sample, seat):
-        if engine.decision_kind(sample, seat) == "turn":
-            played.append(seat)
-        return model.reply(sample, seat)
-
-    text = model.turns(engine.determinize(state, 0, Rng(1)), 0)[0].text
-    result = playout(engine, replace(model, answers=answers, reply=reply), state, 0, text, Rng(2))
-    assert result is not None and 0 <= result <= 1
-    assert played == movers
+    assert movers_in_a_playout(engine, state, answers=answers) == movers

@@ -18,8 +18,6 @@ import pytest
 from tests.e2e.conftest import LiveServer, _need_browser, migrated
 from tests.helpers.browser_pages import no_sideways_scroll
 
-from receivers import WebhookReceiver  # tests/helpers
-
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 WIDTHS = {"phone": {"width": 360, "height": 780}, "desktop": {"width": 1280, "height": 900}}
 ANNA = "Anna <anna@example.org>"
@@ -31,13 +29,6 @@ def hook_server(tmp_path, templates):
     live = LiveServer(migrated(tmp_path, templates), WEBHOOK_ALLOW_PRIVATE="1")
     yield live
     live.stop()
-
-
-@pytest.fixture
-def receiver():
-    made = WebhookReceiver()
-    yield made
-    made.close()
 
 
 def game(server, *players: str, first: int = 0) -> str:

@@ -27,24 +27,9 @@ from pbem.mail.channel_send import deliver_notices
 from pbem.store import gamelog
 from pbem.store.models import Channel, Notice
 from pbem_web import create, deliver, play, play_by_links, seat_path  # tests/helpers
-from receivers import WebhookReceiver  # tests/helpers
 
 ANNA, BOB, CLEO = "anna@example.org", "bob@example.org", "cleo@example.org"
 JSON = {"Accept": "application/json"}
-
-
-@pytest.fixture
-def hook_app(make_app):
-    return make_app(WEBHOOK_ALLOW_PRIVATE=True, CHANNEL_FAILURE_LIMIT=3, NOTICE_RETRY_LIMIT=5,
-                    SUBMISSIONS_PER_CLIENT_PER_MINUTE=100_000,
-                    SUBMISSIONS_PER_ADDRESS_PER_MINUTE=100_000)
-
-
-@pytest.fixture
-def receiver():
-    made = WebhookReceiver()
-    yield made
-    made.close()
 
 
 def three(app, languages=()) -> str:

@@ -252,14 +252,19 @@ def test_a_babylonia_league_of_five_plays_five_games_of_four(app, client):
         assert gamelog.load(game).engine.name == "babylonia"
 
 
-def test_a_league_refuses_a_player_below_its_on_time_minimum(app, client):
+def eve_lost_on_time(app) -> None:
+    """Eve, with a public name, has just lost a game of Babel on time."""
     from pbem.play import turns
     with app.app_context():
         public.choose("eve@example.org", "Eve")
         game = turns.create_game(turns.Spec("babel", [("Eve", "eve@example.org"),
                                                       ("Fay", "fay@example.org")],
                                             {"sumerians": "top-run"}, 0, 1)).id
-        assert turns.time_out(game, 0, 0, utcnow() + timedelta(days=2)) is not None   # lost on time
+        assert turns.time_out(game, 0, 0, utcnow() + timedelta(days=2)) is not None
+
+
+def test_a_league_refuses_a_player_below_its_on_time_minimum(app, client):
+    eve_lost_on_time(app)
     league = make_league(app, min_on_time=50)
     response = client.post(f"/leagues/{league}/join", json={"email": "eve@example.org"}, headers=JSON)
     assert response.status_code == 202
@@ -269,13 +274,7 @@ def test_a_league_refuses_a_player_below_its_on_time_minimum(app, client):
 
 
 def test_a_loss_on_time_bars_rated_leagues_as_it_bars_rated_challenges(app, client):
-    from pbem.play import turns
-    with app.app_context():
-        public.choose("eve@example.org", "Eve")
-        game = turns.create_game(turns.Spec("babel", [("Eve", "eve@example.org"),
-                                                      ("Fay", "fay@example.org")],
-                                            {"sumerians": "top-run"}, 0, 1)).id
-        assert turns.time_out(game, 0, 0, utcnow() + timedelta(days=2)) is not None   # lost on time
+    eve_lost_on_time(app)
     unrated, rated = make_league(app), make_league(app, rated=True)
     for league in (unrated, rated):
         asked = client.post(f"/leagues/{league}/join", json={"email": "eve@example.org"},

@@ -28,21 +28,6 @@ from pbem.players import channels, settings
 from pbem.policy import targets
 from pbem.store.models import FAILED, SENT, Channel, Notice, utcnow
 from pbem_web import ANNA, BOB, create, deliver, play_until_owed  # tests/helpers
-from receivers import WebhookReceiver  # tests/helpers
-
-
-@pytest.fixture
-def hook_app(make_app):
-    return make_app(WEBHOOK_ALLOW_PRIVATE=True, CHANNEL_FAILURE_LIMIT=3, NOTICE_RETRY_LIMIT=5,
-                    SUBMISSIONS_PER_CLIENT_PER_MINUTE=100_000,
-                    SUBMISSIONS_PER_ADDRESS_PER_MINUTE=100_000)
-
-
-@pytest.fixture
-def receiver():
-    made = WebhookReceiver()
-    yield made
-    made.close()
 
 
 def home_path(app, address: str) -> str:

@@ -46,7 +46,7 @@ from pbem.policy import links
 from pbem.store import gamelog
 from pbem.store.facts import MailFacts, mail_facts
 from pbem.store.gamelog import Loaded
-from pbem.store.models import PENDING, Game, Seat
+from pbem.store.models import PENDING, Game, Seat, utcnow
 from pbem.views import seatview
 from pbem.views.words import listing, match_title
 
@@ -64,7 +64,9 @@ def context(loaded: Loaded, seat: int, facts: MailFacts, bot: bool = False) -> d
     """A seat's mail is rendered from its seat view (the same one its page shows), with the
     links the mail carries (no turn link for a seat a computer plays)."""
     seating = seatview.Seating(gamelog.bot_of(loaded.id, seat), gamelog.takeovers(loaded.id),
-                               seatview.Present(messages=facts.said > 0, notes=False), nonce=facts.nonce)
+                               seatview.Present(messages=facts.said > 0, notes=False,
+                                                vacations=facts.away > 0),
+                               nonce=facts.nonce)
     view = seatview.build(loaded, seat, for_mail=True, seating=seating)
     decision = None if bot else view.owes
     return {
@@ -156,7 +158,7 @@ def _to_seat(kind: str, loaded: Loaded, seat: int, what: str, now: bool = False,
     if not address or (bot and kind not in TO_LEAVERS):
         return None   # a computer's seat: nobody reads its mail
     language = language_for(address, loaded.id, seat)
-    facts = mail_facts(loaded.id, seat, loaded.engine.name, address)
+    facts = mail_facts(loaded.id, seat, loaded.engine.name, address, utcnow())
     with i18n.speaking(language):   # its dates and deadlines in the reader's words too
         ctx = context(loaded, seat, facts, bot=bool(bot))
     if kind == "invite":   # a link that calls the game off, while the seat link is the live one
@@ -209,6 +211,11 @@ def event_appended(loaded: Loaded, actor: int | None) -> None:
     """Turn mails to the seats that now owe a decision (the actor too, when he owes the next
     one: a draft's last picker who places first, a card that plays again); when the
     game ends, to all."""
+    with gamelog.seats_read_once(loaded.id):   # (each mail asks who plays its seat)
+        _event_appended(loaded)
+
+
+def _event_appended(loaded: Loaded) -> None:
     if loaded.engine.outcome(loaded.state) is not None:
         _to_game(loaded, "over", [_to_seat("over", loaded, seat, phrase("the game is over"))
                                   for seat in range(len(loaded.seats))])
@@ -220,6 +227,11 @@ def event_appended(loaded: Loaded, actor: int | None) -> None:
 
 def taken_over(loaded: Loaded, seat: int) -> None:
     """Every player hears that a computer plays `seat` from now on (its player too)."""
+    with gamelog.seats_read_once(loaded.id):   # (read after the takeover was written)
+        _taken_over(loaded, seat)
+
+
+def _taken_over(loaded: Loaded, seat: int) -> None:
     left = gamelog.takeovers(loaded.id)[seat]
     name = loaded.names[seat]
     facts = []

@@ -328,12 +328,14 @@ def _decide(game_id: str, seat: int, seq: int, text: str, origin: Origin,
     messages.cleaned(message)   # too long: refused before anything is checked or written
     if loaded is None or loaded.id != game_id:
         loaded = gamelog.load(game_id)
-    # (he left first: whatever his link, that is what he is told)
-    if origin.channel != BOT and gamelog.bot_of(game_id, seat):
-        raise SeatLeft(LEFT)
-    if loaded.seq != seq or loaded.decision_of(seat) is None:
-        raise AlreadySubmitted(phrase("This turn was already submitted."))
-    if deadlines.expired(loaded, seat):   # (never a computer's: it has no clock)
+    with gamelog.seats_read_once(game_id):   # (the checks ask who plays the seat, and from where)
+        # (he left first: whatever his link, that is what he is told)
+        if origin.channel != BOT and gamelog.bot_of(game_id, seat):
+            raise SeatLeft(LEFT)
+        if loaded.seq != seq or loaded.decision_of(seat) is None:
+            raise AlreadySubmitted(phrase("This turn was already submitted."))
+        late = deadlines.expired(loaded, seat)   # (never a computer's: it has no clock)
+    if late:
         try:
             ended = _time_out(loaded, seat, origin.receipt)
         except AlreadySubmitted:
@@ -342,7 +344,8 @@ def _decide(game_id: str, seat: int, seq: int, text: str, origin: Origin,
             raise TooLate(TOO_LATE_TAKEN if gamelog.bot_of(game_id, seat) else TOO_LATE,
                           loaded=gamelog.load(game_id))
     event = loaded.engine.decide(loaded.state, seat, text)
-    with transaction():
+    # Nothing from here to the commit writes a seat: its checks, mails and dues read them once.
+    with gamelog.seats_read_once(game_id), transaction():
         # Counted with the decision: one commit (a disk flush) per submission, not two.
         _count(game_id, seat, origin)
         after = gamelog.append(loaded, event)

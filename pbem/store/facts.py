@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import ScalarSelect, func, select
+from sqlalchemy import BindParameter, ScalarSelect, bindparam, func, select
 
 from pbem.extensions import db
 from pbem.store import reading
@@ -27,26 +27,30 @@ from pbem.store.models import (
     undelivered,
 )
 
+_GAME: BindParameter[str] = bindparam("game")
+_SEAT: BindParameter[int] = bindparam("seat")
+_SINCE: BindParameter[datetime] = bindparam("since")
+_KIND: BindParameter[str] = bindparam("kind")
+_ADDRESS: BindParameter[str] = bindparam("address")
+_OWN: BindParameter[str] = bindparam("own")   # the address as its channels keep it (trimmed, lower case)
+
 
 def _count(model, *where) -> ScalarSelect:
     return select(func.count()).select_from(model).where(*where).scalar_subquery()
 
 
-def _live_nonce(game_id: str, seat: int) -> ScalarSelect:
-    return (select(SeatNonce.nonce).where(SeatNonce.game_id == game_id, SeatNonce.seat == seat)
-            .order_by(SeatNonce.id.desc()).limit(1).scalar_subquery())
+#: The seat's live seat-link nonce.
+_LIVE_NONCE = (select(SeatNonce.nonce).where(SeatNonce.game_id == _GAME, SeatNonce.seat == _SEAT)
+               .order_by(SeatNonce.id.desc()).limit(1).scalar_subquery())
+_MESSAGES_SHOWN = _count(Message, Message.game_id == _GAME, Message.hidden_at.is_(None))
+_GAME_HOOKED = _count(Channel, Channel.game_id == _GAME)
+#: The players' vacations that end after `since`.
+_AWAY = _count(Vacation, Vacation.ends_at > _SINCE, Vacation.address.in_(
+    select(Seat.email).where(Seat.game_id == _GAME, Seat.email != "")))
 
 
-def _seat_column(column, game_id: str, seat: int) -> ScalarSelect:
-    return select(column).where(Seat.game_id == game_id, Seat.seat == seat).scalar_subquery()
-
-
-def _messages_shown(game_id: str) -> ScalarSelect:
-    return _count(Message, Message.game_id == game_id, Message.hidden_at.is_(None))
-
-
-def _game_hooked(game_id: str) -> ScalarSelect:
-    return _count(Channel, Channel.game_id == game_id)
+def _seat_column(column) -> ScalarSelect:
+    return select(column).where(Seat.game_id == _GAME, Seat.seat == _SEAT).scalar_subquery()
 
 
 @dataclass(frozen=True)
@@ -65,22 +69,25 @@ class PageFacts:
     hooked: int            # the game's webhook row (0 or 1: on, off or removed)
 
 
+#: Built once (SQLAlchemy caches its compiled form): a page asks for it on every request.
+_PAGE_FACTS = select(
+    _LIVE_NONCE,
+    _count(Mail, Mail.game_id == _GAME, undelivered(Mail.status)),
+    _seat_column(Seat.bot),
+    _seat_column(Seat.language),
+    _count(Takeover, Takeover.game_id == _GAME),
+    _count(Clock, Clock.game_id == _GAME),
+    _MESSAGES_SHOWN,
+    _count(Note, Note.game_id == _GAME, Note.seat == _SEAT),
+    _AWAY,
+    _count(Seat, Seat.game_id == _GAME, Seat.seat != _SEAT, Seat.bot.is_(None)),
+    _GAME_HOOKED)
+
+
 def page_facts(game_id: str, seat: int, since: datetime) -> PageFacts:
     """What a seat's page needs beyond the log (vacations counted from `since`)."""
-    players = select(Seat.email).where(Seat.game_id == game_id, Seat.email != "")
-    statement = select(
-        _live_nonce(game_id, seat),
-        _count(Mail, Mail.game_id == game_id, undelivered(Mail.status)),
-        _seat_column(Seat.bot, game_id, seat),
-        _seat_column(Seat.language, game_id, seat),
-        _count(Takeover, Takeover.game_id == game_id),
-        _count(Clock, Clock.game_id == game_id),
-        _messages_shown(game_id),
-        _count(Note, Note.game_id == game_id, Note.seat == seat),
-        _count(Vacation, Vacation.ends_at > since, Vacation.address.in_(players)),
-        _count(Seat, Seat.game_id == game_id, Seat.seat != seat, Seat.bot.is_(None)),
-        _game_hooked(game_id))
-    return PageFacts(*reading.rows(statement, {})[0])
+    return PageFacts(*reading.rows(_PAGE_FACTS, {"game": game_id, "seat": seat,
+                                                 "since": since})[0])
 
 
 @dataclass(frozen=True)
@@ -90,17 +97,23 @@ class MailFacts:
     games: int          # the address's games of this kind (this one too)
     channels: int       # the address's channels that are on (webhook, browsers)
     hooked: int         # the game's own webhook row (0 or 1), on or not
+    away: int           # the players' vacations that have not ended (none: nobody is away)
 
 
-def mail_facts(game_id: str, seat: int, kind: str, address: str) -> MailFacts:
+_MAIL_FACTS = select(
+    _LIVE_NONCE,
+    _MESSAGES_SHOWN,
+    _count(Game, Game.kind == _KIND, Game.id.in_(select(Seat.game_id)
+                                                 .where(Seat.email == _ADDRESS))),
+    _count(Channel, Channel.address == _OWN, Channel.game_id.is_(None),
+           Channel.off_at.is_(None)),
+    _GAME_HOOKED,
+    _AWAY)
+
+
+def mail_facts(game_id: str, seat: int, kind: str, address: str, now: datetime) -> MailFacts:
     """What a seat's mail needs beyond the log: read now, never kept (a seat link replaced in
     this transaction, a message said with the decision, are in the mail it writes)."""
-    his_games = select(Seat.game_id).where(Seat.email == address)
-    statement = select(
-        _live_nonce(game_id, seat),
-        _messages_shown(game_id),
-        _count(Game, Game.kind == kind, Game.id.in_(his_games)),
-        _count(Channel, Channel.address == address.strip().lower(), Channel.game_id.is_(None),
-               Channel.off_at.is_(None)),
-        _game_hooked(game_id))
-    return MailFacts(*db.session.execute(statement).one())
+    return MailFacts(*db.session.execute(_MAIL_FACTS, {
+        "game": game_id, "seat": seat, "kind": kind, "address": address,
+        "own": address.strip().lower(), "since": now}).one())

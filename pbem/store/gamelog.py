@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cached_property
@@ -527,7 +529,41 @@ def time_bank(game_id: str) -> tuple[int, int, int] | None:
     return _read_seats(game_id)[1]
 
 
-def _read_seats(game_id: str) -> tuple[dict[int, SeatNow], tuple[int, int, int] | None]:
+_Seats = tuple[dict[int, SeatNow], tuple[int, int, int] | None]
+#: The game whose seats a stretch of a use case reads once (`seats_read_once`), and what was
+#: read of them in it (None: not yet).
+_ONCE: ContextVar[tuple[str, list[_Seats | None]] | None] = ContextVar("pbem_seats_once",
+                                                                       default=None)
+
+
+@contextmanager
+def seats_read_once(game_id: str) -> Iterator[None]:
+    """Within the block, the game's seats (and its time bank) are read once, however often its
+    checks and mails ask who plays a seat, from where, in which language: for a stretch of a
+    use case that writes none of them (a decision, its mails and its dues). Outside such a
+    block, in the next one, and for any other game, every read is fresh."""
+    if _ONCE.get() is not None:   # (nested: the outer block stands)
+        yield
+        return
+    token = _ONCE.set((game_id, [None]))
+    try:
+        yield
+    finally:
+        _ONCE.reset(token)
+
+
+def _read_seats(game_id: str) -> _Seats:
+    once = _ONCE.get()
+    if once is None or once[0] != game_id:
+        return _select_seats(game_id)
+    kept = once[1]
+    seats = kept[0]
+    if seats is None:
+        seats = kept[0] = _select_seats(game_id)
+    return seats
+
+
+def _select_seats(game_id: str) -> _Seats:
     seats, bank = {}, None
     for row in db.session.execute(_SEATS_NOW, {"game": game_id}):
         seats[row.seat] = SeatNow(row.email, row.bot, row.language,

@@ -26,6 +26,7 @@ from pbem.games.errors import GameError
 from pbem.games.phrases import phrase
 from pbem.play import addresses, turns
 from pbem.policy import limits, links
+from pbem.store.gamelog import Loaded
 from pbem.web.access import (
     Access,
     edited,
@@ -86,7 +87,7 @@ def submit(token: str):
         return _already(open_turn(token))
     except turns.TooLate as late:
         return _too_late(access.after(late.context["loaded"]))
-    return _after_submit(access.after(after))
+    return _after_submit(access, after)
 
 
 def _ending(access: Access, text: str) -> str:
@@ -236,14 +237,14 @@ def _too_late(late: Access):
     return render_page(late, message=turns.TOO_LATE, status=409)
 
 
-def _after_submit(access: Access):
-    """Post/redirect/get: on to the seat's next decision, or its standing view."""
-    loaded, seat = access.loaded, access.seat
-    decision = loaded.decision_of(seat)
-    next_path = (links.path(links.TURN, loaded.id, seat, loaded.seq, access.facts.nonce) if decision
-                 else seat_path(access))
+def _after_submit(before: Access, loaded: Loaded):
+    """Post/redirect/get: on to the seat's next decision, or its standing view. (A decision
+    replaces no seat link: the links carry the nonce the submission's page read.)"""
+    seat, nonce = before.seat, before.facts.nonce
+    next_path = (links.path(links.TURN, loaded.id, seat, loaded.seq, nonce)
+                 if loaded.decision_of(seat) else links.path(links.SEAT, loaded.id, seat, nonce))
     if wants_json():
-        data = access.seat_view.to_json()
+        data = before.after(loaded).seat_view.to_json()   # (read anew: a message said with it)
         data["next"] = current_app.config["BASE_URL"] + next_path
         return jsonify(data), 200
     return redirect(next_path, 303)

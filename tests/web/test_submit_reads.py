@@ -15,16 +15,16 @@ from pbem.store.models import Clock, Mail, Seat, Takeover
 
 ANNA, BOB, ROBERT = "anna@example.org", "bob@example.org", "robert@example.org"
 JSON = {"Accept": "application/json"}
-#: A first turn submitted from the web, read fresh wherever a function asks (no cache of
-#: reads within a transaction: issue 27 removed it, at 17 statements then): the game's new
-#: events and the page's facts; the seats (with the time bank) each time a check or a mail asks
-#: who plays a seat, its address, its language or its clock (13 times); two rate limits (a
-#: lock, a count and a row for both); the event; the game's vacations (twice); the addresses'
-#: settings (3); Bob's turn mail (its facts, the mail); the index of what is due (6, at the
-#: commit: `pbem.policy.due`); on PostgreSQL the mail's `deliver` job besides, inserted by
-#: procrastinate on the transaction's connection (its own cursor: not counted here). A few
-#: milliseconds on PostgreSQL, against the 100 ms the load benchmark guards.
-SUBMIT_STATEMENTS = 34
+#: A first turn submitted from the web (JSON): the game's new events and the page's facts; the
+#: seats (with the time bank) once for the checks and once for the decision's transaction, its
+#: mails and its dues (`gamelog.seats_read_once`: issue 27 removed the cache of every read
+#: within a transaction, at 17 statements then, and every read fresh made 33); two rate limits
+#: (a lock, a count and a row for both); the event; the game's vacations (his return); Bob's
+#: turn mail (its facts, his settings twice, the mail); the index of what is due (7, at the
+#: commit: `pbem.policy.due`); the page's facts again for the answer (a message said with the
+#: decision shows in it). On PostgreSQL the mail's `deliver` job besides, inserted by
+#: procrastinate on the transaction's connection (its own cursor: not counted here).
+SUBMIT_STATEMENTS = 21
 #: A turn page: the game's new events (the replay cache holds the rest), and the seat's facts.
 PAGE_STATEMENTS = 2
 

@@ -102,3 +102,21 @@ def test_a_game_s_time_bank_is_read_anew_once_written(app, actions):
         db.session.add(Clock(game_id=game, start_days=3, increment_days=1, cap_days=5))
         assert clocks.of_game(game, None) == clocks.bank(3, 1, 5)
         db.session.rollback()
+
+
+def test_a_block_that_writes_no_seat_reads_them_once_and_the_next_reads_anew(app, actions):
+    game, other = actions.create(first=0), actions.create(first=0)
+    with app.app_context():
+        def asks() -> list:
+            return [gamelog.address_of(game, 1), gamelog.bot_of(game, 0), gamelog.takeovers(game),
+                    clocks.of_game(game, None).kind, gamelog.address_of(other, 1)]
+        with gamelog.seats_read_once(game):
+            answers, made = statements(app, asks)
+        assert answers == [BOB, None, {}, clocks.NONE, BOB]
+        assert made == 2   # this game's seats once; the other game's, as outside a block
+        db.session.execute(update(Seat).where(Seat.game_id == game, Seat.seat == 1)
+                           .values(email=ROBERT))
+        with gamelog.seats_read_once(game):
+            assert gamelog.address_of(game, 1) == ROBERT
+        assert gamelog.address_of(game, 1) == ROBERT
+        db.session.rollback()

@@ -36,6 +36,7 @@ Everything stays on 127.0.0.1. Players wait --think seconds between requests
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -131,6 +132,12 @@ def job_worker(env: dict, log: Path, nice: int = 0) -> subprocess.Popen:
                                     "worker"], cwd=ROOT,
                                    env=env, stdout=out, stderr=subprocess.STDOUT,
                                    start_new_session=True)
+    if nice:
+        # Its own session is its own autogroup, which the kernel weighs against the servers'
+        # as one: a nice value inside it changes nothing between them (`sched_autogroup`). The
+        # group's nice does, as a systemd unit's `CPUWeight=` does for its cgroup.
+        with contextlib.suppress(OSError):   # (a kernel without autogroups: nice alone counts)
+            Path(f"/proc/{process.pid}/autogroup").write_text(str(nice))
     deadline = time.monotonic() + 30
     while "pbem worker:" not in log.read_text():
         if process.poll() is not None or time.monotonic() > deadline:
@@ -375,9 +382,19 @@ def report(runs: list[dict], capacities: list[float], args) -> dict:
             "think_seconds": args.think, "workers": args.workers, "runs": len(runs),
             "offered_rps": offered, "served_rps": round(statistics.median(served(r) for r in runs), 1),
             "capacity_rps": round(statistics.median(capacities), 1) if capacities else None,
-            "routes": routes,
+            "routes": routes, "cpu": cpu_report(runs),
             "failing_statuses": [run["statuses"] for run in runs if run["statuses"]],
             "failing_samples": [s for run in runs for s in run["samples"]][:20]}
+
+
+def cpu_report(runs: list[dict]) -> dict:
+    """The median run's CPU seconds per group of processes during the load and hello phases,
+    and each as a share of the machine's cores over that time."""
+    cores = os.cpu_count() or 1
+    groups = dict.fromkeys(g for run in runs for g in run.get("cpu", {}) if g != "wall")
+    wall = statistics.median(run["cpu"]["wall"] for run in runs if "cpu" in run) if groups else 0
+    return {"wall": wall, "cores": cores,
+            **{g: statistics.median(run["cpu"].get(g, 0.0) for run in runs) for g in groups}}
 
 
 def print_report(data: dict, out=sys.stdout) -> None:
@@ -394,6 +411,12 @@ def print_report(data: dict, out=sys.stdout) -> None:
         cells = [f"{r[k]:g} [{r[k + '_range'][0]:g}-{r[k + '_range'][1]:g}]"
                  for k in ("rps", "p50_ms", "p95_ms", "p99_ms")]
         print(f"| {route} | {r['requests']:g} | {r['errors']} | " + " | ".join(cells) + " |", file=out)
+    cpu = data["cpu"]
+    if cpu.get("wall"):
+        spent = {g: v for g, v in cpu.items() if g not in ("wall", "cores")}
+        print(f"CPU seconds during the load and hello phases ({cpu['wall']:g} s on {cpu['cores']} "
+              "cores): " + ", ".join(f"{g} {v:g} ({v / cpu['wall'] / cpu['cores']:.0%} of the "
+                                     "machine)" for g, v in spent.items()), file=out)
     turn, hello = data["routes"].get("turn page, again"), data["routes"].get("hello")
     if turn and hello:
         print(f"turn page (again) p50 over hello p50: {turn['p50_ms'] / hello['p50_ms']:.1f}", file=out)
@@ -414,6 +437,64 @@ def drive_in_process(config: dict, label: str) -> dict:
     finally:
         path.unlink()
     return json.loads(done.stdout)
+
+
+# -- where the CPU went --------------------------------------------------------------------
+
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def _stat(pid: int) -> tuple[str, int, float] | None:
+    """A process's name, parent and CPU seconds so far (user and system; its waited-for
+    children's too), from /proc; None: it is gone."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    name, rest = text[text.index("(") + 1:text.rindex(")")], text[text.rindex(")") + 2:].split()
+    utime, stime, cutime, cstime = (int(v) for v in rest[11:15])
+    return name, int(rest[1]), (utime + stime + cutime + cstime) / TICKS
+
+
+def _processes() -> dict[int, tuple[str, int, float]]:
+    found = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and (stat := _stat(int(entry))) is not None:
+            found[int(entry)] = stat
+    return found
+
+
+def cpu_now(roots: dict[str, list[int]]) -> dict[str, float]:
+    """CPU seconds so far of each group of process trees (by their roots' pids), and of the
+    database server's processes ("postgres", whoever started them)."""
+    table = _processes()
+    children: dict[int, list[int]] = defaultdict(list)
+    for pid, (_, parent, _) in table.items():
+        children[parent].append(pid)
+
+    def tree(pid: int) -> float:
+        return table[pid][2] + sum(tree(child) for child in children[pid]) if pid in table else 0.0
+    used = {group: sum(tree(pid) for pid in pids) for group, pids in roots.items()}
+    used["postgres"] = sum(cpu for name, _, cpu in table.values() if name == "postgres")
+    return used
+
+
+def cpu_during(roots: dict[str, list[int]], work):
+    """What `work()` returned, and the CPU seconds each group spent meanwhile, with the
+    wall time (the players' process is this one's child: its CPU once it has ended)."""
+    before, wall, players = cpu_now(roots), time.monotonic(), _children_cpu()
+    result = work()
+    after = cpu_now(roots)
+    used = {group: round(after[group] - before[group], 2) for group in after}
+    used["players"] = round(_children_cpu() - players, 2)
+    used["wall"] = round(time.monotonic() - wall, 2)
+    return result, used
+
+
+def _children_cpu() -> float:
+    import resource
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def one_run(run: int, owed: list, env: dict, args,
@@ -441,7 +522,8 @@ def one_run(run: int, owed: list, env: dict, args,
               f" ({job_workers} job workers beside)", file=sys.stderr)
         config.update(hello=f"http://127.0.0.1:{hello_port}", duration=args.duration, think=args.think,
                       warmup=args.warmup)
-        result = drive_in_process(config, "load")
+        roots = {"servers": [servers[-2].pid], "job workers": [w.pid for w in servers[:-2]]}
+        result, result["cpu"] = cpu_during(roots, lambda: drive_in_process(config, "load"))
         return result, capacity, result["owed"]
     finally:
         for server in servers:
@@ -464,7 +546,8 @@ def main(argv=None) -> int:
     parser.add_argument("--job-workers", default="0",
                         help="job workers beside the servers, e.g. 0,2: each run once per count")
     parser.add_argument("--job-workers-nice", type=int, default=0,
-                        help="the job workers' nice value (systemd's Nice=), 0: as the servers")
+                        help="the job workers' nice value, of their processes and of their autogroup "
+                        "(as systemd's Nice= and CPUWeight=), 0: as the servers")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--database-url", default=os.environ.get(
         "PBEM_BENCH_DATABASE_URL", "postgresql://postgres@127.0.0.1:5432/test"))

@@ -172,9 +172,19 @@ def install() -> None:
 
 
 def defer_delivery(session) -> None:
-    """A `deliver` job, in the session's transaction (one per commit that queued mail: a job
-    that finds the mail already sent by another is one cheap look)."""
-    _deferring.configure_task("deliver", queue=MAIL, connection=_driver(session)).defer()
+    """A `deliver` job, in the session's transaction, unless one waits already: a job sends
+    every mail due when it starts, so one waiting job serves every commit before it starts
+    (under load, one job for many mails: a job costs the workers more than the mail it sends).
+    Its queueing lock holds only while it waits; once a worker runs it, the next commit queues
+    the next. (A commit that finds one waiting, which a worker starts before that commit ends,
+    leaves its mail to the next commit's job or to `deliver_poll`: late, never lost.)"""
+    connection = _driver(session)
+    try:
+        with connection.transaction():   # a savepoint: a refused duplicate keeps the commit
+            _deferring.configure_task("deliver", queue=MAIL, connection=connection,
+                                      queueing_lock="deliver").defer()
+    except engine_errors.AlreadyEnqueued:
+        pass
 
 
 def defer_thinking(session, points: Iterable[tuple[str, int, int]]) -> None:

@@ -66,6 +66,18 @@ def _last(column):
             .correlate(Game).scalar_subquery())
 
 
+#: Each running game with its last event, whether it has a time bank and whether a computer
+#: plays one of its seats, in one row (built once: a round and every commit's dues ask for it).
+#: A finished game owes nothing: its result row (written with its last event) keeps it out of
+#: the scan, so the worker's rounds do not grow with every game ever played.
+_RUNNING = (select(Game, _last(Event.seq), _last(Event.seat), _last(Event.owed),
+                   _last(Event.created_at),
+                   select(Clock.game_id).where(Clock.game_id == Game.id).exists(),
+                   select(Seat.game_id).where(Seat.game_id == Game.id, Seat.bot.is_not(None))
+                   .exists())
+            .where(~select(GameResult.game_id).where(GameResult.game_id == Game.id).exists()))
+
+
 def waiting(game_id: str | None = None, bots_only: bool = False,
             among: list[str] | None = None) -> list[Waiting]:
     """Every decision owed now, in every running game (or in the one game given, or `among`
@@ -77,20 +89,15 @@ def waiting(game_id: str | None = None, bots_only: bool = False,
 
 
 def _waiting(which, bots_only: bool) -> list[Waiting]:
-    query = select(Game, _last(Event.seq), _last(Event.seat), _last(Event.owed),
-                   _last(Event.created_at))
-    # A finished game owes nothing: its result row (written with its last event) keeps it out
-    # of the scan, so the worker's rounds do not grow with every game ever played.
-    query = query.where(~select(GameResult.game_id).where(GameResult.game_id == Game.id).exists())
+    query = _RUNNING
     if which is not None:
         query = query.where(which)
     if bots_only:
         query = query.where(Game.id.in_(select(Seat.game_id).where(Seat.bot.is_not(None))))
     rows = db.session.execute(query).all()
-    played = _bots([game.id for game, *_ in rows])
-    banked = _banked([game.id for game, *_ in rows])
+    played = _bots([game.id for game, *_, has_bot in rows if has_bot])
     out = []
-    for game, seq, actor, to_act, created_at in rows:
+    for game, seq, actor, to_act, created_at, banked, _ in rows:
         if seq is None:   # no event yet: the game's start
             seq, actor, to_act, created_at = 0, None, game.owed, game.created_at
         if to_act is None:   # rows written before the `owed` column existed: ask the engine
@@ -103,7 +110,7 @@ def _waiting(which, bots_only: bool) -> list[Waiting]:
                 turn_seq = _turn_seq(game.id, seat)
             bot = played.get((game.id, seat))
             if bot or not bots_only:
-                out.append(Waiting(game, seat, seq, since, turn_seq, bot, game.id in banked))
+                out.append(Waiting(game, seat, seq, since, turn_seq, bot, bool(banked)))
     return out
 
 
@@ -114,15 +121,6 @@ def _bots(game_ids: list[str]) -> dict[tuple[str, int], str]:
         out.update(((game_id, seat), level or "") for game_id, seat, level in db.session.execute(
             select(Seat.game_id, Seat.seat, Seat.bot).where(
                 Seat.game_id.in_(game_ids[start:start + 500]), Seat.bot.is_not(None))))
-    return out
-
-
-def _banked(game_ids: list[str]) -> set[str]:
-    """Which of these games have a time bank (one query per 500, not one per game)."""
-    out: set[str] = set()
-    for start in range(0, len(game_ids), 500):
-        out.update(db.session.scalars(select(Clock.game_id).where(
-            Clock.game_id.in_(game_ids[start:start + 500]))))
     return out
 
 

@@ -68,21 +68,53 @@ def fleet(deployment, count: int) -> list[Worker]:
     return [Worker(deployment, f"worker-{i}", ENV) for i in range(count)]
 
 
-def new_game(deployment, *players: str, limit: int | None = None) -> str:
+def new_game_args(*players: str, limit: int | None = None) -> list[str]:
     args = ["new-game", "--game", "babel", "--first", "0", "--option", "sumerians=top-run"]
     for player in players:
         args += ["--player", player]
     if limit:
         args += ["--time-limit", str(limit)]
-    return deployment.flask(*args).stdout.strip().splitlines()[-1]
+    return args
 
 
-def until(condition, within: float, what: str) -> None:
+def new_game(deployment, *players: str, limit: int | None = None) -> str:
+    return deployment.flask(*new_game_args(*players, limit=limit)).stdout.strip().splitlines()[-1]
+
+
+def thought_while_created(deployment, running: list[Worker],
+                          *players: str) -> tuple[str, Worker, float]:
+    """A new game whose first seat a computer plays, and the worker that began to think about
+    it, killed (`kill -9`) as soon as its log says so, and when: looked for while the command that
+    created the game is still running, as its commit wakes a worker at once and strong's
+    first decision in Babel may take a fifth of a second, less than the command takes to exit."""
+    seen = {game for worker in running for game, _ in worker.thought()}
+    command = subprocess.Popen([FLASK, "--app", "pbem", *new_game_args(*players)], cwd=ROOT,
+                               env=deployment.env, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    found: list[tuple[str, Worker]] = []
+
+    def thinking() -> bool:
+        found.extend((game, worker) for worker in running for game, seat in worker.thought()
+                     if game not in seen and seat == 0)
+        return bool(found)
+    try:
+        until(thinking, 30, "a worker thinking", every=0.01)
+        game, thinker = found[0]
+        thinker.kill9()
+        killed = time.monotonic()
+    finally:
+        out, err = command.communicate(timeout=120)
+    assert command.returncode == 0, err
+    assert out.strip().splitlines()[-1] == game
+    return game, thinker, killed
+
+
+def until(condition, within: float, what: str, every: float = 0.2) -> None:
     deadline = time.monotonic() + within
     while time.monotonic() < deadline:
         if condition():
             return
-        time.sleep(0.2)
+        time.sleep(every)
     raise AssertionError(f"not within {within} s: {what}")
 
 
@@ -135,12 +167,8 @@ def test_a_worker_killed_while_it_thinks_leaves_the_decision_to_another(deployme
     running = fleet(deployment, 2)
     try:
         for attempt in range(4):
-            game = new_game(deployment, "bot:strong", f"Anna {attempt} <anna.{attempt}@example.org>")
-            until(lambda game=game: any((game, 0) in w.thought() for w in running), 30,
-                  "a worker thinking")
-            thinker = next(w for w in running if (game, 0) in w.thought())
-            thinker.kill9()
-            killed = time.monotonic()
+            game, thinker, killed = thought_while_created(
+                deployment, running, "bot:strong", f"Anna {attempt} <anna.{attempt}@example.org>")
             if count(deployment, "SELECT count(*) FROM events WHERE game_id = %s", game):
                 # It decided before the kill landed: a new worker in its place, and again (a log
                 # of its own: sharing worker-0's, it would be taken for the other worker-0).

@@ -20,11 +20,11 @@ JSON = {"Accept": "application/json"}
 #: mails and its dues (`gamelog.seats_read_once`: issue 27 removed the cache of every read
 #: within a transaction, at 17 statements then, and every read fresh made 33); two rate limits
 #: (a lock, a count and a row for both); the event; the game's vacations (his return); Bob's
-#: turn mail (its facts, his settings twice, the mail); the index of what is due (7, at the
+#: turn mail (its facts, his settings twice, the mail); the index of what is due (5, at the
 #: commit: `pbem.policy.due`); the page's facts again for the answer (a message said with the
 #: decision shows in it). On PostgreSQL the mail's `deliver` job besides, inserted by
 #: procrastinate on the transaction's connection (its own cursor: not counted here).
-SUBMIT_STATEMENTS = 21
+SUBMIT_STATEMENTS = 19
 #: A turn page: the game's new events (the replay cache holds the rest), and the seat's facts.
 PAGE_STATEMENTS = 2
 

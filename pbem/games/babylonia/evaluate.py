@@ -49,15 +49,60 @@ def _around(players: int) -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
                                              if b.hexes[n].kind == "land")) for h in b.hexes}
 
 
-def _potential(state: State) -> list[float]:
-    """What the board promises each seat, beyond its score."""
+class Memo:
+    """What was judged of one position, for the positions a token away (`turns`' beam):
+    each site's worth (`_site`) and each glance at a play (`_glance`), by the hex. A token
+    played changes the worth of the sites next to it only (and of its own hex, a field
+    taken), and the glances at the plays two hexes from it at most: the rest is kept, and
+    judged again it would be the very same numbers."""
+    __slots__ = ("sites", "glances", "plays")
+
+    def __init__(self, sites: dict[str, list[float]] | None = None,
+                 glances: dict[str, dict[tuple[object, ...], float]] | None = None,
+                 plays: dict[str, dict[str, float]] | None = None):
+        self.sites: dict[str, list[float]] = {} if sites is None else sites
+        #: by the hex played, then by the rest of its `_glance_key`
+        self.glances: dict[str, dict[tuple[object, ...], float]] = (
+            {} if glances is None else glances)
+        #: the same by the hex played, then by the notation's word
+        self.plays: dict[str, dict[str, float]] = {} if plays is None else plays
+
+    def after(self, players: int, hex: str) -> Memo:
+        """The memo of the position once a token is played at `hex` (nothing else changed:
+        a play, not a closing step). What is kept of a hex is shared with this memo: what
+        either adds to it holds for both (a glance two hexes from every token between)."""
+        sites = dict(self.sites)
+        sites.pop(hex, None)
+        for m in _around(players)[hex][0]:
+            sites.pop(m, None)
+        glances, plays = dict(self.glances), dict(self.plays)
+        for m in _ball(players)[hex]:
+            glances.pop(m, None)
+            plays.pop(m, None)
+        return Memo(sites, glances, plays)
+
+
+@cache
+def _ball(players: int) -> dict[str, frozenset[str]]:
+    """For each hex: the hexes at most two steps from it."""
+    near = _around(players)
+    out = {}
+    for h, (ns, _) in near.items():
+        out[h] = frozenset({h, *ns, *(m for n in ns for m in near[n][0])})
+    return out
+
+
+def _potential(state: State, memo: Memo | None = None) -> list[float]:
+    """What the board promises each seat, beyond its score (`memo`: the sites' worth known)."""
     n = state.players
     out = [0.0] * n
     held = [len(c) for c in state.cities]
-    for hex in state.tiles:
-        _add(out, _site(state, hex, held))
-    for z in state.board.ziggurats:
-        _add(out, _site(state, z, held))
+    known = {} if memo is None else memo.sites
+    for hex in (*state.tiles, *state.board.ziggurats):
+        worth = known.get(hex)
+        if worth is None:
+            worth = known[hex] = _site(state, hex, held)
+        _add(out, worth)
     for seat in range(n):
         for card in state.cards[seat]:
             if card not in state.used[seat]:
@@ -168,14 +213,14 @@ def _glance(state: State, seat: int, kind: str, hex: str,
     return change[seat] - max(c for i, c in enumerate(change) if i != seat)
 
 
-def value(state: State, seat: int) -> float:
+def value(state: State, seat: int, memo: Memo | None = None) -> float:
     """The seat's lead over the best other seat, in points and what promises more."""
     result = state.result
     if result is not None:
         if seat in result.winners:
             return DECIDED / len(result.winners)
         return -DECIDED
-    potential = _potential(state)
+    potential = _potential(state, memo)
     worth = [s + p for s, p in zip(state.scores, potential)]
     return worth[seat] - max(w for i, w in enumerate(worth) if i != seat)
 
@@ -198,6 +243,8 @@ class Turn:
     steps: list[str]
     state: State
     value: float
+    #: what was judged of `state` (a beam's node, its tokens played, nothing closed)
+    memo: Memo | None = None
 
     @property
     def text(self) -> str:
@@ -214,15 +261,19 @@ def _hot(players: int) -> dict[str, bool]:
     return out
 
 
-def _plays(state: State, seat: int, options: list[StepOption], keep: int) -> list[StepOption]:
+def _plays(state: State, seat: int, options: list[StepOption], keep: int,
+           memo: Memo | None = None) -> list[StepOption]:
     """The plays worth making: the best `keep` at a glance (`_glance`) of those near a site,
-    a plain one when none is."""
+    a plain one when none is (`memo`: what is known of this position already)."""
     hot = _hot(state.players)
     tiles = state.tiles
     judged: list[tuple[float, int, StepOption]] = []
     plain = None
-    before: dict[str, list[float]] = {}
-    glanced: dict[tuple[object, ...], float] = {}     # plays that differ by nothing judged
+    if memo is None:
+        memo = Memo()
+    before = memo.sites
+    glanced = memo.glances                  # plays that differ by nothing judged
+    known = memo.plays
     for o in options:
         if o.ends:
             continue
@@ -230,11 +281,20 @@ def _plays(state: State, seat: int, options: list[StepOption], keep: int) -> lis
         if word in ("score", "card", "extra"):
             continue
         if hex in tiles or hot.get(hex, False):
-            kind = KIND_OF[word]
-            key = _glance_key(state, kind, hex)
-            change = glanced.get(key)
+            words = known.get(hex)
+            if words is None:
+                words = known[hex] = {}
+            change = words.get(word)
             if change is None:
-                change = glanced[key] = _glance(state, seat, kind, hex, before)
+                kind = KIND_OF[word]
+                key = _glance_key(state, kind, hex)
+                keys = glanced.get(hex)
+                if keys is None:
+                    keys = glanced[hex] = {}
+                change = keys.get(key)
+                if change is None:
+                    change = keys[key] = _glance(state, seat, kind, hex, before)
+                words[word] = change
             judged.append((-change, len(judged), o))
         elif plain is None:
             plain = o
@@ -249,7 +309,8 @@ def turns(state: State, seat: int, beam: int = BEAM, tokens: int = TOKENS, plays
     if state.card_due == seat:
         return _cards(state, seat)
     done: dict[tuple[object, ...], Turn] = {}
-    frontier = [Turn([], state, value(state, seat))]
+    memo = Memo()
+    frontier = [Turn([], state, value(state, seat, memo), memo)]
     for _ in range(tokens):
         grown: dict[tuple[object, ...], Turn] = {}
         for node in frontier:
@@ -259,13 +320,18 @@ def turns(state: State, seat: int, beam: int = BEAM, tokens: int = TOKENS, plays
                 finished = _finish(node, seat)
                 if finished is not None:
                     _keep(done, finished)
-            for option in _plays(node.state, seat, options, plays):
+            for option in _plays(node.state, seat, options, plays, node.memo):
                 after = node.state.copy()
-                turn.apply_step(after, seat, parse_one(option.notation))
+                play = parse_one(option.notation)
+                turn.apply_step(after, seat, play)
                 key = tuple(sorted(after.current.placed))
                 if key in grown:
                     continue
-                grown[key] = Turn([*node.steps, option.notation], after, value(after, seat))
+                known = None
+                if node.memo is not None:
+                    known = node.memo.after(state.players, option.notation.partition(" ")[2])
+                grown[key] = Turn([*node.steps, option.notation], after,
+                                  value(after, seat, known), known)
         frontier = sorted(grown.values(), key=lambda t: -t.value)[:beam]
         if not frontier:
             break

@@ -74,3 +74,16 @@ def test_a_stale_memo_would_be_caught():
             if evaluate.value(after, seat, stale) != evaluate.value(after, seat):
                 return
     raise AssertionError("a stale memo judged every position as a fresh one")
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_the_memos_kept_between_calls_change_no_turn(players):
+    """`turns` judges a position the same from a memo kept since an earlier call as afresh."""
+    seen = []
+    for state, seat in positions(players, 60 + players, every=5):
+        evaluate._MEMOS.clear()
+        fresh = [(t.text, t.value) for t in evaluate.turns(state, seat)]
+        again = [(t.text, t.value) for t in evaluate.turns(state, seat)]    # the memo kept
+        assert again == fresh
+        seen.append(fresh)
+    assert len(seen) > 5 and len(evaluate._MEMOS) >= 1

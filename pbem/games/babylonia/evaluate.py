@@ -25,6 +25,7 @@ the closing steps (scoring order, the card for an own ziggurat, `extra`) and ran
 from __future__ import annotations
 
 import math
+import threading
 from dataclasses import dataclass
 from functools import cache
 
@@ -37,6 +38,18 @@ from .state import CITY_LETTERS, State, Token
 DECIDED = 100.0
 #: Plays kept after each token, and the most tokens a turn's beam looks at.
 BEAM, TOKENS, PLAYS = 4, 4, 12
+#: The sites' worth (`_site`), by what the rules pay. How sure a race is: CLOSE for a site
+#: with many free hexes around it, 1 for a site with none.
+CLOSE = 0.35
+#: A city's majority race: the chance of taking it with a strict majority and at most one
+#: free hex left, with more left, level with the most, behind (but there).
+CITY_CHANCE = (0.85, 0.65, 0.3, 0.1)
+#: A city taken pays CITY and CITY_HELD for each city the seat holds already; each face-up
+#: noble next to it whose symbol it shows, NOBLE.
+CITY, CITY_HELD, NOBLE = 1.5, 1.2, 2.0
+#: A touched ziggurat (every later token next to one scores for each touched), the
+#: majority's card, and a field next to a token (its points by the farmers to come).
+ZIGGURAT_TOUCH, ZIGGURAT_CARD, FIELD = 0.7, 3.0, 0.25
 #: What an unused card is worth (card 1 scores its 10 at once; card 7's grows with cities).
 CARD_WORTH = {1: 0.0, 2: 5.0, 3: 2.5, 4: 2.0, 5: 2.0, 6: 2.5, 7: 1.0, 8: 2.0, 9: 2.0}
 
@@ -92,6 +105,32 @@ def _ball(players: int) -> dict[str, frozenset[str]]:
     return out
 
 
+#: The memos of the positions judged lately, by what judging them reads (`_memo`): a
+#: search's playouts answer the same candidate's position again and again.
+_MEMOS: dict[tuple[object, ...], Memo] = {}
+_MEMOS_LOCK = threading.Lock()
+#: How many (about 70 kB each).
+MEMOS = 128
+
+
+def _memo(state: State, seat: int) -> Memo:
+    """The memo of a position whose turn is to be judged for `seat`, kept by everything a
+    site's worth and a glance read (the tokens by owner and, face up, kind; the tiles; the
+    cities held; the ziggurats scored; whether cards are left): the same numbers again, and
+    nothing a seat may not know (a face-down token's kind is not read)."""
+    key = (state.players, seat, tuple(len(c) for c in state.cities), frozenset(state.scored),
+           bool(state.available), frozenset(state.tiles.items()),
+           frozenset((h, t.seat, "" if t.down else t.kind) for h, t in state.tokens.items()))
+    with _MEMOS_LOCK:                       # bots of several games may think at once
+        memo = _MEMOS.pop(key, None)        # the latest used last: the oldest goes first
+        if memo is None:
+            memo = Memo()
+            if len(_MEMOS) >= MEMOS:
+                _MEMOS.pop(next(iter(_MEMOS)), None)
+        _MEMOS[key] = memo
+    return memo
+
+
 def _potential(state: State, memo: Memo | None = None) -> list[float]:
     """What the board promises each seat, beyond its score (`memo`: the sites' worth known)."""
     n = state.players
@@ -141,33 +180,34 @@ def _site(state: State, hex: str, held: list[int], extra: str | None = None,
     if tile is None:                        # a ziggurat
         for seat in range(n):
             if counts[seat]:
-                out[seat] += 0.7            # each touched ziggurat pays on every later token
+                out[seat] += ZIGGURAT_TOUCH     # each touched ziggurat pays on every later token
         if hex in state.scored or not state.available:
             return out
-        close = 0.35 + 0.65 / (1 + free)
+        close = CLOSE + (1 - CLOSE) / (1 + free)
         for seat in range(n):
             other = max(c for i, c in enumerate(counts) if i != seat)
             if counts[seat] > other:
-                out[seat] += close * 3.0
+                out[seat] += close * ZIGGURAT_CARD
         return out
     if not symbols:                         # a field: open to farmers next to it
         worth = sum(held) if tile.endswith("cities") else int(tile.split()[1])
         for seat in range(n):
             if counts[seat]:
-                out[seat] += 0.25 * worth / 6 * counts[seat]
+                out[seat] += FIELD * worth / 6 * counts[seat]
         return out
-    close = 0.35 + 0.65 / (1 + free)
+    close = CLOSE + (1 - CLOSE) / (1 + free)
     top = max(counts)
+    sure, ahead, level, behind = CITY_CHANCE
     for seat in range(n):
         mine = counts[seat]
         other = max(c for i, c in enumerate(counts) if i != seat)
         if mine > other:
-            chance = 0.85 if free <= 1 else 0.65
+            chance = sure if free <= 1 else ahead
         elif mine and mine == top:
-            chance = 0.3
+            chance = level
         else:
-            chance = 0.1 if mine else 0.0
-        out[seat] += close * (chance * (1.5 + 1.2 * held[seat]) + 2 * nobles[seat])
+            chance = behind if mine else 0.0
+        out[seat] += close * (chance * (CITY + CITY_HELD * held[seat]) + NOBLE * nobles[seat])
     return out
 
 
@@ -309,7 +349,7 @@ def turns(state: State, seat: int, beam: int = BEAM, tokens: int = TOKENS, plays
     if state.card_due == seat:
         return _cards(state, seat)
     done: dict[tuple[object, ...], Turn] = {}
-    memo = Memo()
+    memo = _memo(state, seat)
     frontier = [Turn([], state, value(state, seat, memo), memo)]
     for _ in range(tokens):
         grown: dict[tuple[object, ...], Turn] = {}

@@ -447,7 +447,10 @@ SCALE = 6.0
 #: 1 s: at 0.6 / 0.3 / 0.12 it spent 0.2-0.3 s and was no better than `greedy` (0.45 with two
 #: players, 20 games); at 2.5 / 1.2 / 0.5 it scores 0.75 / 0.58 / 0.38 against `greedy` with
 #: 2 / 3 / 4 players (docs/games/computer-strength.md). With 4 players a playout is cut short
-#: (`ANSWERS`: only the next seat answers), so three times as many fit the same time.
+#: (`ANSWERS`: only the next seat answers), so three times as many fit the same time. Since
+#: the memos (`Memo`, `_memo`) `strong` spends about half that CPU (0.3-0.45 s with 3 and 4
+#: players); twice these playouts, or twice the candidates, changed no decision with 3 players
+#: (14 positions of 14, and 24 games played to the same results): the counts stay.
 PLAYOUT_SHARE = {2: 2.5, 3: 1.2, 4: 1.5}
 #: With 4 players only the next seat answers the candidate in a playout (pbem/bots/turns.py):
 #: at 0.5 of the playouts with every seat answering `strong` did no better than `greedy`

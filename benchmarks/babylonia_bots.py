@@ -61,6 +61,9 @@ class Variant:
     #: rounds of answers in a playout (None: the game's, 1): 2 plays the seat's own next turn
     #: and the answers to it too
     rounds: int | None = None
+    #: virtual playouts at a candidate's own value (None: `turns.PRIOR`, 2): more trusts
+    #: `greedy`'s ranking more
+    prior: int | None = None
 
 
 VARIANTS: dict[str, Variant] = {
@@ -110,6 +113,7 @@ VARIANTS: dict[str, Variant] = {
     # more candidates, as many playouts each; two seats answering with 4 players
     "strong-c20": Variant(level="strong", candidates=20, more=2.0),
     "strong-a2": Variant(level="strong", answers=2),
+    "strong-p20": Variant(level="strong", prior=20),
 }
 
 
@@ -155,6 +159,17 @@ def _decide(engine: Any, state: Any, seat: int, rng: Rng, v: Variant) -> str:
         return max(wide(sample, seat), key=lambda t: evaluate.chance(t.state, seat)).text
     if v.level is None:
         return turns.greedy(engine, model, state, seat, rng)
+    if v.prior is not None:
+        kept, turns.PRIOR = turns.PRIOR, v.prior
+        try:
+            return _search(engine, model, state, seat, rng, v)
+        finally:
+            turns.PRIOR = kept
+    return _search(engine, model, state, seat, rng, v)
+
+
+def _search(engine: Any, model: Any, state: Any, seat: int, rng: Rng, v: Variant) -> str:
+    assert v.level is not None
     budget = BUDGETS[v.level]
     if v.more != 1.0:
         budget = dataclasses.replace(budget, playouts=round(budget.playouts * v.more))

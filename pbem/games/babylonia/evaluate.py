@@ -25,6 +25,7 @@ the closing steps (scoring order, the card for an own ziggurat, `extra`) and ran
 from __future__ import annotations
 
 import math
+import threading
 from dataclasses import dataclass
 from functools import cache
 
@@ -37,6 +38,18 @@ from .state import CITY_LETTERS, State, Token
 DECIDED = 100.0
 #: Plays kept after each token, and the most tokens a turn's beam looks at.
 BEAM, TOKENS, PLAYS = 4, 4, 12
+#: The sites' worth (`_site`), by what the rules pay. How sure a race is: CLOSE for a site
+#: with many free hexes around it, 1 for a site with none.
+CLOSE = 0.35
+#: A city's majority race: the chance of taking it with a strict majority and at most one
+#: free hex left, with more left, level with the most, behind (but there).
+CITY_CHANCE = (0.85, 0.65, 0.3, 0.1)
+#: A city taken pays CITY and CITY_HELD for each city the seat holds already; each face-up
+#: noble next to it whose symbol it shows, NOBLE.
+CITY, CITY_HELD, NOBLE = 1.5, 1.2, 2.0
+#: A touched ziggurat (every later token next to one scores for each touched), the
+#: majority's card, and a field next to a token (its points by the farmers to come).
+ZIGGURAT_TOUCH, ZIGGURAT_CARD, FIELD = 0.7, 3.0, 0.25
 #: What an unused card is worth (card 1 scores its 10 at once; card 7's grows with cities).
 CARD_WORTH = {1: 0.0, 2: 5.0, 3: 2.5, 4: 2.0, 5: 2.0, 6: 2.5, 7: 1.0, 8: 2.0, 9: 2.0}
 
@@ -49,15 +62,86 @@ def _around(players: int) -> dict[str, tuple[tuple[str, ...], tuple[str, ...]]]:
                                              if b.hexes[n].kind == "land")) for h in b.hexes}
 
 
-def _potential(state: State) -> list[float]:
-    """What the board promises each seat, beyond its score."""
+class Memo:
+    """What was judged of one position, for the positions a token away (`turns`' beam):
+    each site's worth (`_site`) and each glance at a play (`_glance`), by the hex. A token
+    played changes the worth of the sites next to it only (and of its own hex, a field
+    taken), and the glances at the plays two hexes from it at most: the rest is kept, and
+    judged again it would be the very same numbers."""
+    __slots__ = ("sites", "glances", "plays")
+
+    def __init__(self, sites: dict[str, list[float]] | None = None,
+                 glances: dict[str, dict[tuple[object, ...], float]] | None = None,
+                 plays: dict[str, dict[str, float]] | None = None):
+        self.sites: dict[str, list[float]] = {} if sites is None else sites
+        #: by the hex played, then by the rest of its `_glance_key`
+        self.glances: dict[str, dict[tuple[object, ...], float]] = (
+            {} if glances is None else glances)
+        #: the same by the hex played, then by the notation's word
+        self.plays: dict[str, dict[str, float]] = {} if plays is None else plays
+
+    def after(self, players: int, hex: str) -> Memo:
+        """The memo of the position once a token is played at `hex` (nothing else changed:
+        a play, not a closing step). What is kept of a hex is shared with this memo: what
+        either adds to it holds for both (a glance two hexes from every token between)."""
+        sites = dict(self.sites)
+        sites.pop(hex, None)
+        for m in _around(players)[hex][0]:
+            sites.pop(m, None)
+        glances, plays = dict(self.glances), dict(self.plays)
+        for m in _ball(players)[hex]:
+            glances.pop(m, None)
+            plays.pop(m, None)
+        return Memo(sites, glances, plays)
+
+
+@cache
+def _ball(players: int) -> dict[str, frozenset[str]]:
+    """For each hex: the hexes at most two steps from it."""
+    near = _around(players)
+    out = {}
+    for h, (ns, _) in near.items():
+        out[h] = frozenset({h, *ns, *(m for n in ns for m in near[n][0])})
+    return out
+
+
+#: The memos of the positions judged lately, by what judging them reads (`_memo`): a
+#: search's playouts answer the same candidate's position again and again.
+_MEMOS: dict[tuple[object, ...], Memo] = {}
+_MEMOS_LOCK = threading.Lock()
+#: How many (about 70 kB each).
+MEMOS = 128
+
+
+def _memo(state: State, seat: int) -> Memo:
+    """The memo of a position whose turn is to be judged for `seat`, kept by everything a
+    site's worth and a glance read (the tokens by owner and, face up, kind; the tiles; the
+    cities held; the ziggurats scored; whether cards are left): the same numbers again, and
+    nothing a seat may not know (a face-down token's kind is not read)."""
+    key = (state.players, seat, tuple(len(c) for c in state.cities), frozenset(state.scored),
+           bool(state.available), frozenset(state.tiles.items()),
+           frozenset((h, t.seat, "" if t.down else t.kind) for h, t in state.tokens.items()))
+    with _MEMOS_LOCK:                       # bots of several games may think at once
+        memo = _MEMOS.pop(key, None)        # the latest used last: the oldest goes first
+        if memo is None:
+            memo = Memo()
+            if len(_MEMOS) >= MEMOS:
+                _MEMOS.pop(next(iter(_MEMOS)), None)
+        _MEMOS[key] = memo
+    return memo
+
+
+def _potential(state: State, memo: Memo | None = None) -> list[float]:
+    """What the board promises each seat, beyond its score (`memo`: the sites' worth known)."""
     n = state.players
     out = [0.0] * n
     held = [len(c) for c in state.cities]
-    for hex in state.tiles:
-        _add(out, _site(state, hex, held))
-    for z in state.board.ziggurats:
-        _add(out, _site(state, z, held))
+    known = {} if memo is None else memo.sites
+    for hex in (*state.tiles, *state.board.ziggurats):
+        worth = known.get(hex)
+        if worth is None:
+            worth = known[hex] = _site(state, hex, held)
+        _add(out, worth)
     for seat in range(n):
         for card in state.cards[seat]:
             if card not in state.used[seat]:
@@ -96,33 +180,34 @@ def _site(state: State, hex: str, held: list[int], extra: str | None = None,
     if tile is None:                        # a ziggurat
         for seat in range(n):
             if counts[seat]:
-                out[seat] += 0.7            # each touched ziggurat pays on every later token
+                out[seat] += ZIGGURAT_TOUCH     # each touched ziggurat pays on every later token
         if hex in state.scored or not state.available:
             return out
-        close = 0.35 + 0.65 / (1 + free)
+        close = CLOSE + (1 - CLOSE) / (1 + free)
         for seat in range(n):
             other = max(c for i, c in enumerate(counts) if i != seat)
             if counts[seat] > other:
-                out[seat] += close * 3.0
+                out[seat] += close * ZIGGURAT_CARD
         return out
     if not symbols:                         # a field: open to farmers next to it
         worth = sum(held) if tile.endswith("cities") else int(tile.split()[1])
         for seat in range(n):
             if counts[seat]:
-                out[seat] += 0.25 * worth / 6 * counts[seat]
+                out[seat] += FIELD * worth / 6 * counts[seat]
         return out
-    close = 0.35 + 0.65 / (1 + free)
+    close = CLOSE + (1 - CLOSE) / (1 + free)
     top = max(counts)
+    sure, ahead, level, behind = CITY_CHANCE
     for seat in range(n):
         mine = counts[seat]
         other = max(c for i, c in enumerate(counts) if i != seat)
         if mine > other:
-            chance = 0.85 if free <= 1 else 0.65
+            chance = sure if free <= 1 else ahead
         elif mine and mine == top:
-            chance = 0.3
+            chance = level
         else:
-            chance = 0.1 if mine else 0.0
-        out[seat] += close * (chance * (1.5 + 1.2 * held[seat]) + 2 * nobles[seat])
+            chance = behind if mine else 0.0
+        out[seat] += close * (chance * (CITY + CITY_HELD * held[seat]) + NOBLE * nobles[seat])
     return out
 
 
@@ -168,14 +253,14 @@ def _glance(state: State, seat: int, kind: str, hex: str,
     return change[seat] - max(c for i, c in enumerate(change) if i != seat)
 
 
-def value(state: State, seat: int) -> float:
+def value(state: State, seat: int, memo: Memo | None = None) -> float:
     """The seat's lead over the best other seat, in points and what promises more."""
     result = state.result
     if result is not None:
         if seat in result.winners:
             return DECIDED / len(result.winners)
         return -DECIDED
-    potential = _potential(state)
+    potential = _potential(state, memo)
     worth = [s + p for s, p in zip(state.scores, potential)]
     return worth[seat] - max(w for i, w in enumerate(worth) if i != seat)
 
@@ -198,6 +283,8 @@ class Turn:
     steps: list[str]
     state: State
     value: float
+    #: what was judged of `state` (a beam's node, its tokens played, nothing closed)
+    memo: Memo | None = None
 
     @property
     def text(self) -> str:
@@ -214,15 +301,19 @@ def _hot(players: int) -> dict[str, bool]:
     return out
 
 
-def _plays(state: State, seat: int, options: list[StepOption], keep: int) -> list[StepOption]:
+def _plays(state: State, seat: int, options: list[StepOption], keep: int,
+           memo: Memo | None = None) -> list[StepOption]:
     """The plays worth making: the best `keep` at a glance (`_glance`) of those near a site,
-    a plain one when none is."""
+    a plain one when none is (`memo`: what is known of this position already)."""
     hot = _hot(state.players)
     tiles = state.tiles
     judged: list[tuple[float, int, StepOption]] = []
     plain = None
-    before: dict[str, list[float]] = {}
-    glanced: dict[tuple[object, ...], float] = {}     # plays that differ by nothing judged
+    if memo is None:
+        memo = Memo()
+    before = memo.sites
+    glanced = memo.glances                  # plays that differ by nothing judged
+    known = memo.plays
     for o in options:
         if o.ends:
             continue
@@ -230,11 +321,20 @@ def _plays(state: State, seat: int, options: list[StepOption], keep: int) -> lis
         if word in ("score", "card", "extra"):
             continue
         if hex in tiles or hot.get(hex, False):
-            kind = KIND_OF[word]
-            key = _glance_key(state, kind, hex)
-            change = glanced.get(key)
+            words = known.get(hex)
+            if words is None:
+                words = known[hex] = {}
+            change = words.get(word)
             if change is None:
-                change = glanced[key] = _glance(state, seat, kind, hex, before)
+                kind = KIND_OF[word]
+                key = _glance_key(state, kind, hex)
+                keys = glanced.get(hex)
+                if keys is None:
+                    keys = glanced[hex] = {}
+                change = keys.get(key)
+                if change is None:
+                    change = keys[key] = _glance(state, seat, kind, hex, before)
+                words[word] = change
             judged.append((-change, len(judged), o))
         elif plain is None:
             plain = o
@@ -249,7 +349,8 @@ def turns(state: State, seat: int, beam: int = BEAM, tokens: int = TOKENS, plays
     if state.card_due == seat:
         return _cards(state, seat)
     done: dict[tuple[object, ...], Turn] = {}
-    frontier = [Turn([], state, value(state, seat))]
+    memo = _memo(state, seat)
+    frontier = [Turn([], state, value(state, seat, memo), memo)]
     for _ in range(tokens):
         grown: dict[tuple[object, ...], Turn] = {}
         for node in frontier:
@@ -259,13 +360,18 @@ def turns(state: State, seat: int, beam: int = BEAM, tokens: int = TOKENS, plays
                 finished = _finish(node, seat)
                 if finished is not None:
                     _keep(done, finished)
-            for option in _plays(node.state, seat, options, plays):
+            for option in _plays(node.state, seat, options, plays, node.memo):
                 after = node.state.copy()
-                turn.apply_step(after, seat, parse_one(option.notation))
+                play = parse_one(option.notation)
+                turn.apply_step(after, seat, play)
                 key = tuple(sorted(after.current.placed))
                 if key in grown:
                     continue
-                grown[key] = Turn([*node.steps, option.notation], after, value(after, seat))
+                known = None
+                if node.memo is not None:
+                    known = node.memo.after(state.players, option.notation.partition(" ")[2])
+                grown[key] = Turn([*node.steps, option.notation], after,
+                                  value(after, seat, known), known)
         frontier = sorted(grown.values(), key=lambda t: -t.value)[:beam]
         if not frontier:
             break
@@ -341,7 +447,10 @@ SCALE = 6.0
 #: 1 s: at 0.6 / 0.3 / 0.12 it spent 0.2-0.3 s and was no better than `greedy` (0.45 with two
 #: players, 20 games); at 2.5 / 1.2 / 0.5 it scores 0.75 / 0.58 / 0.38 against `greedy` with
 #: 2 / 3 / 4 players (docs/games/computer-strength.md). With 4 players a playout is cut short
-#: (`ANSWERS`: only the next seat answers), so three times as many fit the same time.
+#: (`ANSWERS`: only the next seat answers), so three times as many fit the same time. Since
+#: the memos (`Memo`, `_memo`) `strong` spends about half that CPU (0.3-0.45 s with 3 and 4
+#: players); twice these playouts, or twice the candidates, changed no decision with 3 players
+#: (14 positions of 14, and 24 games played to the same results): the counts stay.
 PLAYOUT_SHARE = {2: 2.5, 3: 1.2, 4: 1.5}
 #: With 4 players only the next seat answers the candidate in a playout (pbem/bots/turns.py):
 #: at 0.5 of the playouts with every seat answering `strong` did no better than `greedy`

@@ -8,7 +8,8 @@ the event causes and commits them together.
 
 A seat's address is not kept with the cached game: the operator may correct it
 (`addresses.set_address`), and a computer may take a seat over, so mails and checks read the
-game's seats fresh (`seats_now`).
+game's seats fresh (`seats_now`), once per stretch of a use case that writes none of them
+(`seats_read_once`: a decision, its mails and its dues).
 """
 
 from __future__ import annotations

@@ -523,7 +523,8 @@ def one_run(run: int, owed: list, env: dict, args,
         config.update(hello=f"http://127.0.0.1:{hello_port}", duration=args.duration, think=args.think,
                       warmup=args.warmup)
         roots = {"servers": [servers[-2].pid], "job workers": [w.pid for w in servers[:-2]]}
-        result, result["cpu"] = cpu_during(roots, lambda: drive_in_process(config, "load"))
+        result, cpu = cpu_during(roots, lambda: drive_in_process(config, "load"))
+        result["cpu"] = cpu
         return result, capacity, result["owed"]
     finally:
         for server in servers:

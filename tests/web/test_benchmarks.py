@@ -4,9 +4,12 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 ROUTES = {"turn page, warm", "turn JSON, warm", "preview, warm", "seat page, warm", "record, warm",
@@ -43,3 +46,22 @@ def test_cost_refuses_too_few_games_with_a_message():
                           capture_output=True, text=True, timeout=600)
     assert done.returncode != 0
     assert "too few" in done.stderr
+
+
+def test_load_says_where_the_cpu_went():
+    """The load benchmark on a small scale: its report names the CPU seconds the servers,
+    PostgreSQL and the players spent during the run (measured, so only said to be spent)."""
+    postgres_url = os.environ.get("PBEM_TEST_DATABASE_URL")
+    if not postgres_url:
+        pytest.skip("needs PostgreSQL (set PBEM_TEST_DATABASE_URL): the load runs gunicorn on it")
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "load.py"), "--games", "150",
+                           "--long", "3", "--runs", "1", "--duration", "4", "--warmup", "1",
+                           "--capacity-seconds", "0", "--players", "4", "--json",
+                           "--database-url", postgres_url],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    report = json.loads(done.stdout[done.stdout.index("\n{") + 1:])
+    cpu = report["cpu"]
+    assert cpu["servers"] > 0 and cpu["postgres"] > 0 and cpu["players"] > 0
+    assert cpu["job workers"] == 0 and cpu["wall"] >= 8 and cpu["cores"] >= 1
+    assert "CPU seconds during the load and hello phases" in done.stdout

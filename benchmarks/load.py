@@ -40,6 +40,7 @@ import contextlib
 import json
 import os
 import random
+import resource
 import secrets
 import signal
 import socket
@@ -492,7 +493,6 @@ def cpu_during(roots: dict[str, list[int]], work):
 
 
 def _children_cpu() -> float:
-    import resource
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime
 

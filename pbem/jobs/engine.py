@@ -178,13 +178,7 @@ def defer_delivery(session) -> None:
     Its queueing lock holds only while it waits; once a worker runs it, the next commit queues
     the next. (A commit that finds one waiting, which a worker starts before that commit ends,
     leaves its mail to the next commit's job or to `deliver_poll`: late, never lost.)"""
-    connection = _driver(session)
-    try:
-        with connection.transaction():   # a savepoint: a refused duplicate keeps the commit
-            _deferring.configure_task("deliver", queue=MAIL, connection=connection,
-                                      queueing_lock="deliver").defer()
-    except engine_errors.AlreadyEnqueued:
-        pass
+    _defer_unless_queued(_driver(session), "deliver", queue=MAIL, queueing_lock="deliver")
 
 
 def defer_thinking(session, points: Iterable[tuple[str, int, int]]) -> None:
@@ -193,14 +187,21 @@ def defer_thinking(session, points: Iterable[tuple[str, int, int]]) -> None:
     is its lock, so one game's decisions are thought about one after another."""
     connection = _driver(session)
     for game_id, seat, seq in sorted(points):
-        try:
-            with connection.transaction():   # a savepoint: a refused duplicate keeps the rest
-                _deferring.configure_task(
-                    "think", queue=BOTS, connection=connection, lock=f"game:{game_id}",
-                    queueing_lock=f"think:{game_id}:{seat}:{seq}").defer(
-                    game_id=game_id, seat=seat, seq=seq)
-        except engine_errors.AlreadyEnqueued:
-            pass
+        _defer_unless_queued(connection, "think", queue=BOTS, lock=f"game:{game_id}",
+                             queueing_lock=f"think:{game_id}:{seat}:{seq}",
+                             game_id=game_id, seat=seat, seq=seq)
+
+
+def _defer_unless_queued(connection, task: str, queue: str, queueing_lock: str,
+                         lock: str | None = None, **arguments) -> None:
+    """The task's job on the transaction's connection, unless a job with its queueing lock
+    waits already: in a savepoint, so a refused duplicate keeps the rest of the transaction."""
+    try:
+        with connection.transaction():
+            _deferring.configure_task(task, queue=queue, connection=connection, lock=lock,
+                                      queueing_lock=queueing_lock).defer(**arguments)
+    except engine_errors.AlreadyEnqueued:
+        pass
 
 
 def _games_with_jobs(game_ids: list[str]) -> set[str]:

@@ -70,11 +70,12 @@ def _last(column):
 #: plays one of its seats, in one row (built once: a round and every commit's dues ask for it).
 #: A finished game owes nothing: its result row (written with its last event) keeps it out of
 #: the scan, so the worker's rounds do not grow with every game ever played.
+_PLAYED_BY_A_COMPUTER = (select(Seat.game_id).where(Seat.game_id == Game.id, Seat.bot.is_not(None))
+                         .exists())
 _RUNNING = (select(Game, _last(Event.seq), _last(Event.seat), _last(Event.owed),
                    _last(Event.created_at),
                    select(Clock.game_id).where(Clock.game_id == Game.id).exists(),
-                   select(Seat.game_id).where(Seat.game_id == Game.id, Seat.bot.is_not(None))
-                   .exists())
+                   _PLAYED_BY_A_COMPUTER)
             .where(~select(GameResult.game_id).where(GameResult.game_id == Game.id).exists()))
 
 
@@ -93,7 +94,7 @@ def _waiting(which, bots_only: bool) -> list[Waiting]:
     if which is not None:
         query = query.where(which)
     if bots_only:
-        query = query.where(Game.id.in_(select(Seat.game_id).where(Seat.bot.is_not(None))))
+        query = query.where(_PLAYED_BY_A_COMPUTER)
     rows = db.session.execute(query).all()
     played = _bots([game.id for game, *_, has_bot in rows if has_bot])
     out = []

@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import secrets
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -35,27 +34,36 @@ def _need_browser():
 
 
 class LiveServer:
+    """`flask --app pbem serve` on a free port, ready once its own log says it listens there.
+    (A port found free may be taken by another test's server before this one binds it: a
+    connection would then reach that server. This one fails to bind and exits, and is started
+    again on another port.)"""
+
     def __init__(self, tmp: Path, **settings: str):
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.env = {**os.environ, "SECRET_KEY": "browser-test-key-" + "0" * 32, "BASE_URL": self.url,
-                    "DATABASE_URL": f"sqlite:///{tmp / 'pbem.sqlite3'}", "MAIL_URL": "console:",
-                    "OUTBOX_PAGE": "1", "PBEM_INSTANCE_PATH": str(tmp), "FLASK_DEBUG": "0",
-                    **settings}
-        self.log = open(tmp / "server.log", "w")
-        self.process = subprocess.Popen([FLASK, "--app", "pbem", "serve", "--port", str(self.port)],
-                                        cwd=ROOT, env=self.env, stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+        for _ in range(3):
+            self.port = free_port()
+            self.url = f"http://127.0.0.1:{self.port}"
+            self.env = {**os.environ, "SECRET_KEY": "browser-test-key-" + "0" * 32,
+                        "BASE_URL": self.url, "DATABASE_URL": f"sqlite:///{tmp / 'pbem.sqlite3'}",
+                        "MAIL_URL": "console:", "OUTBOX_PAGE": "1", "PBEM_INSTANCE_PATH": str(tmp),
+                        "FLASK_DEBUG": "0", **settings}
+            self.log = open(tmp / "server.log", "w")
+            self.process = subprocess.Popen(
+                [FLASK, "--app", "pbem", "serve", "--port", str(self.port)], cwd=ROOT,
+                env=self.env, stdout=self.log, stderr=subprocess.STDOUT)
+            if self._listening(tmp / "server.log"):
                 return
-            except OSError:
-                if self.process.poll() is not None:
-                    break
-                time.sleep(0.1)
-        self.stop()
+            self.stop()
         raise RuntimeError(f"the server did not start: {(tmp / 'server.log').read_text()}")
+
+    def _listening(self, log: Path) -> bool:
+        """Whether the server came to listen on its port (False: it exited, or took 30 s)."""
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and self.process.poll() is None:
+            if f"Running on {self.url}" in log.read_text():
+                return True
+            time.sleep(0.1)
+        return False
 
     def flask(self, *args: str) -> str:
         done = subprocess.run([FLASK, "--app", "pbem", *args], cwd=ROOT, env=self.env,
